@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# ansible-test integration on a copy of the collection (see mktree.py), against
+# a reference service started for the run and stopped afterwards.
+#
+#   tests/ci/integration.sh [ansible-test integration options, e.g. a target name]
+#
+# VENV (default .venv) is the environment holding ansible-core and the service's
+# requirements. The targets get the service through
+# tests/integration/integration_config.yml in the ansible-test tree:
+# service_url, service_ca_path, service_admin_username, service_admin_password.
+#
+# INTEGRATION_EXTERNAL=1 runs the targets against the service that SERVICE_URL,
+# SERVICE_CA_PATH, SERVICE_ADMIN_USERNAME and SERVICE_ADMIN_PASSWORD describe
+# instead (the targets create and delete resources there).
+# Results are copied back to tests/output/integration/.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+venv=${VENV:-$root/.venv}
+[ -x "$venv/bin/ansible-test" ] || { echo "no ansible-test in $venv (run: make venv)" >&2; exit 2; }
+export PATH="$venv/bin:$PATH"
+
+svcdir=${INTEGRATION_SERVICE_DIR:-$root/.run/integration-service}
+
+if [ -z "$(find "$root/tests/integration/targets" -mindepth 1 -maxdepth 1 -type d 2>/dev/null)" ]; then
+    echo "no integration targets in tests/integration/targets" >&2
+    exit 1
+fi
+
+tree=$(python "$root/tests/ci/mktree.py" --root "$root")
+
+started=
+stop_service() {
+    if [ -n "$started" ]; then
+        "$root/tests/ci/svcctl.sh" stop --dir "$svcdir" >&2 || true
+    fi
+}
+trap stop_service EXIT
+
+if [ "${INTEGRATION_EXTERNAL:-}" != 1 ]; then
+    port=$(python "$root/tests/ci/free_port.py")
+    started=1
+    exports=$("$root/tests/ci/svcctl.sh" start --port "$port" --dir "$svcdir")
+    eval "$exports"
+fi
+: "${SERVICE_URL:?the service did not give SERVICE_URL}"
+export SERVICE_URL SERVICE_CA_PATH SERVICE_ADMIN_USERNAME SERVICE_ADMIN_PASSWORD
+
+python - "$tree/tests/integration/integration_config.yml" <<'PY'
+import os
+import sys
+
+import yaml
+
+config = {
+    'service_url': os.environ['SERVICE_URL'],
+    'service_ca_path': os.environ.get('SERVICE_CA_PATH', ''),
+    'service_admin_username': os.environ.get('SERVICE_ADMIN_USERNAME', ''),
+    'service_admin_password': os.environ.get('SERVICE_ADMIN_PASSWORD', ''),
+}
+with open(sys.argv[1], 'w', encoding='utf-8') as f:
+    f.write('---\n')
+    yaml.safe_dump(config, f, default_flow_style=False)
+PY
+echo "integration: service at $SERVICE_URL" >&2
+
+status=0
+(cd "$tree" && ansible-test integration --python 3.11 --local --color no "$@") || status=$?
+
+rm -rf "$root/tests/output/integration"
+mkdir -p "$root/tests/output/integration"
+if [ -d "$tree/tests/output" ]; then
+    cp -r "$tree/tests/output/." "$root/tests/output/integration/"
+fi
+exit "$status"
