@@ -1,0 +1,223 @@
+# -*- coding: utf-8 -*-
+# Copyright: automation.service contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+
+class ModuleDocFragment(object):
+
+    DOCUMENTATION = r'''
+options:
+  service_url:
+    description:
+      - Base URL of the service, for example V(https://svc.example.com). A bare host name gets V(https://).
+      - A path prefix (a service behind a reverse proxy under a sub-path) is kept.
+      - If not set, the environment variables E(SERVICE_URL), E(CONTROLLER_HOST), E(TOWER_HOST) are used, in that
+        order, then the key C(host) of O(service_config_file).
+    type: str
+    aliases: [controller_host]
+  service_auth:
+    description:
+      - How to authenticate. V(auto) (the default) picks, in order, V(token) when O(service_token) is set,
+        V(session) when O(service_session_id) is set, V(sso) when O(service_sso_backend) is set, and V(session)
+        for a username and password.
+      - V(session) logs in once through C(/api/login/) and reuses the session across tasks through the session
+        cache; V(basic) sends the password with every request; V(token) sends O(service_token) as a bearer token.
+      - V(sso) is reserved for single sign-on and not available in this version.
+      - Environment variable E(SERVICE_AUTH).
+    type: str
+    choices: [auto, session, basic, token, sso]
+  service_username:
+    description:
+      - Username of the service user.
+      - Environment variables E(SERVICE_USERNAME), E(CONTROLLER_USERNAME), E(TOWER_USERNAME).
+    type: str
+    aliases: [controller_username]
+  service_password:
+    description:
+      - Password of O(service_username).
+      - Environment variables E(SERVICE_PASSWORD), E(CONTROLLER_PASSWORD), E(TOWER_PASSWORD).
+    type: str
+    aliases: [controller_password]
+  service_token:
+    description:
+      - OAuth2 bearer token, as a string or as the dictionary the P(automation.service.token#module) module returns.
+      - Environment variables E(SERVICE_TOKEN), E(CONTROLLER_OAUTH_TOKEN), E(TOWER_OAUTH_TOKEN).
+    type: raw
+    aliases: [controller_oauthtoken]
+  service_client_id:
+    description:
+      - Client id of an OAuth2 application, for a token by password grant. Reserved; not available in this version.
+      - Environment variable E(SERVICE_CLIENT_ID).
+    type: str
+  service_client_secret:
+    description:
+      - Client secret of the OAuth2 application O(service_client_id).
+      - Environment variable E(SERVICE_CLIENT_SECRET).
+    type: str
+  service_sso_backend:
+    description:
+      - Single sign-on backend name. Reserved; not available in this version.
+      - Environment variable E(SERVICE_SSO_BACKEND).
+    type: str
+  service_sso_idp:
+    description:
+      - SAML identity provider name for O(service_sso_backend). Reserved.
+      - Environment variable E(SERVICE_SSO_IDP).
+    type: str
+  service_sso_otp:
+    description:
+      - One-time code for an identity provider that asks for one. Reserved.
+      - Environment variable E(SERVICE_SSO_OTP).
+    type: str
+  service_session_id:
+    description:
+      - A session cookie from a login made elsewhere (a browser, for example), used as it is and checked with
+        C(/api/v2/me/).
+      - Give it as C(NAME=VALUE), as the browser shows the cookie; a bare value works when the service names its
+        session cookie before a login.
+      - Environment variable E(SERVICE_SESSION_ID).
+    type: str
+  session_cache:
+    description:
+      - Reuse sessions across tasks and forks through files in the user's cache directory
+        (C($XDG_CACHE_HOME/automation.service), else C(~/.cache/automation.service); E(SERVICE_CACHE_DIR)
+        overrides it). Files are readable by their owner only.
+      - Defaults to V(true). Environment variable E(SERVICE_SESSION_CACHE).
+    type: bool
+  validate_certs:
+    description:
+      - Verify the service's TLS certificate. Defaults to V(true); turn it off only for testing.
+      - Environment variables E(SERVICE_VERIFY_SSL), E(CONTROLLER_VERIFY_SSL), E(TOWER_VERIFY_SSL).
+    type: bool
+  ca_path:
+    description:
+      - PEM bundle of the CA certificates to trust, in place of the system's bundle.
+      - Environment variable E(SERVICE_CA_PATH).
+    type: path
+  request_timeout:
+    description:
+      - Seconds to wait for each answer. Defaults to V(10).
+      - Environment variables E(SERVICE_REQUEST_TIMEOUT), E(CONTROLLER_REQUEST_TIMEOUT), E(TOWER_REQUEST_TIMEOUT).
+    type: float
+  allow_insecure_http:
+    description:
+      - Allow sending a password, token or session over plain C(http://). Defaults to V(false).
+      - Environment variable E(SERVICE_ALLOW_INSECURE_HTTP).
+    type: bool
+  service_config_file:
+    description:
+      - A YAML, JSON or INI file (as C(tower_cli.cfg)) with keys C(host), C(username), C(password),
+        C(oauth_token), C(verify_ssl), C(request_timeout), C(ca_path), C(auth), C(session_id), C(session_cache).
+      - Its values are used for options set neither in the task nor in the environment.
+      - Environment variables E(SERVICE_CONFIG_FILE), E(CONTROLLER_CONFIG_FILE), E(TOWER_CONFIG_FILE).
+    type: path
+    aliases: [controller_config_file]
+notes:
+  - Secrets (passwords, tokens, session ids) never appear in the task's output.
+requirements:
+  - requests
+'''
+
+    PLUGINS = r'''
+options:
+  service_url:
+    env:
+      - name: SERVICE_URL
+      - name: CONTROLLER_HOST
+      - name: TOWER_HOST
+    vars:
+      - name: automation_service_url
+  service_auth:
+    env:
+      - name: SERVICE_AUTH
+    vars:
+      - name: automation_service_auth
+  service_username:
+    env:
+      - name: SERVICE_USERNAME
+      - name: CONTROLLER_USERNAME
+      - name: TOWER_USERNAME
+    vars:
+      - name: automation_service_username
+  service_password:
+    env:
+      - name: SERVICE_PASSWORD
+      - name: CONTROLLER_PASSWORD
+      - name: TOWER_PASSWORD
+    vars:
+      - name: automation_service_password
+  service_token:
+    env:
+      - name: SERVICE_TOKEN
+      - name: CONTROLLER_OAUTH_TOKEN
+      - name: TOWER_OAUTH_TOKEN
+    vars:
+      - name: automation_service_token
+  service_client_id:
+    env:
+      - name: SERVICE_CLIENT_ID
+  service_client_secret:
+    env:
+      - name: SERVICE_CLIENT_SECRET
+  service_sso_backend:
+    env:
+      - name: SERVICE_SSO_BACKEND
+  service_sso_idp:
+    env:
+      - name: SERVICE_SSO_IDP
+  service_sso_otp:
+    env:
+      - name: SERVICE_SSO_OTP
+  service_session_id:
+    env:
+      - name: SERVICE_SESSION_ID
+    vars:
+      - name: automation_service_session_id
+  session_cache:
+    env:
+      - name: SERVICE_SESSION_CACHE
+    ini:
+      - section: automation_service
+        key: session_cache
+  validate_certs:
+    env:
+      - name: SERVICE_VERIFY_SSL
+      - name: CONTROLLER_VERIFY_SSL
+      - name: TOWER_VERIFY_SSL
+    ini:
+      - section: automation_service
+        key: validate_certs
+    vars:
+      - name: automation_service_validate_certs
+  ca_path:
+    env:
+      - name: SERVICE_CA_PATH
+    ini:
+      - section: automation_service
+        key: ca_path
+    vars:
+      - name: automation_service_ca_path
+  request_timeout:
+    env:
+      - name: SERVICE_REQUEST_TIMEOUT
+      - name: CONTROLLER_REQUEST_TIMEOUT
+      - name: TOWER_REQUEST_TIMEOUT
+    ini:
+      - section: automation_service
+        key: request_timeout
+  allow_insecure_http:
+    env:
+      - name: SERVICE_ALLOW_INSECURE_HTTP
+  service_config_file:
+    env:
+      - name: SERVICE_CONFIG_FILE
+      - name: CONTROLLER_CONFIG_FILE
+      - name: TOWER_CONFIG_FILE
+    ini:
+      - section: automation_service
+        key: config_file
+'''

@@ -1,0 +1,221 @@
+# -*- coding: utf-8 -*-
+# Copyright: automation.service contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Session authentication: the CSRF login form of /api/login/, or a session id
+from a browser login, kept in the session cache across tasks."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import hashlib
+import time
+
+from ansible_collections.automation.service.plugins.module_utils._auth_base import AuthMethod
+from ansible_collections.automation.service.plugins.module_utils._client import UNSAFE
+from ansible_collections.automation.service.plugins.module_utils._errors import AuthError, ConfigError
+from ansible_collections.automation.service.plugins.module_utils._session_cache import (
+    check_verifier, entry_key, make_verifier,
+)
+
+LOGIN_PATH = '/api/login/'
+ME_PATH = '/api/v2/me/'
+# Stop reusing a cached session this long before the service would expire it.
+EXPIRY_MARGIN = 30
+
+
+def split_session_id(value):
+    """``NAME=VALUE`` (as copied from a browser) or a bare ``VALUE``."""
+    value = value.strip()
+    if value.lower().startswith('cookie:'):
+        value = value[len('cookie:'):].strip()
+    if '=' in value:
+        name, _sep, rest = value.partition('=')
+        return name.strip(), rest.strip().rstrip(';')
+    return None, value
+
+
+class SessionAuth(AuthMethod):
+    name = 'session'
+
+    def __init__(self, options, cache=None):
+        super(SessionAuth, self).__init__(options, cache)
+        self.state = None          # {'cookie_name', 'session_id', 'csrftoken', ...}
+        self.from_cache = False
+        self.logins = 0
+
+    @property
+    def session_id(self):
+        return self.options.get('service_session_id')
+
+    def validate(self):
+        if not self.session_id:
+            self.require('service_username', 'service_password')
+        elif not split_session_id(self.session_id)[1]:
+            raise ConfigError('service_session_id is empty.')
+        self.refuse_plain_http()
+
+    def _key(self, client):
+        if self.session_id:
+            digest = hashlib.sha256(self.session_id.encode('utf-8')).hexdigest()
+            return entry_key(client.base_url, 'session-id', digest)
+        return entry_key(client.base_url, 'session', self.username)
+
+    def _usable(self, entry):
+        if not entry or not entry.get('session_id') or not entry.get('cookie_name'):
+            return False
+        if self.session_id:
+            return True
+        return check_verifier(self.password, entry.get('verifier', ''))
+
+    # -- the flow ------------------------------------------------------------
+
+    def authenticate(self, client):
+        cache = self.cache
+        if cache is None or not cache.enabled:
+            self.state = self._fresh(client)
+            return
+        key = self._key(client)
+        with cache.lock(key):
+            entry = cache.load(key)
+            if self._usable(entry):
+                self.state, self.from_cache = entry, True
+                return
+            self.state = self._fresh(client)
+            self._store(key)
+
+    def _fresh(self, client):
+        if self.session_id:
+            return self.adopt_session_id(client)
+        return self.login(client)
+
+    def _store(self, key):
+        entry = dict(self.state)
+        if not self.session_id:
+            entry['verifier'] = make_verifier(self.password)
+        self.cache.save(key, entry)
+
+    def renew(self, client):
+        """A 401 with a session that came from the cache: drop it and log in once more."""
+        if not self.from_cache or self.session_id:
+            return False
+        self.from_cache = False
+        cache = self.cache
+        key = self._key(client)
+        stale = self.state.get('session_id')
+        with cache.lock(key):
+            entry = cache.load(key)
+            if self._usable(entry) and entry.get('session_id') != stale:
+                self.state = entry      # another fork logged in meanwhile
+                return True
+            cache.drop(key)
+            self.state = self.login(client)
+            self._store(key)
+        return True
+
+    def login(self, client, confirm=True):
+        """GET the CSRF cookie, POST the form, confirm with /api/v2/me/."""
+        first = client.send('GET', LOGIN_PATH, with_auth=False)
+        csrftoken = first.cookies.get('csrftoken')
+        if not csrftoken:
+            raise AuthError('GET %s answered %s without a csrftoken cookie: is %s an automation service?'
+                            % (client.url(LOGIN_PATH), first.status, client.base_url), method=self.name)
+        login_url = client.url(LOGIN_PATH)
+        answer = client.send('POST', LOGIN_PATH, with_auth=False,
+                             data={'username': self.username, 'password': self.password},
+                             headers={'X-CSRFToken': csrftoken, 'Referer': login_url,
+                                      'Cookie': 'csrftoken=%s' % csrftoken})
+        self.logins += 1
+        if answer.status == 401 or (answer.status == 200 and 'X-API-Session-Cookie-Name' not in answer.headers):
+            raise AuthError('Session login failed: the service rejected the username or password of user %s.'
+                            % self.username, method=self.name)
+        if answer.status == 403:
+            raise AuthError('Session login failed: the service rejected the CSRF token or Referer (403 from %s).'
+                            % login_url, method=self.name)
+        if answer.status not in (301, 302, 303):
+            raise AuthError('Session login failed: POST %s answered %s.' % (login_url, answer.status),
+                            method=self.name)
+        cookie_name = answer.headers.get('X-API-Session-Cookie-Name')
+        if not cookie_name:
+            raise AuthError('Session login to %s gave no X-API-Session-Cookie-Name header, so the session '
+                            'cookie cannot be found.' % login_url, method=self.name)
+        session_id = answer.cookies.get(cookie_name)
+        if not session_id:
+            raise AuthError('Session login to %s named the session cookie %s but did not set it.'
+                            % (login_url, cookie_name), method=self.name)
+        state = {
+            'cookie_name': cookie_name,
+            'session_id': session_id,
+            'csrftoken': answer.cookies.get('csrftoken') or csrftoken,
+            'expires_at': self._expiry(answer),
+        }
+        if confirm:
+            self.state = state
+            me = self.confirm(client)
+            state['username'] = me.get('username')
+        return state
+
+    def adopt_session_id(self, client):
+        name, value = split_session_id(self.session_id)
+        first = client.send('GET', LOGIN_PATH, with_auth=False)
+        name = name or first.headers.get('X-API-Session-Cookie-Name')
+        if not name:
+            raise ConfigError('The service does not tell the name of its session cookie before a login: give '
+                              'service_session_id as NAME=VALUE, as the browser shows the cookie.')
+        self.state = {'cookie_name': name, 'session_id': value,
+                      'csrftoken': first.cookies.get('csrftoken') or ''}
+        me = self.confirm(client)
+        self.state['username'] = me.get('username')
+        return self.state
+
+    def confirm(self, client):
+        response = client.send('GET', ME_PATH)
+        if response.status == 401:
+            if self.session_id:
+                raise AuthError('The session in service_session_id is not valid on %s: it expired, was logged '
+                                'out, or belongs to another service.' % client.base_url, method=self.name)
+            raise AuthError('The session login of %s looked successful but /api/v2/me/ refused the session.'
+                            % self.username, method=self.name)
+        if response.status != 200:
+            raise client.error_for('GET', response)
+        body = response.json() or {}
+        results = body.get('results') if isinstance(body, dict) else None
+        return results[0] if results else {}
+
+    def logout(self, client):
+        if self.state:
+            client.send('GET', '/api/logout/')
+
+    @staticmethod
+    def _expiry(answer):
+        try:
+            seconds = float(answer.headers.get('Session-Timeout', 1800))
+        except ValueError:
+            seconds = 1800.0
+        return time.time() + max(0.0, seconds - EXPIRY_MARGIN)
+
+    # -- per request -----------------------------------------------------------
+
+    def apply(self, client, method, headers):
+        state = self.state or {}
+        cookies = ['%s=%s' % (state['cookie_name'], state['session_id'])] if state.get('session_id') else []
+        if state.get('csrftoken'):
+            cookies.append('csrftoken=%s' % state['csrftoken'])
+            if method in UNSAFE:
+                headers['X-CSRFToken'] = state['csrftoken']
+        if method in UNSAFE:
+            headers['Referer'] = client.base_url + '/'
+        if cookies:
+            headers['Cookie'] = '; '.join(cookies)
+
+    def unauthorized(self, client):
+        if self.session_id:
+            return AuthError('The session in service_session_id is not valid on %s: it expired, was logged out, '
+                             'or belongs to another service.' % client.base_url, method=self.name)
+        return AuthError('The service refused the session of user %s even after a fresh login.'
+                         % self.username, method=self.name)
+
+    def forbidden_hint(self, method, detail):
+        if 'CSRF' in str(detail):
+            return '(The service rejected the CSRF token or Referer of the session.)'
+        return None

@@ -1,0 +1,178 @@
+# -*- coding: utf-8 -*-
+# Copyright: automation.service contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""On-disk cache of sessions and minted tokens, shared by tasks and forks.
+
+Files are 0600 in a 0700 directory under the user's cache directory
+(``$XDG_CACHE_HOME/automation.service`` or ``~/.cache/automation.service``;
+``SERVICE_CACHE_DIR`` overrides it). Writes are atomic (temporary file and
+rename); a per-entry lock makes parallel forks log in once. A file that is
+unreadable, corrupt, or open to other users is discarded, never trusted.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import binascii
+import contextlib
+import hashlib
+import json
+import os
+import stat
+import tempfile
+import time
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not on POSIX: no cross-process lock
+    fcntl = None
+
+VERIFIER_ITERATIONS = 20000
+
+
+def default_directory(environ=None):
+    environ = os.environ if environ is None else environ
+    if environ.get('SERVICE_CACHE_DIR'):
+        return environ['SERVICE_CACHE_DIR']
+    base = environ.get('XDG_CACHE_HOME') or os.path.join(os.path.expanduser('~'), '.cache')
+    return os.path.join(base, 'automation.service')
+
+
+def entry_key(*parts):
+    """A file-name-safe key for the identity given by ``parts`` (never secrets)."""
+    digest = hashlib.sha256('\0'.join(str(part) for part in parts).encode('utf-8'))
+    return digest.hexdigest()[:40]
+
+
+def make_verifier(secret, salt=None):
+    """A slow salted hash of a password, so that a cached session is only reused
+    by a task that gives the same password it was created with."""
+    salt = salt or binascii.hexlify(os.urandom(16)).decode('ascii')
+    digest = hashlib.pbkdf2_hmac('sha256', secret.encode('utf-8'), salt.encode('ascii'), VERIFIER_ITERATIONS)
+    return '%s$%s' % (salt, binascii.hexlify(digest).decode('ascii'))
+
+
+def check_verifier(secret, verifier):
+    try:
+        salt = verifier.split('$', 1)[0]
+    except (AttributeError, IndexError):
+        return False
+    import hmac
+    return hmac.compare_digest(make_verifier(secret, salt), verifier)
+
+
+class SessionCache:
+    """Reads and writes cache entries; collects warnings for the caller to show."""
+
+    def __init__(self, directory=None, enabled=True):
+        self.enabled = enabled
+        self.directory = directory or default_directory()
+        self.warnings = []
+        self._ready = False
+
+    def _prepare(self):
+        if self._ready:
+            return True
+        try:
+            if not os.path.isdir(self.directory):
+                os.makedirs(self.directory, 0o700)
+            info = os.stat(self.directory)
+            if info.st_uid != os.getuid():
+                self.warnings.append('Session cache %s belongs to another user: not used.' % self.directory)
+                self.enabled = False
+                return False
+            if stat.S_IMODE(info.st_mode) != 0o700:
+                os.chmod(self.directory, 0o700)
+        except OSError as exc:
+            self.warnings.append('Session cache %s cannot be used (%s): logging in without it.'
+                                 % (self.directory, exc.strerror or exc))
+            self.enabled = False
+            return False
+        self._ready = True
+        return True
+
+    def _path(self, key, suffix='.json'):
+        return os.path.join(self.directory, key + suffix)
+
+    @contextlib.contextmanager
+    def lock(self, key):
+        """Hold an exclusive lock on one entry (a no-op when the cache is off)."""
+        if not self.enabled or fcntl is None or not self._prepare():
+            yield
+            return
+        fd = os.open(self._path(key, '.lock'), os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+            finally:
+                os.close(fd)
+
+    def load(self, key):
+        """Return the entry, or None when absent, expired or not trustworthy."""
+        if not self.enabled or not self._prepare():
+            return None
+        path = self._path(key)
+        try:
+            fd = os.open(path, os.O_RDONLY | getattr(os, 'O_NOFOLLOW', 0))
+        except OSError:
+            return None
+        try:
+            info = os.fstat(fd)
+            if info.st_uid != os.getuid() or stat.S_IMODE(info.st_mode) & 0o077:
+                self._discard(path, 'it is readable or writable by other users')
+                return None
+            with os.fdopen(fd, 'r') as handle:
+                fd = None
+                text = handle.read()
+        finally:
+            if fd is not None:
+                os.close(fd)
+        try:
+            entry = json.loads(text)
+            if not isinstance(entry, dict):
+                raise ValueError('not an object')
+        except ValueError:
+            self._discard(path, 'it is corrupt or truncated')
+            return None
+        expires = entry.get('expires_at')
+        if isinstance(expires, (int, float)) and expires <= time.time():
+            self.drop(key)
+            return None
+        return entry
+
+    def save(self, key, entry):
+        if not self.enabled or not self._prepare():
+            return
+        fd, temp = tempfile.mkstemp(dir=self.directory, prefix='.tmp-', suffix='.json')
+        try:
+            os.fchmod(fd, 0o600)
+            with os.fdopen(fd, 'w') as handle:
+                json.dump(entry, handle)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.rename(temp, self._path(key))
+        except (OSError, IOError, TypeError, ValueError) as exc:
+            self.warnings.append('Could not write the session cache (%s).' % exc)
+            try:
+                os.unlink(temp)
+            except OSError:
+                pass
+
+    def drop(self, key):
+        if not self.enabled:
+            return
+        try:
+            os.unlink(self._path(key))
+        except OSError:
+            pass
+
+    def _discard(self, path, why):
+        self.warnings.append('Discarded session cache file %s because %s.' % (path, why))
+        try:
+            os.unlink(path)
+        except OSError:
+            pass

@@ -1,0 +1,40 @@
+# -*- coding: utf-8 -*-
+# Copyright: automation.service contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Controller-side adapter: the lookup reads the shared options through
+Ansible's plugin config and connects through the same auth layer as modules."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible.errors import AnsibleError
+from ansible.module_utils.common.text.converters import to_native
+from ansible.plugins.lookup import LookupBase
+from ansible.utils.display import Display
+
+from ansible_collections.automation.service.plugins.module_utils._errors import ServiceError
+from ansible_collections.automation.service.plugins.module_utils._options import options_from_getter, resolve
+
+display = Display()
+
+
+class ServiceLookupBase(LookupBase):
+    """Base of lookups that talk to the service."""
+
+    def connect(self):
+        from ansible_collections.automation.service.plugins.module_utils._authenticator import connect
+        from ansible_collections.automation.service.plugins.module_utils._session_cache import SessionCache
+        try:
+            options = resolve(options_from_getter(self.get_option))
+            cache = SessionCache(enabled=bool(options.get('session_cache')))
+            try:
+                return connect(options, cache)
+            finally:
+                for warning in cache.warnings:
+                    display.warning(warning)
+        except ServiceError as exc:
+            raise AnsibleError(to_native(exc))
+        except ImportError as exc:
+            raise AnsibleError('The automation.service lookups need the Python library requests on the '
+                               'controller: %s' % to_native(exc))
