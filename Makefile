@@ -1,0 +1,67 @@
+# Development tasks for the automation.service collection. `make help` lists them.
+
+PYTHON ?= python3.11
+VENV ?= .venv
+RUN := .run
+COLLECTIONS := $(RUN)/collections
+COLLECTION_LINK := $(COLLECTIONS)/ansible_collections/automation/service
+STAMP := $(VENV)/.requirements-dev.stamp
+PYTEST_ARGS ?=
+SANITY_ARGS ?=
+INTEGRATION_ARGS ?=
+
+# Every recipe uses the project's virtualenv first, and finds the collection
+# through the symlink that `collection-path` makes.
+export PATH := $(abspath $(VENV))/bin:$(PATH)
+export ANSIBLE_COLLECTIONS_PATH := $(abspath $(COLLECTIONS))
+export VENV := $(abspath $(VENV))
+
+TEST_STEPS := pytest sanity integration lint changelog-lint
+
+.DEFAULT_GOAL := help
+.PHONY: help venv collection-path demo test $(TEST_STEPS) build clean
+
+help:  ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18
+
+venv: $(STAMP)  ## create .venv with requirements-dev.txt (again only when that file changes)
+
+$(STAMP): requirements-dev.txt
+	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/python -m pip install --disable-pip-version-check -r requirements-dev.txt
+	touch $@
+
+collection-path:  ## make .run/collections/ansible_collections/automation/service point at this tree
+	@mkdir -p $(dir $(COLLECTION_LINK))
+	@if [ -e $(COLLECTION_LINK) ] && [ ! -L $(COLLECTION_LINK) ]; then \
+	    echo "$(COLLECTION_LINK) exists and is not a symlink" >&2; exit 1; fi
+	@ln -sfn ../../../.. $(COLLECTION_LINK)
+	@echo "ANSIBLE_COLLECTIONS_PATH=$(COLLECTIONS)"
+
+demo: venv collection-path  ## start the reference service, run examples/demo.yml against it, stop it
+	tests/ci/demo.sh
+
+test: venv collection-path  ## the whole suite (what CI runs), with a summary table at the end
+	@python tests/ci/run_steps.py --make "$(MAKE)" $(TEST_STEPS)
+
+pytest: venv collection-path  ## unit tests and the reference service's tests (pytest.ini: testpaths)
+	python -m pytest $(PYTEST_ARGS)
+
+sanity: venv  ## ansible-test sanity, on a copy under .run/ansible-test
+	tests/ci/sanity.sh $(SANITY_ARGS)
+
+integration: venv  ## ansible-test integration, against a reference service started for the run
+	tests/ci/integration.sh $(INTEGRATION_ARGS)
+
+lint: venv  ## ansible-lint (production profile)
+	ansible-lint
+
+changelog-lint: venv  ## antsibull-changelog lint
+	antsibull-changelog lint
+
+build: venv  ## build the collection artifact (automation-service-<version>.tar.gz)
+	ansible-galaxy collection build --force .
+
+clean:  ## remove .run, test output, caches and built artifacts (keeps .venv)
+	rm -rf $(RUN) tests/output .pytest_cache changelogs/.plugin-cache.yaml automation-service-*.tar.gz
+	find . -path ./.venv -prune -o -name __pycache__ -type d -exec rm -rf {} +
