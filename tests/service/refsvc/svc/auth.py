@@ -1,0 +1,32 @@
+from oauth2_provider.contrib.rest_framework import OAuth2Authentication
+from rest_framework import authentication
+
+from . import runtime
+
+WWW_AUTHENTICATE = "Bearer realm=api authorization_url=/api/o/authorize/"
+
+
+class BearerAuthentication(OAuth2Authentication):
+    kind = "bearer"
+
+    def authenticate_header(self, request):
+        return WWW_AUTHENTICATE
+
+
+class SessionAuthentication(authentication.SessionAuthentication):
+    kind = "session"
+
+    def authenticate_header(self, request):
+        return WWW_AUTHENTICATE
+
+
+class BasicAuthentication(authentication.BasicAuthentication):
+    kind = "basic"
+
+    def authenticate(self, request):
+        if not runtime.get("AUTH_BASIC_ENABLED"):
+            return None
+        return super().authenticate(request)
+
+    def authenticate_header(self, request):
+        return WWW_AUTHENTICATE

@@ -1,0 +1,83 @@
+"""OPTIONS answers shaped like the real service's: `actions.GET` lists every
+field with its type and whether it can be filtered on; `actions.POST` (list)
+or `actions.PUT` (detail) lists the writable fields, for users who may write."""
+from django.utils.encoding import force_str
+from rest_framework import serializers
+from rest_framework.metadata import BaseMetadata
+from rest_framework.relations import RelatedField
+
+NOT_FILTERABLE = {"type", "url", "related", "summary_fields", "password", "token", "refresh_token", "auth", "external_account", "ldap_dn", "total_hosts", "is_system_auditor", "kind_display"}
+
+
+def field_type(name, field):
+    if name == "id":
+        return "integer"
+    if name in ("variables", "extra_vars"):
+        return "json"
+    if isinstance(field, RelatedField) or (isinstance(field, serializers.PrimaryKeyRelatedField)):
+        return "id"
+    if isinstance(field, serializers.SerializerMethodField):
+        if name == "type":
+            return "choice"
+        return "object"
+    if isinstance(field, serializers.BooleanField):
+        return "boolean"
+    if isinstance(field, serializers.IntegerField):
+        return "integer"
+    if isinstance(field, serializers.DateTimeField):
+        return "datetime"
+    if isinstance(field, serializers.ChoiceField):
+        return "choice"
+    if isinstance(field, serializers.JSONField):
+        return "json"
+    if isinstance(field, (serializers.DictField,)):
+        return "object"
+    return "string"
+
+
+def field_info(name, field, serializer, write=False):
+    info = {"type": field_type(name, field)}
+    info["label"] = force_str(field.label) if field.label else name.replace("_", " ").capitalize()
+    if field.help_text:
+        info["help_text"] = force_str(field.help_text)
+    if write:
+        info["required"] = bool(field.required)
+        if not field.required and field.default is not serializers.empty and not callable(field.default):
+            info["default"] = field.default
+        if getattr(field, "max_length", None):
+            info["max_length"] = field.max_length
+    else:
+        info["filterable"] = name not in NOT_FILTERABLE
+    if name == "type" and serializer.type_name:
+        info["choices"] = [[serializer.type_name, serializer.type_name.replace("_", " ").title()]]
+    elif isinstance(field, serializers.ChoiceField):
+        info["choices"] = [[k, force_str(v)] for k, v in field.choices.items()]
+    return info
+
+
+class Metadata(BaseMetadata):
+    def determine_metadata(self, request, view):
+        data = {
+            "name": view.get_view_name(),
+            "description": view.get_view_description(),
+            "renders": [r.media_type for r in view.renderer_classes],
+            "parses": [p.media_type for p in view.parser_classes],
+        }
+        if not hasattr(view, "get_serializer"):
+            return data
+        try:
+            serializer = view.get_serializer()
+        except Exception:
+            return data
+        actions = {}
+        fields = serializer.fields
+        actions["GET"] = {name: field_info(name, f, serializer) for name, f in fields.items() if not getattr(f, "write_only", False)}
+        for method in ("POST", "PUT"):
+            if method in view.allowed_methods and view.can_write_metadata(request, method):
+                actions[method] = {name: field_info(name, f, serializer, write=True) for name, f in fields.items() if not f.read_only}
+        data["actions"] = actions
+        if serializer.type_name:
+            data["types"] = [serializer.type_name]
+        data["search_fields"] = list(getattr(view, "search_fields", ()))
+        data["related_search_fields"] = []
+        return data

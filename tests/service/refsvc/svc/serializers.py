@@ -1,0 +1,394 @@
+import json
+
+import yaml
+from django.contrib.auth.models import User
+from rest_framework import serializers
+
+from .models import Credential, CredentialType, Host, Inventory, OAuth2AccessToken, Organization, UserProfile
+
+ENCRYPTED = "$encrypted$"
+HIDDEN_TOKEN = "************"
+SCOPE_ERROR = "Must be a simple space-separated string with allowed scopes ['read', 'write']."
+
+
+def user_summary(user):
+    if user is None:
+        return None
+    return {"id": user.id, "username": user.username, "first_name": user.first_name, "last_name": user.last_name}
+
+
+def profile_of(user):
+    """The user's profile; an unsaved default one if none was stored (reads never write)."""
+    try:
+        return user.svc_profile
+    except UserProfile.DoesNotExist:
+        profile = UserProfile(user=user)
+        user.svc_profile = profile
+        return profile
+
+
+class ResourceSerializer(serializers.ModelSerializer):
+    """Common shape of every object: id, type, url, related, summary_fields, created, modified."""
+
+    type_name = None
+    url_base = None
+
+    id = serializers.IntegerField(read_only=True)
+    type = serializers.SerializerMethodField()
+    url = serializers.SerializerMethodField()
+    related = serializers.SerializerMethodField()
+    summary_fields = serializers.SerializerMethodField()
+    created = serializers.DateTimeField(read_only=True)
+    modified = serializers.DateTimeField(read_only=True)
+
+    base_fields = ("id", "type", "url", "related", "summary_fields", "created", "modified")
+
+    def get_type(self, obj):
+        return self.type_name
+
+    def get_url(self, obj):
+        return "/api/v2/%s/%d/" % (self.url_base, obj.pk)
+
+    def get_related(self, obj):
+        return {}
+
+    def get_summary_fields(self, obj):
+        return {}
+
+    def to_internal_value(self, data):
+        # Clients (awx.awx) send null for optional text fields: treat it as empty.
+        if hasattr(data, "copy"):
+            data = data.copy()
+            for name, field in self.fields.items():
+                if name in data and data[name] is None and isinstance(field, serializers.CharField) and not field.allow_null:
+                    data[name] = ""
+        return super().to_internal_value(data)
+
+    def unique_error(self, model, fields, attrs, message):
+        values = {}
+        for f in fields:
+            if f in attrs:
+                values[f] = attrs[f]
+            elif self.instance is not None:
+                values[f] = getattr(self.instance, f)
+            else:
+                return
+        qs = model.objects.filter(**values)
+        if self.instance is not None:
+            qs = qs.exclude(pk=self.instance.pk)
+        if qs.exists():
+            raise serializers.ValidationError({"__all__": [message]})
+
+
+def validate_variables(value):
+    if value in (None, ""):
+        return ""
+    if isinstance(value, dict):
+        return json.dumps(value)
+    try:
+        json.loads(value)
+        return value
+    except ValueError:
+        pass
+    try:
+        parsed = yaml.safe_load(value)
+    except yaml.YAMLError as exc:
+        raise serializers.ValidationError("Cannot parse as JSON (error: %s) or YAML." % exc)
+    if parsed is not None and not isinstance(parsed, dict):
+        raise serializers.ValidationError("Input type `%s` is not a dictionary" % type(parsed).__name__)
+    return value
+
+
+class VariablesField(serializers.CharField):
+    def __init__(self, **kwargs):
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("allow_blank", True)
+        kwargs.setdefault("allow_null", True)
+        kwargs.setdefault("trim_whitespace", False)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            return json.dumps(data)
+        return validate_variables(super().to_internal_value(data))
+
+    def validate_empty_values(self, data):
+        if data is None:
+            return (True, "")
+        return super().validate_empty_values(data)
+
+
+class OrganizationSerializer(ResourceSerializer):
+    type_name = "organization"
+    url_base = "organizations"
+
+    class Meta:
+        model = Organization
+        fields = ResourceSerializer.base_fields + ("name", "description", "max_hosts")
+        validators = []
+
+    def get_related(self, obj):
+        base = self.get_url(obj)
+        return {
+            "inventories": base + "inventories/",
+            "credentials": base + "credentials/",
+            "users": base + "users/",
+            "admins": base + "admins/",
+        }
+
+    def validate(self, attrs):
+        self.unique_error(Organization, ("name",), attrs, "Organization with this Name already exists.")
+        return attrs
+
+
+class InventorySerializer(ResourceSerializer):
+    type_name = "inventory"
+    url_base = "inventories"
+    variables = VariablesField()
+    kind = serializers.ChoiceField(choices=[("", "Hosts have a direct link to this inventory."), ("smart", "Hosts for inventory generated using the host_filter property."), ("constructed", "Parse list of source inventories with the constructed inventory plugin.")], required=False, allow_blank=True, allow_null=True)
+
+    class Meta:
+        model = Inventory
+        fields = ResourceSerializer.base_fields + ("name", "description", "organization", "kind", "host_filter", "variables", "total_hosts")
+        validators = []
+
+    total_hosts = serializers.SerializerMethodField()
+
+    def get_total_hosts(self, obj):
+        return obj.hosts.count()
+
+    def get_related(self, obj):
+        base = self.get_url(obj)
+        return {"organization": "/api/v2/organizations/%d/" % obj.organization_id, "hosts": base + "hosts/"}
+
+    def get_summary_fields(self, obj):
+        org = obj.organization
+        return {
+            "organization": {"id": org.id, "name": org.name, "description": org.description},
+            "created_by": user_summary(obj.created_by),
+            "user_capabilities": {"edit": True, "delete": True, "copy": True, "adhoc": True},
+        }
+
+    def validate_kind(self, value):
+        return value or ""
+
+    def validate(self, attrs):
+        self.unique_error(Inventory, ("name", "organization"), attrs, "Inventory with this Name and Organization already exists.")
+        return attrs
+
+
+class HostSerializer(ResourceSerializer):
+    type_name = "host"
+    url_base = "hosts"
+    variables = VariablesField()
+
+    class Meta:
+        model = Host
+        fields = ResourceSerializer.base_fields + ("name", "description", "inventory", "enabled", "instance_id", "variables")
+        validators = []
+
+    def get_related(self, obj):
+        return {"inventory": "/api/v2/inventories/%d/" % obj.inventory_id, "variable_data": self.get_url(obj) + "variable_data/"}
+
+    def get_summary_fields(self, obj):
+        inv = obj.inventory
+        return {
+            "inventory": {"id": inv.id, "name": inv.name, "description": inv.description, "kind": inv.kind, "organization_id": inv.organization_id},
+            "created_by": user_summary(obj.created_by),
+            "user_capabilities": {"edit": True, "delete": True},
+        }
+
+    def validate(self, attrs):
+        self.unique_error(Host, ("name", "inventory"), attrs, "Host with this Name and Inventory already exists.")
+        return attrs
+
+
+class CredentialTypeSerializer(ResourceSerializer):
+    type_name = "credential_type"
+    url_base = "credential_types"
+
+    class Meta:
+        model = CredentialType
+        fields = ResourceSerializer.base_fields + ("name", "description", "kind", "namespace", "managed", "inputs", "injectors")
+        read_only_fields = ("managed",)
+
+
+def secret_fields(credential_type):
+    return {f["id"] for f in (credential_type.inputs or {}).get("fields", []) if f.get("secret")}
+
+
+class CredentialSerializer(ResourceSerializer):
+    type_name = "credential"
+    url_base = "credentials"
+    inputs = serializers.JSONField(required=False, default=dict)
+
+    class Meta:
+        model = Credential
+        fields = ResourceSerializer.base_fields + ("name", "description", "organization", "credential_type", "inputs")
+        validators = []
+
+    def to_representation(self, obj):
+        data = super().to_representation(obj)
+        secrets = secret_fields(obj.credential_type)
+        data["inputs"] = {k: (ENCRYPTED if k in secrets and v not in ("", None) else v) for k, v in (obj.inputs or {}).items()}
+        data["kind"] = obj.credential_type.namespace
+        data["cloud"] = obj.credential_type.kind == "cloud"
+        data["managed"] = False
+        return data
+
+    def get_related(self, obj):
+        related = {"credential_type": "/api/v2/credential_types/%d/" % obj.credential_type_id}
+        if obj.organization_id:
+            related["organization"] = "/api/v2/organizations/%d/" % obj.organization_id
+        return related
+
+    def get_summary_fields(self, obj):
+        ct = obj.credential_type
+        summary = {"credential_type": {"id": ct.id, "name": ct.name, "description": ct.description}, "created_by": user_summary(obj.created_by)}
+        if obj.organization_id:
+            summary["organization"] = {"id": obj.organization.id, "name": obj.organization.name, "description": obj.organization.description}
+        return summary
+
+    def validate_inputs(self, value):
+        if not isinstance(value, dict):
+            raise serializers.ValidationError("Must be an object.")
+        return value
+
+    def validate(self, attrs):
+        ct = attrs.get("credential_type") or (self.instance.credential_type if self.instance else None)
+        inputs = attrs.get("inputs")
+        if ct is not None and inputs is not None:
+            known = {f["id"] for f in (ct.inputs or {}).get("fields", [])}
+            unknown = sorted(set(inputs) - known)
+            if unknown:
+                raise serializers.ValidationError({"inputs": {k: ["'%s' is not a valid field for %s" % (k, ct.name)] for k in unknown}})
+            if self.instance is not None:
+                # "$encrypted$" keeps the stored secret.
+                merged = dict(inputs)
+                for k, v in inputs.items():
+                    if v == ENCRYPTED and k in (self.instance.inputs or {}):
+                        merged[k] = self.instance.inputs[k]
+                attrs["inputs"] = merged
+        self.unique_error(Credential, ("organization", "name", "credential_type"), attrs, "Credential with this Organization, Name and Credential type already exists.")
+        return attrs
+
+
+class UserSerializer(ResourceSerializer):
+    type_name = "user"
+    url_base = "users"
+    password = serializers.CharField(required=False, default="", write_only=True, allow_blank=True, allow_null=True, trim_whitespace=False)
+    is_system_auditor = serializers.BooleanField(required=False, default=False)
+    created = serializers.DateTimeField(source="date_joined", read_only=True)
+    modified = serializers.SerializerMethodField()
+    external_account = serializers.SerializerMethodField()
+    auth = serializers.SerializerMethodField()
+    ldap_dn = serializers.SerializerMethodField()
+
+    class Meta:
+        model = User
+        fields = ResourceSerializer.base_fields + (
+            "username", "first_name", "last_name", "email", "is_superuser", "is_system_auditor",
+            "password", "ldap_dn", "last_login", "external_account", "auth",
+        )
+        read_only_fields = ("last_login",)
+
+    def get_modified(self, obj):
+        return serializers.DateTimeField().to_representation(obj.last_login or obj.date_joined)
+
+    def get_external_account(self, obj):
+        return profile_of(obj).external_account
+
+    def get_auth(self, obj):
+        return []
+
+    def get_ldap_dn(self, obj):
+        return ""
+
+    def get_related(self, obj):
+        base = self.get_url(obj)
+        return {
+            "organizations": base + "organizations/",
+            "tokens": base + "tokens/",
+            "personal_tokens": base + "personal_tokens/",
+            "authorized_tokens": base + "authorized_tokens/",
+        }
+
+    def to_representation(self, obj):
+        data = super().to_representation(obj)
+        data["is_system_auditor"] = profile_of(obj).is_system_auditor
+        return data
+
+    def _save_extra(self, user, password, auditor):
+        if password not in (None, "", ENCRYPTED):
+            user.set_password(password)
+            user.save(update_fields=["password"])
+        if auditor is not None:
+            profile = profile_of(user)
+            if profile.is_system_auditor != auditor:
+                profile.is_system_auditor = auditor
+                profile.save()
+
+    def create(self, validated_data):
+        password = validated_data.pop("password", "")
+        auditor = validated_data.pop("is_system_auditor", False)
+        user = User(**validated_data)
+        user.set_unusable_password()
+        user.save()
+        self._save_extra(user, password, auditor)
+        return user
+
+    def update(self, instance, validated_data):
+        password = validated_data.pop("password", "")
+        auditor = validated_data.pop("is_system_auditor", None) if "is_system_auditor" in self.initial_data else None
+        validated_data.pop("is_system_auditor", None)
+        instance = super().update(instance, validated_data)
+        self._save_extra(instance, password, auditor)
+        return instance
+
+
+class TokenSerializer(ResourceSerializer):
+    type_name = "o_auth2_access_token"
+    url_base = "tokens"
+    modified = serializers.DateTimeField(source="updated", read_only=True)
+    token = serializers.SerializerMethodField()
+    refresh_token = serializers.SerializerMethodField()
+    scope = serializers.CharField(required=False, default="write", allow_blank=True)
+    description = serializers.CharField(required=False, allow_blank=True, allow_null=True, default="")
+    user = serializers.PrimaryKeyRelatedField(read_only=True)
+    application = serializers.PrimaryKeyRelatedField(read_only=True)
+    expires = serializers.DateTimeField(read_only=True)
+
+    class Meta:
+        model = OAuth2AccessToken
+        fields = ResourceSerializer.base_fields + ("description", "user", "token", "refresh_token", "application", "expires", "scope")
+
+    def get_token(self, obj):
+        secret = getattr(obj, "_svc_secret", None)
+        return secret if secret else HIDDEN_TOKEN
+
+    def get_refresh_token(self, obj):
+        if obj.application_id is None:
+            return None
+        secret = getattr(obj, "_svc_refresh_secret", None)
+        return secret if secret else HIDDEN_TOKEN
+
+    def get_related(self, obj):
+        related = {"user": "/api/v2/users/%d/" % obj.user_id, "activity_stream": self.get_url(obj) + "activity_stream/"}
+        if obj.application_id:
+            related["application"] = "/api/v2/applications/%d/" % obj.application_id
+        return related
+
+    def get_summary_fields(self, obj):
+        summary = {"user": user_summary(obj.user)}
+        if obj.application_id:
+            summary["application"] = {"id": obj.application.id, "name": obj.application.name}
+        return summary
+
+    def validate_scope(self, value):
+        words = (value or "").split()
+        if not words or any(w not in ("read", "write") for w in words) or value != " ".join(words):
+            raise serializers.ValidationError(SCOPE_ERROR)
+        return value
+
+    def validate_description(self, value):
+        return value or ""

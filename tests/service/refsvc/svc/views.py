@@ -1,0 +1,559 @@
+import datetime
+import uuid
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from django.utils.decorators import method_decorator
+from django.views.decorators.csrf import ensure_csrf_cookie
+from oauthlib.common import generate_token
+from oauth2_provider.models import set_token_value
+from rest_framework import generics, serializers, status
+from rest_framework.exceptions import AuthenticationFailed, PermissionDenied
+from rest_framework.response import Response
+from rest_framework.views import APIView
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from . import access, runtime
+from .auth import WWW_AUTHENTICATE
+from .filters import FieldLookupBackend
+from .models import Credential, CredentialType, Host, Inventory, OAuth2AccessToken, Organization
+from .serializers import (
+    CredentialSerializer,
+    CredentialTypeSerializer,
+    HostSerializer,
+    InventorySerializer,
+    OrganizationSerializer,
+    TokenSerializer,
+    UserSerializer,
+    profile_of,
+)
+
+NOT_PROVIDED = "Authentication credentials were not provided. To establish a login session, visit /api/login/."
+INSTALL_UUID = "00000000-0000-4000-8000-000000000000"
+
+
+def exception_handler(exc, context):
+    response = drf_exception_handler(exc, context)
+    if response is not None and response.status_code == 401:
+        # The real service answers every authentication failure the same way.
+        response.data = {"detail": NOT_PROVIDED}
+        response["WWW-Authenticate"] = WWW_AUTHENTICATE
+    return response
+
+
+class ApiMixin:
+    anonymous_allowed = False
+    model = None
+
+    def perform_authentication(self, request):
+        # A bad Basic password is not reported as such: the request goes on
+        # unauthenticated and the permission check answers "not provided".
+        # PermissionDenied (CSRF) still answers 403 with its own text.
+        try:
+            request.user
+        except AuthenticationFailed:
+            pass
+
+    def get_authenticate_header(self, request):
+        return WWW_AUTHENTICATE
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        response["X-API-Product-Name"] = settings.PRODUCT_NAME
+        try:
+            authenticator = request.successful_authenticator
+        except Exception:
+            authenticator = None
+        request._request.svc_auth = getattr(authenticator, "kind", None) or "anonymous"
+        return response
+
+    def can_write_metadata(self, request, method):
+        user = request.user
+        if not (user and user.is_authenticated):
+            return False
+        if method == "POST":
+            return self.model is not None and access.can_create(user, self.model, {})
+        return True
+
+
+# ---------------------------------------------------------------- roots
+
+@method_decorator(ensure_csrf_cookie, name="dispatch")
+class ApiRootView(ApiMixin, APIView):
+    anonymous_allowed = True
+
+    def get(self, request):
+        return Response(
+            {
+                "description": "AWX REST API",
+                "current_version": "/api/v2/",
+                "available_versions": {"v2": "/api/v2/"},
+                "oauth2": "/api/o/",
+                "custom_logo": "",
+                "custom_login_info": "",
+                "login_redirect_override": "",
+            }
+        )
+
+
+class ApiV2RootView(ApiMixin, APIView):
+    anonymous_allowed = True
+
+    def get(self, request):
+        names = [
+            "ping", "instances", "instance_groups", "config", "settings", "me", "dashboard", "organizations", "users",
+            "execution_environments", "projects", "project_updates", "teams", "credentials", "credential_types",
+            "credential_input_sources", "applications", "tokens", "metrics", "inventory", "inventories",
+            "constructed_inventories", "inventory_sources", "inventory_updates", "groups", "hosts", "host_metrics",
+            "job_templates", "jobs", "ad_hoc_commands", "system_job_templates", "system_jobs", "schedules", "roles",
+            "notification_templates", "notifications", "labels", "unified_job_templates", "unified_jobs",
+            "activity_stream", "workflow_job_templates", "workflow_jobs", "workflow_approvals",
+            "workflow_job_template_nodes", "workflow_job_nodes", "mesh_visualizer", "bulk", "analytics",
+        ]
+        data = {n: "/api/v2/%s/" % n for n in names}
+        data["inventory"] = "/api/v2/inventories/"
+        return Response(data)
+
+
+class PingView(ApiMixin, APIView):
+    anonymous_allowed = True
+
+    def get(self, request):
+        now = timezone.now().isoformat().replace("+00:00", "Z")
+        return Response(
+            {
+                "ha": False,
+                "version": settings.PRODUCT_VERSION,
+                "active_node": "localhost",
+                "install_uuid": INSTALL_UUID,
+                "instances": [
+                    {"node": "localhost", "node_type": "hybrid", "uuid": INSTALL_UUID, "heartbeat": now, "capacity": 100, "version": settings.PRODUCT_VERSION}
+                ],
+                "instance_groups": [{"name": "default", "capacity": 100, "instances": ["localhost"]}],
+            }
+        )
+
+
+class ConfigView(ApiMixin, APIView):
+    def get(self, request):
+        return Response(
+            {
+                "time_zone": settings.TIME_ZONE,
+                "license_info": {"license_type": "open", "valid_key": True, "subscription_name": "OPEN", "product_name": "AWX"},
+                "version": settings.PRODUCT_VERSION,
+                "eula": "",
+                "analytics_status": "off",
+                "analytics_collectors": {},
+                "become_methods": [["sudo", "Sudo"], ["su", "Su"]],
+                "ui_next": False,
+                "project_base_dir": "/var/lib/awx/projects",
+                "project_local_paths": [],
+                "custom_virtualenvs": [],
+            }
+        )
+
+
+# ---------------------------------------------------------------- generic resources
+
+class ResourceList(ApiMixin, generics.ListCreateAPIView):
+    filter_backends = [FieldLookupBackend]
+    search_fields = ("name", "description")
+
+    def get_queryset(self):
+        return access.visible(self.model, self.request.user)
+
+    def extra_save_kwargs(self):
+        return {}
+
+    def perform_create(self, serializer):
+        if not access.can_create(self.request.user, self.model, serializer.validated_data):
+            raise PermissionDenied()
+        serializer.save(**self.extra_save_kwargs())
+
+
+class ResourceDetail(ApiMixin, generics.RetrieveUpdateDestroyAPIView):
+    def get_queryset(self):
+        return access.visible(self.model, self.request.user)
+
+    def check_change(self, obj, data=None):
+        if not access.can_change(self.request.user, obj):
+            raise PermissionDenied()
+
+    def perform_update(self, serializer):
+        self.check_change(serializer.instance, serializer.validated_data)
+        for key in ("organization", "inventory"):
+            new = serializer.validated_data.get(key)
+            if new is not None and new != getattr(serializer.instance, key, None):
+                target = {"organization": Inventory, "inventory": Host}.get(key)
+                if not access.can_create(self.request.user, target or self.model, {key: new}):
+                    raise PermissionDenied()
+        serializer.save()
+
+    def perform_destroy(self, instance):
+        self.check_change(instance)
+        instance.delete()
+
+
+class CreatedByMixin:
+    def extra_save_kwargs(self):
+        return {"created_by": self.request.user}
+
+
+class OrganizationList(ResourceList):
+    model = Organization
+    serializer_class = OrganizationSerializer
+
+
+class OrganizationDetail(ResourceDetail):
+    model = Organization
+    serializer_class = OrganizationSerializer
+
+
+class InventoryList(CreatedByMixin, ResourceList):
+    model = Inventory
+    serializer_class = InventorySerializer
+
+
+class InventoryDetail(ResourceDetail):
+    model = Inventory
+    serializer_class = InventorySerializer
+
+
+class HostList(CreatedByMixin, ResourceList):
+    model = Host
+    serializer_class = HostSerializer
+
+    def get_queryset(self):
+        return super().get_queryset().select_related("inventory", "created_by")
+
+
+class HostDetail(ResourceDetail):
+    model = Host
+    serializer_class = HostSerializer
+
+
+class InventoryHostList(HostList):
+    """/api/v2/inventories/<pk>/hosts/"""
+
+    def get_parent(self):
+        return get_object_or_404(access.visible(Inventory, self.request.user), pk=self.kwargs["pk"])
+
+    def get_queryset(self):
+        return super().get_queryset().filter(inventory=self.get_parent())
+
+    def create(self, request, *args, **kwargs):
+        data = request.data.copy()
+        data["inventory"] = self.get_parent().pk
+        serializer = self.get_serializer(data=data)
+        serializer.is_valid(raise_exception=True)
+        self.perform_create(serializer)
+        return Response(serializer.data, status=status.HTTP_201_CREATED)
+
+
+class CredentialTypeList(ResourceList):
+    model = CredentialType
+    serializer_class = CredentialTypeSerializer
+
+
+class CredentialTypeDetail(ResourceDetail):
+    model = CredentialType
+    serializer_class = CredentialTypeSerializer
+
+
+class CredentialList(CreatedByMixin, ResourceList):
+    model = Credential
+    serializer_class = CredentialSerializer
+
+    def get_queryset(self):
+        return super().get_queryset().select_related("credential_type", "organization", "created_by")
+
+
+class CredentialDetail(ResourceDetail):
+    model = Credential
+    serializer_class = CredentialSerializer
+
+
+class UserList(ResourceList):
+    model = User
+    serializer_class = UserSerializer
+    search_fields = ("username", "first_name", "last_name", "email")
+
+    def get_queryset(self):
+        return super().get_queryset().order_by("id")
+
+
+class UserDetail(ResourceDetail):
+    model = User
+    serializer_class = UserSerializer
+
+    def get_queryset(self):
+        return super().get_queryset().order_by("id")
+
+    def check_change(self, obj, data=None):
+        super().check_change(obj, data)
+        user = self.request.user
+        if not user.is_superuser and data:
+            if data.get("is_superuser", obj.is_superuser) != obj.is_superuser:
+                raise PermissionDenied()
+            if "is_system_auditor" in self.request.data and bool(data.get("is_system_auditor")) != profile_of(obj).is_system_auditor:
+                raise PermissionDenied()
+
+    def perform_destroy(self, instance):
+        if not self.request.user.is_superuser or instance == self.request.user:
+            raise PermissionDenied()
+        instance.delete()
+
+
+class MeView(ApiMixin, generics.ListAPIView):
+    serializer_class = UserSerializer
+
+    def get_queryset(self):
+        return User.objects.filter(pk=self.request.user.pk)
+
+
+class OrganizationUsersView(ApiMixin, generics.ListAPIView):
+    """/api/v2/organizations/<pk>/users/ and /admins/: list, and POST {"id": N}
+    (with "disassociate": true to remove)."""
+
+    serializer_class = UserSerializer
+    filter_backends = [FieldLookupBackend]
+    relation = "members"
+
+    def get_parent(self):
+        return get_object_or_404(access.visible(Organization, self.request.user), pk=self.kwargs["pk"])
+
+    def get_queryset(self):
+        return getattr(self.get_parent(), self.relation).all().order_by("id")
+
+    def post(self, request, pk):
+        org = self.get_parent()
+        if not access.can_change(request.user, org):
+            raise PermissionDenied()
+        try:
+            user = User.objects.get(pk=int(request.data.get("id")))
+        except (TypeError, ValueError, User.DoesNotExist):
+            return Response({"msg": "Related object not found."}, status=400)
+        relation = getattr(org, self.relation)
+        if request.data.get("disassociate"):
+            relation.remove(user)
+        else:
+            relation.add(user)
+            if self.relation == "admins":
+                org.members.add(user)
+        return Response(status=204)
+
+
+# ---------------------------------------------------------------- tokens
+
+def create_token(user, scope, description, application=None):
+    from .serializers import profile_of
+
+    provider = profile_of(user).external_account
+    if provider and not runtime.get("ALLOW_OAUTH2_FOR_EXTERNAL_USERS"):
+        raise PermissionDenied(
+            "(access_denied) OAuth2 Tokens cannot be created by users associated with an external authentication provider (%s)" % provider
+        )
+    seconds = int(runtime.get("ACCESS_TOKEN_EXPIRE_SECONDS"))
+    secret = generate_token()
+    token = OAuth2AccessToken(
+        user=user,
+        scope=scope,
+        description=description or "",
+        application=application,
+        expires=timezone.now() + datetime.timedelta(seconds=seconds),
+    )
+    set_token_value(token, secret)
+    token.save()
+    token._svc_secret = secret
+    return token
+
+
+class TokenList(ApiMixin, generics.ListCreateAPIView):
+    model = OAuth2AccessToken
+    serializer_class = TokenSerializer
+    filter_backends = [FieldLookupBackend]
+    search_fields = ("description",)
+
+    def get_target_user(self):
+        return self.request.user
+
+    def get_queryset(self):
+        return access.visible(OAuth2AccessToken, self.request.user).select_related("user", "application")
+
+    def can_write_metadata(self, request, method):
+        return bool(request.user and request.user.is_authenticated)
+
+    def create(self, request, *args, **kwargs):
+        serializer = self.get_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        target = self.get_target_user()
+        if target != request.user and not request.user.is_superuser:
+            raise PermissionDenied()
+        if request.data.get("application") not in (None, ""):
+            return Response({"application": ["OAuth2 applications are not available on this service."]}, status=400)
+        with transaction.atomic():
+            token = create_token(target, serializer.validated_data["scope"], serializer.validated_data.get("description"))
+        data = TokenSerializer(token, context=self.get_serializer_context()).data
+        return Response(data, status=status.HTTP_201_CREATED, headers={"Location": data["url"]})
+
+
+class UserTokenList(TokenList):
+    """/api/v2/users/<id or username>/tokens/ and .../personal_tokens/."""
+
+    personal = False
+
+    def get_target_user(self):
+        key = self.kwargs["user"]
+        users = access.visible(User, self.request.user)
+        if key.isdigit():
+            user = users.filter(pk=int(key)).first()
+        else:
+            user = users.filter(username=key).first()
+        if user is None:
+            raise Http404
+        return user
+
+    def get_queryset(self):
+        target = self.get_target_user()
+        if target != self.request.user and not self.request.user.is_superuser:
+            raise PermissionDenied()
+        qs = OAuth2AccessToken.objects.filter(user=target).select_related("user", "application")
+        if self.personal:
+            qs = qs.filter(application__isnull=True)
+        return qs
+
+
+class TokenDetail(ApiMixin, generics.RetrieveUpdateDestroyAPIView):
+    model = OAuth2AccessToken
+    serializer_class = TokenSerializer
+
+    def get_queryset(self):
+        return access.visible(OAuth2AccessToken, self.request.user).select_related("user", "application")
+
+    def perform_update(self, serializer):
+        if not access.can_change(self.request.user, serializer.instance):
+            raise PermissionDenied()
+        serializer.save()
+
+    def perform_destroy(self, instance):
+        if not access.can_change(self.request.user, instance):
+            raise PermissionDenied()
+        instance.revoke()
+
+
+# ---------------------------------------------------------------- settings
+
+def _bool(name):
+    def check(value):
+        if not isinstance(value, bool):
+            raise serializers.ValidationError("Must be a valid boolean.")
+        return value
+
+    return check
+
+
+def _int(minimum, maximum):
+    def check(value):
+        if isinstance(value, bool) or not isinstance(value, int):
+            try:
+                value = int(value)
+            except (TypeError, ValueError):
+                raise serializers.ValidationError("A valid integer is required.")
+        if value < minimum:
+            raise serializers.ValidationError("Ensure this value is greater than or equal to %d." % minimum)
+        if value > maximum:
+            raise serializers.ValidationError("Ensure this value is less than or equal to %d." % maximum)
+        return value
+
+    return check
+
+
+AUTH_SETTINGS = {
+    "AUTH_BASIC_ENABLED": _bool("AUTH_BASIC_ENABLED"),
+    "ALLOW_OAUTH2_FOR_EXTERNAL_USERS": _bool("ALLOW_OAUTH2_FOR_EXTERNAL_USERS"),
+    "SESSION_COOKIE_AGE": _int(60, 30000000000),
+}
+OAUTH2_KEYS = {
+    "ACCESS_TOKEN_EXPIRE_SECONDS": _int(1, 31536000000 * 10),
+    "REFRESH_TOKEN_EXPIRE_SECONDS": _int(1, 31536000000 * 10),
+    "AUTHORIZATION_CODE_EXPIRE_SECONDS": _int(1, 31536000000 * 10),
+}
+
+
+class SettingsListView(ApiMixin, APIView):
+    def get(self, request):
+        results = [{"url": "/api/v2/settings/authentication/", "slug": "authentication", "name": "Authentication"}]
+        return Response({"count": len(results), "next": None, "previous": None, "results": results})
+
+
+class AuthenticationSettingsView(ApiMixin, APIView):
+    def check_permissions(self, request):
+        super().check_permissions(request)
+        if not request.user.is_superuser:
+            if request.method in ("GET", "HEAD", "OPTIONS") and profile_of(request.user).is_system_auditor:
+                return
+            self.permission_denied(request)
+
+    def render_settings(self):
+        values = runtime.refresh()
+        data = {k: values[k] for k in AUTH_SETTINGS}
+        data["OAUTH2_PROVIDER"] = {k: values[k] for k in OAUTH2_KEYS}
+        data["SESSION_COOKIE_NAME"] = values["SESSION_COOKIE_NAME"]
+        data["SESSIONS_PER_USER"] = -1
+        data["DISABLE_LOCAL_AUTH"] = False
+        data["AUTH_BASIC_ENABLED"] = values["AUTH_BASIC_ENABLED"]
+        data["LOGIN_REDIRECT_OVERRIDE"] = ""
+        return data
+
+    def get(self, request):
+        return Response(self.render_settings())
+
+    def patch(self, request):
+        errors = {}
+        changes = {}
+        data = request.data
+        if not isinstance(data, dict):
+            return Response({"detail": "Expected a JSON object."}, status=400)
+        for key, value in data.items():
+            if key in AUTH_SETTINGS:
+                try:
+                    changes[key] = AUTH_SETTINGS[key](value)
+                except serializers.ValidationError as exc:
+                    errors[key] = exc.detail
+            elif key == "OAUTH2_PROVIDER":
+                if not isinstance(value, dict):
+                    errors[key] = ["Expected a dictionary of items but got type \"%s\"." % type(value).__name__]
+                    continue
+                for sub, subvalue in value.items():
+                    if sub not in OAUTH2_KEYS:
+                        errors.setdefault(key, []).append("Invalid key names: %s" % sub)
+                        continue
+                    try:
+                        changes[sub] = OAUTH2_KEYS[sub](subvalue)
+                    except serializers.ValidationError as exc:
+                        errors.setdefault(key, []).extend(exc.detail)
+            elif key in ("SESSIONS_PER_USER", "DISABLE_LOCAL_AUTH", "LOGIN_REDIRECT_OVERRIDE", "SESSION_COOKIE_NAME"):
+                continue  # shown, but fixed here
+            else:
+                errors[key] = ["Unknown setting."]
+        if errors:
+            return Response(errors, status=400)
+        runtime.store(changes)
+        return Response(self.render_settings())
+
+    def put(self, request):
+        return self.patch(request)
+
+    def delete(self, request):
+        from .models import RuntimeSetting
+
+        RuntimeSetting.objects.filter(key__in=list(AUTH_SETTINGS) + list(OAUTH2_KEYS)).delete()
+        return Response(status=204)
+
+
+def not_found(request, exception=None):
+    return JsonResponse({"detail": "The requested resource could not be found."}, status=404)
