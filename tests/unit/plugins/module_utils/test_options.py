@@ -1,0 +1,99 @@
+"""Option precedence and the auto rules: pure functions, no service needed."""
+
+import json
+
+import pytest
+
+from ansible_collections.automation.service.plugins.module_utils._authenticator import build_auth, select_method
+from ansible_collections.automation.service.plugins.module_utils._client import api_path, normalize_url
+from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
+from ansible_collections.automation.service.plugins.module_utils._options import resolve
+
+
+def test_task_value_beats_environment_which_beats_config_file(tmp_path):
+    config = tmp_path / 'tower_cli.cfg'
+    config.write_text('[general]\nhost = https://from-file\nusername = fileuser\npassword = filepass\n'
+                      'verify_ssl = false\nrequest_timeout = 7\n')
+    env = {'SERVICE_URL': 'https://from-env', 'CONTROLLER_USERNAME': 'envuser'}
+    values = resolve({'service_url': 'https://from-task', 'service_config_file': str(config)}, environ=env)
+    assert values['service_url'] == 'https://from-task'
+    assert values['service_username'] == 'envuser'
+    assert values['service_password'] == 'filepass'
+    assert values['validate_certs'] is False
+    assert values['request_timeout'] == 7.0
+
+
+def test_first_environment_variable_wins_and_tower_is_last():
+    env = {'CONTROLLER_HOST': 'https://controller', 'TOWER_HOST': 'https://tower'}
+    assert resolve({}, environ=env)['service_url'] == 'https://controller'
+    assert resolve({}, environ={'TOWER_HOST': 'https://tower'})['service_url'] == 'https://tower'
+    both = {'SERVICE_URL': 'https://svc', 'CONTROLLER_HOST': 'https://controller'}
+    assert resolve({}, environ=both)['service_url'] == 'https://svc'
+
+
+@pytest.mark.parametrize('text', [
+    'host: https://yaml-host\nusername: u\npassword: p\n',
+    json.dumps({'host': 'https://yaml-host', 'username': 'u', 'password': 'p'}),
+    'host = https://yaml-host\nusername = u\npassword = p\n',
+])
+def test_config_file_formats(tmp_path, text):
+    config = tmp_path / 'config'
+    config.write_text(text)
+    values = resolve({}, environ={'SERVICE_CONFIG_FILE': str(config)})
+    assert (values['service_url'], values['service_username'], values['service_password']) == (
+        'https://yaml-host', 'u', 'p')
+
+
+def test_config_file_errors_are_config_errors(tmp_path):
+    with pytest.raises(ConfigError, match='Cannot read config file'):
+        resolve({'service_config_file': str(tmp_path / 'missing')}, environ={})
+    bad = tmp_path / 'bad.yml'
+    bad.write_text('- just\n- a list\n')
+    with pytest.raises(ConfigError, match='mapping'):
+        resolve({'service_config_file': str(bad)}, environ={})
+
+
+def test_defaults_and_bad_values():
+    values = resolve({}, environ={})
+    assert values['service_auth'] == 'auto' and values['session_cache'] is True
+    assert values['validate_certs'] is True and values['request_timeout'] == 10.0
+    with pytest.raises(ConfigError, match='SERVICE_VERIFY_SSL'):
+        resolve({}, environ={'SERVICE_VERIFY_SSL': 'maybe'})
+
+
+@pytest.mark.parametrize('given, expected', [
+    ({'service_token': 't', 'service_session_id': 's', 'service_username': 'u', 'service_password': 'p'}, 'token'),
+    ({'service_session_id': 's', 'service_username': 'u', 'service_password': 'p'}, 'session'),
+    ({'service_sso_backend': 'oidc', 'service_username': 'u', 'service_password': 'p'}, 'sso'),
+    ({'service_client_id': 'c', 'service_username': 'u', 'service_password': 'p'}, 'token'),
+    ({'service_username': 'u', 'service_password': 'p'}, 'session'),
+    ({'service_auth': 'basic', 'service_token': 't'}, 'basic'),
+])
+def test_auto_rules(given, expected):
+    assert select_method(given) == expected
+
+
+def test_no_credentials_is_a_clear_error():
+    with pytest.raises(ConfigError, match='No credentials'):
+        select_method({'service_username': 'u'})
+
+
+def test_credentials_refused_over_plain_http_unless_allowed():
+    options = resolve({'service_url': 'http://svc.example.com', 'service_username': 'u',
+                       'service_password': 'p'}, environ={})
+    with pytest.raises(ConfigError, match='plain http'):
+        build_auth(options)
+    options['allow_insecure_http'] = True
+    assert build_auth(options).name == 'session'
+
+
+def test_url_normalisation():
+    assert normalize_url('svc.example.com') == 'https://svc.example.com'
+    assert normalize_url('https://svc.example.com/') == 'https://svc.example.com'
+    assert normalize_url('https://[::1]:8443/prefix/') == 'https://[::1]:8443/prefix'
+    for bad in ('', 'ftp://x', 'https://', 'https://host:notaport'):
+        with pytest.raises(ConfigError):
+            normalize_url(bad)
+    assert api_path('hosts') == '/api/v2/hosts/'
+    assert api_path('hosts/5') == '/api/v2/hosts/5/'
+    assert api_path('/api/v2/me/') == '/api/v2/me/'
