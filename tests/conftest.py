@@ -1,0 +1,158 @@
+"""Shared pytest fixtures: the reference service (tests/service/svcctl).
+
+    service            a default instance (session-scoped), stopped at the end
+    service_factory    service_factory(**settings) -> Service; one instance per
+                       distinct settings, cached for the session, all stopped at the end
+    repo_root()        the repository root (pathlib.Path)
+"""
+import base64
+import json
+import shlex
+import ssl
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+
+def repo_root() -> Path:
+    return Path(__file__).resolve().parent.parent
+
+
+def _svcctl() -> list:
+    return [sys.executable, str(repo_root() / "tests" / "service" / "svcctl")]
+
+
+class Service:
+    """One running instance of the reference service."""
+
+    def __init__(self, directory: Path, settings: dict):
+        self.dir = Path(directory)
+        self.settings = dict(settings)
+        self.url = None
+        self.ca_path = None
+        self.admin_username = None
+        self.admin_password = None
+        self.port = None
+
+    # -- life cycle
+    def start(self):
+        command = _svcctl() + ["start", "--dir", str(self.dir)]
+        for name, value in sorted(self.settings.items()):
+            text = value if isinstance(value, str) else json.dumps(value)
+            command += ["--set", "%s=%s" % (name, text)]
+        result = subprocess.run(command, capture_output=True, text=True, timeout=180)
+        if result.returncode != 0:
+            raise RuntimeError("svcctl start failed:\n%s\n%s" % (result.stdout, result.stderr))
+        values = {}
+        for line in result.stdout.splitlines():
+            if line.startswith("export "):
+                name, _, value = line[len("export "):].partition("=")
+                values[name] = shlex.split(value)[0] if value else ""
+        self.url = values["SERVICE_URL"]
+        self.ca_path = values["SERVICE_CA_PATH"]
+        self.admin_username = values["SERVICE_ADMIN_USERNAME"]
+        self.admin_password = values["SERVICE_ADMIN_PASSWORD"]
+        self.port = int(self.url.rsplit(":", 1)[1])
+        return self
+
+    def stop(self):
+        subprocess.run(_svcctl() + ["stop", "--dir", str(self.dir)], capture_output=True, text=True, timeout=60)
+
+    # -- request log
+    def log(self) -> list:
+        try:
+            text = (self.dir / "requests.jsonl").read_text()
+        except FileNotFoundError:
+            return []
+        entries = []
+        for line in text.splitlines():
+            if line.strip():
+                try:
+                    entries.append(json.loads(line))
+                except ValueError:
+                    pass  # a line being written right now
+        return entries
+
+    def mark(self) -> int:
+        return len(self.log())
+
+    def since(self, mark: int) -> list:
+        return self.log()[mark:]
+
+    # -- control
+    def manage(self, *args) -> str:
+        result = subprocess.run(
+            _svcctl() + ["manage", "--dir", str(self.dir)] + [str(a) for a in args],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        if result.returncode != 0:
+            raise RuntimeError("svcctl manage %s failed (%d):\n%s\n%s" % (args, result.returncode, result.stdout, result.stderr))
+        return result.stdout
+
+    def drop_sessions(self) -> None:
+        subprocess.run(_svcctl() + ["drop-sessions", "--dir", str(self.dir)], check=True, capture_output=True, timeout=60)
+
+    def env(self) -> dict:
+        return {
+            "SERVICE_URL": self.url,
+            "SERVICE_CA_PATH": str(self.ca_path),
+            "SERVICE_ADMIN_USERNAME": self.admin_username,
+            "SERVICE_ADMIN_PASSWORD": self.admin_password,
+        }
+
+    # -- API helpers (standard library only, Basic as the administrator)
+    def ssl_context(self):
+        return ssl.create_default_context(cafile=str(self.ca_path))
+
+    def admin_request(self, method: str, path: str, data=None):
+        """An API call as the administrator with Basic; returns (status, parsed JSON or None)."""
+        body = json.dumps(data).encode() if data is not None else None
+        request = urllib.request.Request(self.url + path, data=body, method=method)
+        credentials = base64.b64encode(("%s:%s" % (self.admin_username, self.admin_password)).encode()).decode()
+        request.add_header("Authorization", "Basic " + credentials)
+        if body is not None:
+            request.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(request, context=self.ssl_context(), timeout=60) as response:
+                status, raw = response.status, response.read()
+        except urllib.error.HTTPError as exc:
+            status, raw = exc.code, exc.read()
+        try:
+            return status, json.loads(raw) if raw else None
+        except ValueError:
+            return status, None
+
+    def create_user(self, username, password, is_superuser=False) -> dict:
+        status, data = self.admin_request(
+            "POST", "/api/v2/users/", {"username": username, "password": password, "is_superuser": is_superuser}
+        )
+        if status != 201:
+            raise RuntimeError("creating user %s failed: %s %s" % (username, status, data))
+        return data
+
+
+@pytest.fixture(scope="session")
+def service_factory(tmp_path_factory):
+    instances = {}
+
+    def factory(**settings) -> Service:
+        key = json.dumps(settings, sort_keys=True)
+        if key not in instances:
+            directory = tmp_path_factory.mktemp("service")
+            instances[key] = Service(directory, settings).start()
+        return instances[key]
+
+    yield factory
+    for instance in instances.values():
+        instance.stop()
+
+
+@pytest.fixture(scope="session")
+def service(service_factory) -> Service:
+    return service_factory()
