@@ -86,7 +86,7 @@ MAX_PAGE_SIZE = 200
 class LookupModule(ServiceLookupBase):
 
     def run(self, terms, variables=None, **kwargs):
-        self.set_options(var_options=variables, direct=kwargs)
+        self.set_service_options(variables, kwargs)
         if len(terms) != 1:
             raise AnsibleError('The api lookup takes exactly one endpoint, got %d.' % len(terms))
         endpoint = terms[0]

@@ -22,6 +22,22 @@ display = Display()
 class ServiceLookupBase(LookupBase):
     """Base of lookups that talk to the service."""
 
+    def set_service_options(self, variables, direct):
+        """``set_options`` with the variables that options read through ``vars:``
+        rendered first (they arrive untemplated, and a path would be resolved
+        against the playbook directory before rendering)."""
+        from ansible import constants as C
+        definitions = C.config.get_configuration_definitions('lookup', self._load_name) or {}
+        names = set(entry['name'] for spec in definitions.values() for entry in (spec.get('vars') or []))
+        rendered = {}
+        for name in names:
+            if variables and name in variables:
+                value = variables[name]
+                if self._templar is not None:
+                    value = self._templar.template(value)
+                rendered[name] = value
+        self.set_options(var_options=rendered, direct=direct)
+
     def connect(self):
         from ansible_collections.automation.service.plugins.module_utils._authenticator import connect
         from ansible_collections.automation.service.plugins.module_utils._session_cache import SessionCache
