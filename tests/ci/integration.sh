@@ -27,7 +27,12 @@ if [ -z "$(find "$root/tests/integration/targets" -mindepth 1 -maxdepth 1 -type 
     exit 1
 fi
 
-tree=$(python "$root/tests/ci/mktree.py" --root "$root")
+# One tree per step; a second run of the same step waits for the first.
+work=$root/.run/ansible-test/integration
+mkdir -p "$work"
+exec 9>"$work.lock"
+flock 9
+tree=$(python "$root/tests/ci/mktree.py" --root "$root" --dest "$work")
 
 started=
 stop_service() {

@@ -13,7 +13,7 @@ patterns of ``galaxy.yml``: ansible-test checks what ``ansible-galaxy
 collection build`` would ship. Without git, the working tree is walked instead.
 
 Usage: mktree.py [--root REPO] [--dest DIR]
-  --dest defaults to REPO/.run/ansible-test
+  --dest defaults to REPO/.run/ansible-test; the tree goes in DEST/ansible_collections/
 """
 
 from __future__ import annotations

@@ -12,7 +12,12 @@ venv=${VENV:-$root/.venv}
 [ -x "$venv/bin/ansible-test" ] || { echo "no ansible-test in $venv (run: make venv)" >&2; exit 2; }
 export PATH="$venv/bin:$PATH"
 
-tree=$(python "$root/tests/ci/mktree.py" --root "$root")
+# One tree per step; a second run of the same step waits for the first.
+work=$root/.run/ansible-test/sanity
+mkdir -p "$work"
+exec 9>"$work.lock"
+flock 9
+tree=$(python "$root/tests/ci/mktree.py" --root "$root" --dest "$work")
 
 # ansible-test bootstraps pip into each sanity venv with get-pip.py, which it
 # would download from ci-files.testing.ansible.com; install a stand-in that uses
