@@ -107,7 +107,7 @@ class ApiV2RootView(ApiMixin, APIView):
         names = [
             "ping", "instances", "instance_groups", "config", "settings", "me", "dashboard", "organizations", "users",
             "execution_environments", "projects", "project_updates", "teams", "credentials", "credential_types",
-            "credential_input_sources", "applications", "tokens", "metrics", "inventory", "inventories",
+            "credential_input_sources", "applications", "tokens", "metrics", "inventory",
             "constructed_inventories", "inventory_sources", "inventory_updates", "groups", "hosts", "host_metrics",
             "job_templates", "jobs", "ad_hoc_commands", "system_job_templates", "system_jobs", "schedules", "roles",
             "notification_templates", "notifications", "labels", "unified_job_templates", "unified_jobs",
