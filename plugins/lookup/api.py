@@ -14,7 +14,7 @@ description:
   - GETs an endpoint of C(/api/v2/) and returns its objects, following C(next) pages when asked to.
   - A list endpoint gives its objects; a detail endpoint gives the one object.
 author:
-  - automation.service contributors
+  - automation.service maintainers (@automation-service)
 options:
   _terms:
     description:

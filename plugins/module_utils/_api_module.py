@@ -160,7 +160,10 @@ class ApiModule:
         """Create ``desired`` (with ``create()`` extra fields) or update only the
         fields that differ; honour check mode; fill ``self.result``."""
         encode = encode or {}
-        wire = lambda fields: dict((k, encode[k](v) if k in encode else v) for k, v in fields.items())
+
+        def wire(fields):
+            return dict((k, encode[k](v) if k in encode else v) for k, v in fields.items())
+
         if existing is None:
             body = dict(desired)
             if create is not None:
@@ -209,7 +212,10 @@ class ApiModule:
     def _diff(self, before, after, secret):
         if not self.module._diff:
             return
-        hide = lambda data: dict((k, NO_LOG_PLACEHOLDER if k in secret and v else v) for k, v in data.items())
+
+        def hide(data):
+            return dict((k, NO_LOG_PLACEHOLDER if k in secret and v else v) for k, v in data.items())
+
         self.result['diff'] = {'before': hide(before), 'after': hide(after)}
 
     def exit(self):

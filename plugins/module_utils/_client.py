@@ -312,8 +312,7 @@ class Client:
         while True:
             if not isinstance(page, dict) or 'results' not in page:
                 raise ApiError('%s is not a list endpoint (no results in its answer).' % self.url(path))
-            for item in page['results']:
-                yield item
+            yield from page['results']
             following = page.get('next')
             if not following or not all_pages:
                 return

@@ -15,7 +15,7 @@ description:
   - Makes a host of an inventory of the service match the fields given; fields not given are left alone.
   - An unchanged host costs one request when a session or token is cached.
 author:
-  - automation.service contributors
+  - automation.service maintainers (@automation-service)
 options:
   name:
     description:

@@ -14,7 +14,7 @@ version_added: 0.1.0
 description:
   - Makes an inventory of the service match the fields given; fields not given are left alone.
 author:
-  - automation.service contributors
+  - automation.service maintainers (@automation-service)
 options:
   name:
     description:
