@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import repo_root
 
 VENV_BIN = Path(sys.executable).parent
+REPO_ROOT = Path(__file__).resolve().parents[3]
 
 
 def awx_cli(service, *args):
@@ -73,7 +73,7 @@ def test_awxkit_cli_create_and_modify_host(service):
 @pytest.fixture(scope="session")
 def awx_collection():
     result = subprocess.run(
-        [sys.executable, str(repo_root() / "tests" / "service" / "get_awx_collection.py")],
+        [sys.executable, str(REPO_ROOT / "tests" / "service" / "get_awx_collection.py")],
         capture_output=True, text=True, timeout=600,
     )
     assert result.returncode == 0, result.stderr

@@ -228,11 +228,11 @@ def test_concurrent_clients(service, token):
 def test_stats(service):
     import subprocess
     import sys
+    from pathlib import Path
 
-    from conftest import repo_root
-
+    svcctl = Path(__file__).resolve().parents[1] / "svcctl"
     out = subprocess.run(
-        [sys.executable, str(repo_root() / "tests/service/svcctl"), "stats", "--dir", str(service.dir)],
+        [sys.executable, str(svcctl), "stats", "--dir", str(service.dir)],
         capture_output=True, text=True, check=True,
     )
     data = json.loads(out.stdout)

@@ -5,6 +5,7 @@ from urllib.parse import quote
 from django.conf import settings
 from django.contrib.auth import authenticate, login, logout
 from django.http import HttpResponse, HttpResponseRedirect
+from django.utils.cache import patch_vary_headers
 from django.utils.html import escape
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
@@ -75,6 +76,7 @@ def login_view(request):
     if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=True):
         target = settings.LOGIN_REDIRECT_URL
     response = HttpResponseRedirect(target)
+    patch_vary_headers(response, ("Origin",))
     response["X-API-Session-Cookie-Name"] = settings.SESSION_COOKIE_NAME
     response.set_cookie("userLoggedIn", "true", samesite="Lax")
     response.set_cookie("current_user", current_user_cookie(user), samesite="Lax")
