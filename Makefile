@@ -28,7 +28,7 @@ venv: $(STAMP)  ## create .venv with requirements-dev.txt (again only when that 
 
 $(STAMP): requirements-dev.txt
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/python -m pip install --disable-pip-version-check -r requirements-dev.txt
+	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	touch $@
 
 collection-path:  ## make .run/collections/ansible_collections/automation/service point at this tree
@@ -62,6 +62,9 @@ changelog-lint: venv  ## antsibull-changelog lint
 build: venv  ## build the collection artifact (automation-service-<version>.tar.gz)
 	ansible-galaxy collection build --force .
 
-clean:  ## remove .run, test output, caches and built artifacts (keeps .venv)
+clean:  ## stop services started under .run, remove .run, test output, caches, built artifacts (keeps .venv)
+	@for d in $(RUN)/demo $(RUN)/integration-service $(RUN)/service; do \
+	    if [ -d "$$d" ] && [ -e tests/service/svcctl ]; then tests/ci/svcctl.sh stop --dir "$$d" || true; fi; \
+	done
 	rm -rf $(RUN) tests/output .pytest_cache changelogs/.plugin-cache.yaml automation-service-*.tar.gz
 	find . -path ./.venv -prune -o -name __pycache__ -type d -exec rm -rf {} +
