@@ -401,3 +401,26 @@ def test_settings_endpoint(service_factory):
     r = s.patch(url, json={"AUTH_BASIC_ENABLED": True}, headers={"X-CSRFToken": s.cookies["csrftoken"], "Referer": svc.url + "/api/"})
     assert r.status_code == 200
     assert requests.get(svc.url + "/api/v2/me/", headers=admin, verify=svc.ca_path).status_code == 200
+
+
+def _make_external(svc, username):
+    svc.manage(
+        "shell", "-c",
+        "from django.contrib.auth.models import User; from refsvc.svc.models import UserProfile; "
+        "UserProfile.objects.update_or_create(user=User.objects.get(username=%r), defaults={'external_account': 'social'})" % username,
+    )
+
+
+@pytest.mark.parametrize("allowed", [False, True])
+def test_external_users_and_tokens(service_factory, allowed):
+    svc = service_factory(ALLOW_OAUTH2_FOR_EXTERNAL_USERS=allowed)
+    name, password = new_user(svc)
+    _make_external(svc, name)
+    r = requests.post(svc.url + "/api/v2/tokens/", json={"description": "x"}, headers=basic(name, password), verify=svc.ca_path)
+    me = requests.get(svc.url + "/api/v2/me/", headers=basic(name, password), verify=svc.ca_path).json()["results"][0]
+    assert me["external_account"] == "social"
+    if allowed:
+        assert r.status_code == 201, r.text
+    else:
+        assert r.status_code == 403
+        assert r.json() == {"detail": "(access_denied) OAuth2 Tokens cannot be created by users associated with an external authentication provider (social)"}
