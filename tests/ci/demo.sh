@@ -12,6 +12,11 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 svcdir=${DEMO_SERVICE_DIR:-$root/.run/demo}
 port=${DEMO_PORT:-$(python "$root/tests/ci/free_port.py")}
 
+# A second demo in the same directory waits for the first.
+mkdir -p "$(dirname "$svcdir")"
+exec 9>"$svcdir.lock"
+flock 9
+
 trap '"$root/tests/ci/svcctl.sh" stop --dir "$svcdir" >&2 || true' EXIT
 
 exports=$("$root/tests/ci/svcctl.sh" start --port "$port" --dir "$svcdir")
