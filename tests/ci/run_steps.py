@@ -42,7 +42,7 @@ def main() -> int:
             results.append((step, time.monotonic() - t0, 'interrupted'))
             break
         elapsed = time.monotonic() - t0
-        results.append((step, elapsed, 'pass' if status == 0 else f'FAIL ({status})'))
+        results.append((step, elapsed, 'pass' if status == 0 else 'FAIL'))
         print(f'===== {step}: {results[-1][2]} in {fmt_duration(elapsed)}', flush=True)
     total = time.monotonic() - started
 
