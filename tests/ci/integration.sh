@@ -35,6 +35,7 @@ flock 9
 tree=$(python "$root/tests/ci/mktree.py" --root "$root" --dest "$work")
 
 started=
+# shellcheck disable=SC2317  # called by the EXIT trap
 stop_service() {
     if [ -n "$started" ]; then
         "$root/tests/ci/svcctl.sh" stop --dir "$svcdir" >&2 || true
