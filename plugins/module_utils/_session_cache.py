@@ -76,7 +76,12 @@ class SessionCache:
             return True
         try:
             if not os.path.isdir(self.directory):
-                os.makedirs(self.directory, 0o700)
+                try:
+                    os.makedirs(self.directory, 0o700)
+                except OSError:
+                    # another fork may have made it at the same moment
+                    if not os.path.isdir(self.directory):
+                        raise
             info = os.stat(self.directory)
             if info.st_uid != os.getuid():
                 self.warnings.append('Session cache %s belongs to another user: not used.' % self.directory)
