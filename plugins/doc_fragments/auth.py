@@ -108,6 +108,20 @@ options:
       - Allow sending a password, token or session over plain C(http://). Defaults to V(false).
       - Environment variable E(SERVICE_ALLOW_INSECURE_HTTP).
     type: bool
+  request_retries:
+    description:
+      - How often to retry a request that can safely be sent again (GET, HEAD, OPTIONS, PUT, PATCH, DELETE) when the
+        connection fails or the service answers 429, 502, 503 or 504. Waits grow exponentially with jitter, and a
+        C(Retry-After) header is honoured.
+      - A POST is retried only when the connection could not be made at all or the service answered 429 (it says it
+        did not process the request); a POST whose answer is lost fails with a message saying the outcome is unknown.
+      - Defaults to V(3). Environment variable E(SERVICE_REQUEST_RETRIES).
+    type: int
+  request_retry_max_seconds:
+    description:
+      - Stop retrying once this many seconds have passed since the first attempt. Defaults to V(60).
+      - Environment variable E(SERVICE_REQUEST_RETRY_MAX_SECONDS).
+    type: float
   service_config_file:
     description:
       - A YAML, JSON or INI file (as C(tower_cli.cfg)) with keys C(host), C(username), C(password),
@@ -212,6 +226,12 @@ options:
   allow_insecure_http:
     env:
       - name: SERVICE_ALLOW_INSECURE_HTTP
+  request_retries:
+    env:
+      - name: SERVICE_REQUEST_RETRIES
+  request_retry_max_seconds:
+    env:
+      - name: SERVICE_REQUEST_RETRY_MAX_SECONDS
   service_config_file:
     env:
       - name: SERVICE_CONFIG_FILE

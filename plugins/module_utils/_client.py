@@ -25,8 +25,6 @@ except ImportError:  # pragma: no cover - Python 2 is not supported, kept for sa
 IDEMPOTENT = frozenset(('GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'DELETE'))
 UNSAFE = frozenset(('POST', 'PUT', 'PATCH', 'DELETE'))
 TRANSIENT_STATUS = frozenset((429, 502, 503, 504))
-MAX_ATTEMPTS = 4
-MAX_RETRY_SECONDS = 60.0
 API_PREFIX = '/api/v2/'
 
 
@@ -131,6 +129,9 @@ class Client:
         self.validate_certs = options.get('validate_certs', True)
         self.verify = self.ca_path if (self.validate_certs and self.ca_path) else bool(self.validate_certs)
         self.timeout = options.get('request_timeout') or 10.0
+        retries = options.get('request_retries')
+        self.max_attempts = 1 + (3 if retries is None else retries)
+        self.max_retry_seconds = options.get('request_retry_max_seconds') or 60.0
         self.auth = auth
         self.requests_sent = 0
         self._sleep = sleep
@@ -227,14 +228,14 @@ class Client:
                 # 429 means the request was not processed; other 5xx may have been.
                 retryable = method in IDEMPOTENT or response.status == 429
             elapsed = time.time() - started
-            if not retryable or attempt >= MAX_ATTEMPTS or elapsed >= MAX_RETRY_SECONDS:
+            if not retryable or attempt >= self.max_attempts or elapsed >= self.max_retry_seconds:
                 if response is not None:
                     return response
                 raise self._connection_error(method, url, error, not_sent)
             delay = _retry_after(response)
             if delay is None:
                 delay = min(8.0, 0.5 * (2 ** (attempt - 1))) * (0.5 + random.random() / 2)
-            delay = min(delay, max(0.0, MAX_RETRY_SECONDS - elapsed))
+            delay = min(delay, max(0.0, self.max_retry_seconds - elapsed))
             self._sleep(delay)
 
     def _proxies(self, url):

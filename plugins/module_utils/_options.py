@@ -45,6 +45,8 @@ OPTIONS = {
     'request_timeout': ('float', [],
                         ['SERVICE_REQUEST_TIMEOUT', 'CONTROLLER_REQUEST_TIMEOUT', 'TOWER_REQUEST_TIMEOUT'], {}),
     'allow_insecure_http': ('bool', [], ['SERVICE_ALLOW_INSECURE_HTTP'], {}),
+    'request_retries': ('int', [], ['SERVICE_REQUEST_RETRIES'], {}),
+    'request_retry_max_seconds': ('float', [], ['SERVICE_REQUEST_RETRY_MAX_SECONDS'], {}),
     'service_config_file': ('path', ['controller_config_file'],
                             ['SERVICE_CONFIG_FILE', 'CONTROLLER_CONFIG_FILE', 'TOWER_CONFIG_FILE'], {}),
 }
@@ -55,6 +57,8 @@ DEFAULTS = {
     'validate_certs': True,
     'request_timeout': 10.0,
     'allow_insecure_http': False,
+    'request_retries': 3,
+    'request_retry_max_seconds': 60.0,
 }
 
 # Config-file keys (tower_cli.cfg names first, then ours) for each option.
@@ -74,6 +78,8 @@ CONFIG_KEYS = {
     'ca_path': ('ca_path',),
     'request_timeout': ('request_timeout',),
     'allow_insecure_http': ('allow_insecure_http',),
+    'request_retries': ('request_retries',),
+    'request_retry_max_seconds': ('request_retry_max_seconds',),
 }
 
 _TRUE = ('1', 'true', 'yes', 'on', 'y', 't')
@@ -118,6 +124,13 @@ def _convert(name, value, source):
         if kind == 'float':
             number = float(value)
             if number <= 0:
+                raise ValueError(value)
+            return number
+        if kind == 'int':
+            if isinstance(value, float) and not value.is_integer():
+                raise ValueError(value)
+            number = int(value)
+            if number < 0:
                 raise ValueError(value)
             return number
         if kind == 'path':

@@ -26,6 +26,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "refsvc.svc.middleware.RequestLogMiddleware",
+    "refsvc.faults.middleware.FaultMiddleware",
     "refsvc.svc.middleware.RuntimeSettingsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "refsvc.svc.middleware.SessionTimeoutMiddleware",

@@ -67,6 +67,7 @@ class RequestLogMiddleware:
                 "password_checks": hashers.password_checks() - checks_before,
                 "login": bool(request.svc_login),
                 "duration": round(elapsed, 6),
+                "fault": getattr(request, "svc_fault", None),
             }
         )
         return response
