@@ -22,6 +22,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "oauth2_provider",
     "refsvc.svc",
+    "refsvc.jobs",
 ]
 
 MIDDLEWARE = [

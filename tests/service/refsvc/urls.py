@@ -1,3 +1,6 @@
 from refsvc.svc.urls import urlpatterns  # noqa: F401
+from refsvc.jobs.urls import urlpatterns as jobs_urlpatterns
+
+urlpatterns = urlpatterns + jobs_urlpatterns
 
 handler404 = "refsvc.svc.views.not_found"

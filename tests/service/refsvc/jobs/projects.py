@@ -1,0 +1,45 @@
+"""Project directories: manual projects live in PROJECTS_ROOT (one
+subdirectory each, named by the project's local_path), as on the real service."""
+import os
+from pathlib import Path
+
+PROJECTS_ROOT = Path(os.environ.get("SVC_PROJECTS_ROOT", Path(__file__).resolve().parents[2] / "projects")).resolve()
+PLAYBOOK_SUFFIXES = (".yml", ".yaml")
+
+
+def local_paths():
+    if not PROJECTS_ROOT.is_dir():
+        return []
+    return sorted(p.name for p in PROJECTS_ROOT.iterdir() if p.is_dir() and not p.name.startswith("."))
+
+
+def directory(project):
+    """The project's directory, or None when it is missing."""
+    if not project.local_path or "/" in project.local_path or project.local_path.startswith("."):
+        return None
+    path = PROJECTS_ROOT / project.local_path
+    return path if path.is_dir() else None
+
+
+def _is_playbook(path):
+    # Like the real service: a YAML file whose top level plays name hosts or import a playbook.
+    try:
+        text = path.read_text(errors="replace")
+    except OSError:
+        return False
+    return any(line.lstrip("- ").startswith(("hosts:", "import_playbook:", "ansible.builtin.import_playbook:"))
+               for line in text.splitlines())
+
+
+def playbooks(project):
+    root = directory(project)
+    if root is None:
+        return []
+    found = []
+    for path in sorted(root.rglob("*")):
+        relative = path.relative_to(root)
+        if any(part.startswith(".") for part in relative.parts) or "roles" in relative.parts:
+            continue
+        if path.is_file() and path.suffix in PLAYBOOK_SUFFIXES and _is_playbook(path):
+            found.append(str(relative))
+    return found

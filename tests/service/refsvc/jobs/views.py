@@ -1,0 +1,207 @@
+from django.db import transaction
+from django.db.models import Q
+from django.shortcuts import get_object_or_404
+from rest_framework import generics, renderers, status
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from refsvc.svc import access
+from refsvc.svc.filters import FieldLookupBackend
+from refsvc.svc.models import Credential, Organization
+from refsvc.svc.views import ApiMixin, CreatedByMixin, ResourceDetail, ResourceList
+
+from . import launch, projects, runner
+from .models import Job, JobTemplate, Project
+from .serializers import JobSerializer, JobTemplateSerializer, ProjectSerializer
+
+
+def visible(model, user):
+    qs = model.objects.all()
+    if access._sees_all(user):
+        return qs
+    orgs = Organization.objects.filter(Q(members=user) | Q(admins=user)).values("id")
+    mine = Q(created_by=user) if model is not Job else Q(launched_by=user)
+    if model is Project:
+        return qs.filter(Q(organization__in=orgs) | mine)
+    if model is JobTemplate:
+        return qs.filter(Q(project__organization__in=orgs) | mine)
+    return qs.filter(Q(project__organization__in=orgs) | mine)
+
+
+def can_change(user, obj):
+    if user.is_superuser:
+        return True
+    if getattr(obj, "created_by_id", None) == user.id:
+        return True
+    return access.is_org_admin(user, obj.organization)
+
+
+class JobsResourceList(ResourceList):
+    def get_queryset(self):
+        return visible(self.model, self.request.user)
+
+    def perform_create(self, serializer):
+        data = serializer.validated_data
+        org = data.get("organization") or (data.get("project").organization if data.get("project") else None)
+        if not (self.request.user.is_superuser or access.is_org_admin(self.request.user, org)):
+            raise PermissionDenied()
+        serializer.save(**self.extra_save_kwargs())
+
+
+class JobsResourceDetail(ResourceDetail):
+    def get_queryset(self):
+        return visible(self.model, self.request.user)
+
+    def check_change(self, obj, data=None):
+        if not can_change(self.request.user, obj):
+            raise PermissionDenied()
+
+
+class ProjectList(CreatedByMixin, JobsResourceList):
+    model = Project
+    serializer_class = ProjectSerializer
+
+
+class ProjectDetail(JobsResourceDetail):
+    model = Project
+    serializer_class = ProjectSerializer
+
+
+class ProjectPlaybooks(ApiMixin, APIView):
+    """The playbook names of a project: a plain JSON list, not a page."""
+
+    def get(self, request, pk):
+        project = get_object_or_404(visible(Project, request.user), pk=pk)
+        return Response(projects.playbooks(project))
+
+
+class JobTemplateList(CreatedByMixin, JobsResourceList):
+    model = JobTemplate
+    serializer_class = JobTemplateSerializer
+
+
+class JobTemplateDetail(JobsResourceDetail):
+    model = JobTemplate
+    serializer_class = JobTemplateSerializer
+
+
+class RelatedCredentials(ApiMixin, generics.ListAPIView):
+    """/job_templates/<pk>/credentials/ (POST {"id": N}, "disassociate": true removes) and /jobs/<pk>/credentials/."""
+
+    parent_model = JobTemplate
+
+    def get_serializer_class(self):
+        from refsvc.svc.serializers import CredentialSerializer
+
+        return CredentialSerializer
+
+    def get_parent(self):
+        return get_object_or_404(visible(self.parent_model, self.request.user), pk=self.kwargs["pk"])
+
+    def get_queryset(self):
+        return self.get_parent().credentials.all().order_by("id")
+
+    def post(self, request, pk):
+        parent = self.get_parent()
+        if self.parent_model is not JobTemplate or not can_change(request.user, parent):
+            raise PermissionDenied()
+        try:
+            cred = access.visible(Credential, request.user).get(pk=int(request.data.get("id")))
+        except (TypeError, ValueError, Credential.DoesNotExist):
+            return Response({"msg": "Related object not found."}, status=400)
+        if request.data.get("disassociate"):
+            parent.credentials.remove(cred)
+        else:
+            parent.credentials.add(cred)
+        return Response(status=204)
+
+
+class JobTemplateLaunch(ApiMixin, APIView):
+    def get_template(self):
+        return get_object_or_404(visible(JobTemplate, self.request.user), pk=self.kwargs["pk"])
+
+    def get(self, request, pk):
+        return Response(launch.launch_info(self.get_template()))
+
+    def post(self, request, pk):
+        jt = self.get_template()
+        if not can_change(request.user, jt):
+            raise PermissionDenied()
+        with transaction.atomic():
+            job, ignored = launch.launch(jt, request.data, request.user)
+        runner.start(job)
+        data = {"job": job.id, "ignored_fields": ignored}
+        data.update(JobSerializer(job, context={"request": request}).data)
+        return Response(data, status=status.HTTP_201_CREATED, headers={"Location": data["url"]})
+
+
+class JobList(ApiMixin, generics.ListAPIView):
+    model = Job
+    serializer_class = JobSerializer
+
+    def get_queryset(self):
+        qs = visible(Job, self.request.user).select_related("job_template", "inventory", "project", "launched_by")
+        if "pk" in self.kwargs:
+            qs = qs.filter(job_template_id=self.kwargs["pk"])
+        return qs
+    filter_backends = [FieldLookupBackend]
+
+
+class JobDetail(ApiMixin, generics.RetrieveDestroyAPIView):
+    model = Job
+    serializer_class = JobSerializer
+
+    def get_queryset(self):
+        return visible(Job, self.request.user)
+
+    def perform_destroy(self, instance):
+        if not can_change(self.request.user, instance.job_template or instance):
+            raise PermissionDenied()
+        if instance.status in ("new", "pending", "waiting", "running"):
+            raise PermissionDenied("Cannot delete running job resource.")
+        instance.delete()
+
+
+class JobCancel(ApiMixin, APIView):
+    def get_job(self):
+        return get_object_or_404(visible(Job, self.request.user), pk=self.kwargs["pk"])
+
+    def get(self, request, pk):
+        job = self.get_job()
+        return Response({"can_cancel": job.status in ("new", "pending", "waiting", "running")})
+
+    def post(self, request, pk):
+        job = self.get_job()
+        if not can_change(request.user, job.job_template or job):
+            raise PermissionDenied()
+        if not launch.cancel(job):
+            return self.http_method_not_allowed(request)
+        return Response(status=202)
+
+
+class TextRenderer(renderers.BaseRenderer):
+    media_type = "text/plain"
+    format = "txt"
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        return data.encode("utf-8") if isinstance(data, str) else renderers.JSONRenderer().render(data)
+
+
+class AnsiRenderer(TextRenderer):
+    format = "ansi"
+
+
+class JobStdout(ApiMixin, APIView):
+    """?format=txt (or ansi): the output as text; JSON otherwise ({"range", "content"})."""
+
+    renderer_classes = [renderers.JSONRenderer, TextRenderer, AnsiRenderer]
+
+    def get(self, request, pk):
+        job = get_object_or_404(visible(Job, request.user), pk=pk)
+        text = job.result_stdout
+        if request.accepted_renderer.format in ("txt", "ansi"):
+            return Response(text)
+        lines = text.count("\n")
+        return Response({"range": {"start": 0, "end": lines, "absolute_end": lines}, "content": text})
