@@ -104,6 +104,8 @@ class ApiModule:
             status = getattr(exc, 'status', None)
             if status is not None:
                 extra['status'] = status
+            # An error may carry result fields of its own (a failed job's id, status, output).
+            extra.update(getattr(exc, 'result', None) or {})
             self.module.fail_json(msg=str(exc), **extra)
         except ImportError as exc:
             if 'requests' in str(exc):
