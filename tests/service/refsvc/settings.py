@@ -145,3 +145,8 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": "WARNING"},
 }
+
+# Single sign-on (refsvc.sso): social-auth apps always, the IdP wiring when svcctl wrote it.
+from refsvc.sso.conf import configure as _configure_sso  # noqa: E402
+
+_configure_sso(globals())
