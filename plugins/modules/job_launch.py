@@ -1,0 +1,231 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: automation.service contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+module: job_launch
+short_description: Launch a job from a job template, and optionally wait for it
+version_added: 0.1.0
+description:
+  - Launches a job from a job template, with the launch-time values the template prompts for.
+  - Before launching, reads what the template prompts for and fails when a value is given that it
+    does not prompt for (the service would silently ignore it).
+  - The launch request is sent once and never retried once it may have reached the service. When the
+    connection breaks after it was sent, the module fails and says how to find out whether the job started.
+author:
+  - automation.service maintainers (@automation-service)
+options:
+  job_template:
+    description:
+      - The job template to launch, by name or numeric id.
+    type: str
+    required: true
+    aliases: [name]
+  limit:
+    description:
+      - Host pattern limiting the hosts the job runs on. The template must prompt for it (C(ask_limit_on_launch)).
+    type: str
+  extra_vars:
+    description:
+      - Extra variables of the job, merged over the template's. The template must prompt for them
+        (C(ask_variables_on_launch)).
+    type: dict
+  inventory:
+    description:
+      - Inventory to run against, by name or numeric id. The template must prompt for it (C(ask_inventory_on_launch)).
+    type: str
+  credentials:
+    description:
+      - Credentials of the job, by name or numeric id; they replace the template's.
+        The template must prompt for them (C(ask_credential_on_launch)).
+    type: list
+    elements: str
+  job_tags:
+    description:
+      - Comma-separated tags to run. The template must prompt for them (C(ask_tags_on_launch)).
+    type: str
+  skip_tags:
+    description:
+      - Comma-separated tags to skip. The template must prompt for them (C(ask_skip_tags_on_launch)).
+    type: str
+  verbosity:
+    description:
+      - Verbosity of the run, 0 to 5. The template must prompt for it (C(ask_verbosity_on_launch)).
+    type: int
+    choices: [0, 1, 2, 3, 4, 5]
+  wait:
+    description:
+      - Wait for the job to finish; fail when it does not succeed.
+    type: bool
+    default: false
+  timeout:
+    description:
+      - With O(wait), how many seconds to wait at most. The module then fails, saying the job is still
+        running and its id; the job goes on. Without it, waits as long as the job runs.
+    type: int
+  interval:
+    description:
+      - With O(wait), seconds between two polls of the job's status.
+    type: float
+    default: 2
+extends_documentation_fragment:
+  - automation.service.auth
+  - automation.service.attributes
+attributes:
+  check_mode:
+    description: Checks the template, the values given and what the template prompts for; launches nothing.
+    support: full
+  diff_mode:
+    description: A launch has no before and after.
+    support: none
+notes:
+  - A launch always reports C(changed).
+seealso:
+  - module: automation.service.job_wait
+  - module: automation.service.job_template
+'''
+
+EXAMPLES = r'''
+- name: Run the deploy template on one host and wait for it
+  automation.service.job_launch:
+    job_template: Deploy
+    limit: web01.example.com
+    extra_vars:
+      version: 1.2.3
+    wait: true
+    timeout: 600
+  register: deploy
+
+- name: Start a job and carry on
+  automation.service.job_launch:
+    job_template: 12
+  register: started
+
+- name: Wait for it later
+  automation.service.job_wait:
+    job_id: "{{ started.id }}"
+'''
+
+RETURN = r'''
+id:
+  description: Id of the job (not returned in check mode).
+  returned: when a job was launched
+  type: int
+  sample: 42
+status:
+  description: Status of the job; the final one with O(wait).
+  returned: when a job was launched
+  type: str
+  sample: successful
+job:
+  description: The job as the service returns it (at launch, or when it finished with O(wait)).
+  returned: when a job was launched
+  type: dict
+  sample: {"id": 42, "status": "pending", "limit": "web01.example.com", "job_template": 7}
+ignored_fields:
+  description: Launch values the service says it ignored (empty, since the module refuses them up front).
+  returned: when a job was launched
+  type: dict
+  sample: {}
+job_template:
+  description: Id of the job template.
+  returned: always
+  type: int
+  sample: 7
+elapsed:
+  description: Seconds the job ran.
+  returned: with O(wait), also on failure
+  type: float
+  sample: 3.2
+started:
+  description: When the job started.
+  returned: with O(wait), also on failure
+  type: str
+  sample: "2024-05-01T10:00:00.123456Z"
+finished:
+  description: When the job finished.
+  returned: with O(wait), also on failure
+  type: str
+  sample: "2024-05-01T10:00:03.323456Z"
+stdout:
+  description: The last lines of the job's output.
+  returned: with O(wait) when the job finished, also on failure
+  type: str
+  sample: "PLAY RECAP ****\nweb01 : ok=2 changed=0 unreachable=0 failed=0"
+'''
+
+from ansible_collections.automation.service.plugins.module_utils._api_module import ApiModule, is_id
+from ansible_collections.automation.service.plugins.module_utils._errors import NotFound
+from ansible_collections.automation.service.plugins.module_utils import _jobs
+
+ARGUMENT_SPEC = dict(
+    job_template=dict(type='str', required=True, aliases=['name']),
+    limit=dict(type='str'),
+    extra_vars=dict(type='dict'),
+    inventory=dict(type='str'),
+    credentials=dict(type='list', elements='str'),
+    job_tags=dict(type='str'),
+    skip_tags=dict(type='str'),
+    verbosity=dict(type='int', choices=[0, 1, 2, 3, 4, 5]),
+    wait=dict(type='bool', default=False),
+    timeout=dict(type='int'),
+    interval=dict(type='float', default=2.0),
+)
+LAUNCH_FIELDS = [name for name, flag in _jobs.PROMPTS if name in ARGUMENT_SPEC]
+
+
+def template_id(api, value):
+    if is_id(value):
+        return int(value)
+    found = api.get_one('job_templates', name=value)
+    if found is None:
+        raise NotFound('Job template %r was not found.' % value)
+    return found['id']
+
+
+def launch_body(api):
+    params = api.params
+    body = dict((name, params[name]) for name in LAUNCH_FIELDS if params[name] is not None)
+    if 'inventory' in body:
+        body['inventory'] = api.resolve_id('inventories', body['inventory'], 'inventory')
+    if 'credentials' in body:
+        body['credentials'] = [api.resolve_id('credentials', c, 'credential') for c in body['credentials']]
+    return body
+
+
+def main():
+    api = ApiModule(ARGUMENT_SPEC, resource='jobs', result_key='job')
+    params = api.params
+    with api.failures():
+        jt_id = template_id(api, params['job_template'])
+        api.result['job_template'] = jt_id
+        info = api.client.get('job_templates/%d/launch' % jt_id)
+        name = info.get('job_template_data', {}).get('name') or params['job_template']
+        given = [field for field in LAUNCH_FIELDS if params[field] is not None]
+        _jobs.check_prompts(name, info, given)
+        body = launch_body(api)
+        api.result['changed'] = True
+        if api.module.check_mode:
+            api.exit()
+        launched = _jobs.launch(api.client, jt_id, body)
+        job_id = launched['job']
+        api.result.update(id=job_id, status=launched.get('status'), job=launched,
+                          ignored_fields=launched.get('ignored_fields') or {})
+        if api.result['ignored_fields']:
+            api.module.warn('The service ignored these launch values: %s' % ', '.join(sorted(api.result['ignored_fields'])))
+        if params['wait']:
+            try:
+                api.result.update(_jobs.wait(api.client, job_id, params['timeout'], params['interval']))
+            except _jobs.JobFailed as exc:
+                exc.result = dict(api.result, **exc.result)
+                raise
+    api.exit()
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,124 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: automation.service contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+module: job_wait
+short_description: Wait for a job to finish
+version_added: 0.1.0
+description:
+  - Polls a job until it finishes, and fails when it does not succeed or when O(timeout) runs out.
+  - Returns at once for a job that has already finished.
+author:
+  - automation.service maintainers (@automation-service)
+options:
+  job_id:
+    description:
+      - Id of the job, for example the RV(automation.service.job_launch#module:id) of M(automation.service.job_launch).
+    type: int
+    required: true
+  timeout:
+    description:
+      - How many seconds to wait at most. The module then fails, saying the job is still running;
+        the job goes on. Without it, waits as long as the job runs.
+    type: int
+  interval:
+    description:
+      - Seconds between two polls of the job's status.
+    type: float
+    default: 2
+extends_documentation_fragment:
+  - automation.service.auth
+  - automation.service.attributes
+attributes:
+  check_mode:
+    description: Only reads, so it waits in check mode too.
+    support: full
+  diff_mode:
+    description: Only reads; returns no diff.
+    support: none
+seealso:
+  - module: automation.service.job_launch
+'''
+
+EXAMPLES = r'''
+- name: Start a job
+  automation.service.job_launch:
+    job_template: Deploy
+  register: started
+
+- name: Wait up to ten minutes for it
+  automation.service.job_wait:
+    job_id: "{{ started.id }}"
+    timeout: 600
+    interval: 5
+  register: finished
+
+- name: Show how long it ran
+  ansible.builtin.debug:
+    msg: "Job {{ finished.id }} {{ finished.status }} in {{ finished.elapsed }} seconds"
+'''
+
+RETURN = r'''
+id:
+  description: Id of the job.
+  returned: always
+  type: int
+  sample: 42
+status:
+  description: Final status of the job (or the current one when the wait ran out).
+  returned: always
+  type: str
+  sample: successful
+elapsed:
+  description: Seconds the job ran.
+  returned: always
+  type: float
+  sample: 3.2
+started:
+  description: When the job started.
+  returned: always
+  type: str
+  sample: "2024-05-01T10:00:00.123456Z"
+finished:
+  description: When the job finished (null while it runs).
+  returned: always
+  type: str
+  sample: "2024-05-01T10:00:03.323456Z"
+job:
+  description: The job as the service returns it.
+  returned: always
+  type: dict
+  sample: {"id": 42, "status": "successful", "job_template": 7}
+stdout:
+  description: The last lines of the job's output.
+  returned: when the job finished
+  type: str
+  sample: "PLAY RECAP ****\nweb01 : ok=2 changed=0 unreachable=0 failed=0"
+'''
+
+from ansible_collections.automation.service.plugins.module_utils._api_module import ApiModule
+from ansible_collections.automation.service.plugins.module_utils import _jobs
+
+ARGUMENT_SPEC = dict(
+    job_id=dict(type='int', required=True),
+    timeout=dict(type='int'),
+    interval=dict(type='float', default=2.0),
+)
+
+
+def main():
+    api = ApiModule(ARGUMENT_SPEC, resource='jobs', result_key='job')
+    params = api.params
+    with api.failures():
+        api.result.update(_jobs.wait(api.client, params['job_id'], params['timeout'], params['interval']))
+    api.exit()
+
+
+if __name__ == '__main__':
+    main()
