@@ -9,6 +9,7 @@ __metaclass__ = type
 
 from ansible_collections.automation.service.plugins.module_utils._auth_basic import BasicAuth
 from ansible_collections.automation.service.plugins.module_utils._auth_session import SessionAuth
+from ansible_collections.automation.service.plugins.module_utils._auth_sso import SsoAuth
 from ansible_collections.automation.service.plugins.module_utils._auth_token import TokenAuth
 from ansible_collections.automation.service.plugins.module_utils._client import Client
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
@@ -17,6 +18,7 @@ from ansible_collections.automation.service.plugins.module_utils._session_cache 
 METHODS = {
     'basic': BasicAuth,
     'session': SessionAuth,
+    'sso': SsoAuth,
     'token': TokenAuth,
 }
 

@@ -1,0 +1,317 @@
+# -*- coding: utf-8 -*-
+# Copyright: automation.service contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Single sign-on without a browser: the service's /sso/login/<backend>/ round trip through
+the identity provider's own pages, ending in a session that is cached like a session login."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import re
+
+from ansible_collections.automation.service.plugins.module_utils._auth_session import SessionAuth, LOGIN_PATH
+from ansible_collections.automation.service.plugins.module_utils._errors import AuthError, ConfigError
+from ansible_collections.automation.service.plugins.module_utils._html_forms import Page
+from ansible_collections.automation.service.plugins.module_utils._session_cache import entry_key
+
+try:
+    from urllib.parse import urljoin, urlsplit, parse_qs, urlencode
+except ImportError:  # pragma: no cover - Python 2 is not supported
+    from urlparse import urljoin, urlsplit, parse_qs  # type: ignore
+    from urllib import urlencode  # type: ignore
+
+MAX_STEPS = 30
+USER_FIELD = r'user|login|email|e-mail|account|ident|principal|\bname\b|uid'
+OTP_FIELD = r'otp|totp|one.?time|passcode|\bcode\b|token|mfa|2fa|two.?factor|verif'
+ALLOW = r'allow|accept|approve|authori[sz]e|consent|agree|grant|\byes\b|continue|confirm'
+DENY = r'deny|decline|reject|cancel|refuse|\bno\b|abort'
+EXTERNAL_HINT = ('(User %s is an external user: it logged in through single sign-on. An administrator must turn on '
+                 'ALLOW_OAUTH2_FOR_EXTERNAL_USERS in /api/v2/settings/authentication/ before external users can '
+                 'create OAuth2 tokens.)')
+
+
+def _where(url):
+    """A URL fit for a message: no query string (it may carry codes or state)."""
+    parts = urlsplit(url)
+    return '%s://%s%s' % (parts.scheme, parts.netloc, parts.path)
+
+
+class _Jar:
+    """The cookies of one login, kept per host like a browser does."""
+
+    def __init__(self):
+        import requests
+        self._jar = requests.cookies.RequestsCookieJar()
+
+    def header(self, method, url):
+        import requests
+        return requests.cookies.get_cookie_header(self._jar, requests.Request(method, url))
+
+    def keep(self, response):
+        for cookie in response.cookies:
+            self._jar.set_cookie(cookie)
+
+    def get(self, url, name):
+        host = urlsplit(url).hostname
+        for cookie in self._jar:
+            if cookie.name == name and cookie.domain.lstrip('.') == host:
+                return cookie.value
+        return None
+
+
+class SsoAuth(SessionAuth):
+    """``service_auth: sso``: the IdP's login (one-time code, consent) pages filled in headlessly."""
+
+    name = 'sso'
+
+    @property
+    def backend(self):
+        return self.options.get('service_sso_backend')
+
+    @property
+    def idp(self):
+        return self.options.get('service_sso_idp')
+
+    @property
+    def otp(self):
+        return self.options.get('service_sso_otp')
+
+    def validate(self):
+        if self.session_id:
+            return super(SsoAuth, self).validate()
+        self.require('service_sso_backend', 'service_username', 'service_password')
+        if not re.match(r'^[A-Za-z0-9_.-]+$', self.backend):
+            raise ConfigError('service_sso_backend %s is not a backend name such as oidc or saml.' % self.backend)
+        if self.backend.startswith('saml') and not self.idp:
+            raise ConfigError('service_sso_backend %s needs service_sso_idp, the name of the SAML identity provider.'
+                              % self.backend)
+        self.refuse_plain_http()
+
+    def _key(self, client):
+        if self.session_id:
+            return super(SsoAuth, self)._key(client)
+        return entry_key(client.base_url, 'sso', self.backend, self.idp or '', self.username)
+
+    # -- the round trip --------------------------------------------------------
+
+    def login(self, client, confirm=True):
+        flow = _Flow(self, client)
+        state = flow.run()
+        self.logins += 1
+        self.state = state
+        me = self.confirm_sso(client, flow)
+        state['username'] = me.get('username')
+        return state
+
+    def confirm_sso(self, client, flow):
+        response = client.send('GET', '/api/v2/me/')
+        if response.status == 401:
+            raise AuthError('The %s single sign-on of %s came back to the service, but /api/v2/me/ refused the '
+                            'session: the service did not log the user in.' % (self.backend, self.username),
+                            method=self.name)
+        if response.status != 200:
+            raise client.error_for('GET', response)
+        body = response.json() or {}
+        results = body.get('results') if isinstance(body, dict) else None
+        return results[0] if results else {}
+
+    def unauthorized(self, client):
+        if self.session_id:
+            return super(SsoAuth, self).unauthorized(client)
+        return AuthError('The service refused the single sign-on session of %s even after a fresh login through '
+                         'the identity provider.' % self.username, method=self.name)
+
+    def forbidden_hint(self, method, detail):
+        if 'external authentication provider' in str(detail):
+            return EXTERNAL_HINT % ((self.state or {}).get('username') or self.username)
+        return super(SsoAuth, self).forbidden_hint(method, detail)
+
+
+class _Flow:
+    """One login: follow redirects with a cookie jar, fill the forms, stop back at the service."""
+
+    def __init__(self, auth, client):
+        self.auth = auth
+        self.client = client
+        self.jar = _Jar()
+        self.service = urlsplit(client.base_url).netloc
+        self.submitted = set()      # kinds of forms answered so far: login, otp, consent
+        self.idp_error = None       # error/error_description the IdP sent back to the service
+        self.cookie_name = None
+
+    def fail(self, message):
+        if self.idp_error:
+            message += ' The identity provider said: %s.' % self.idp_error
+        return AuthError(message, method='sso')
+
+    def send(self, method, url, data=None, referer=None):
+        headers = {'Accept': 'text/html,application/xhtml+xml,*/*;q=0.8'}
+        cookie = self.jar.header(method, url)
+        if cookie:
+            headers['Cookie'] = cookie
+        if referer:
+            headers['Referer'] = referer
+        if data is not None:
+            headers['Content-Type'] = 'application/x-www-form-urlencoded'
+        response = self.client.send(method, url, data=data, headers=headers, with_auth=False)
+        self.jar.keep(response)
+        return response
+
+    def start(self):
+        path = '/sso/login/%s/' % self.auth.backend
+        params = {'idp': self.auth.idp} if self.auth.idp else None
+        url = self.client.url(path, params)
+        response = self.send('GET', url)
+        if response.status != 405:
+            return url, response
+        # social-auth-app-django 6 and later: POST with the CSRF token only.
+        first = self.send('GET', self.client.url(LOGIN_PATH))
+        csrftoken = self.jar.get(first.url, 'csrftoken')
+        if not csrftoken:
+            raise self.fail('The service answered 405 to GET %s and gave no csrftoken to POST it with.' % _where(url))
+        data = [('csrfmiddlewaretoken', csrftoken)] + ([('idp', self.auth.idp)] if self.auth.idp else [])
+        return url, self._post_csrf(url, data, csrftoken, self.client.base_url + '/')
+
+    def _post_csrf(self, url, data, csrftoken, referer):
+        headers = {'X-CSRFToken': csrftoken, 'Referer': referer,
+                   'Content-Type': 'application/x-www-form-urlencoded', 'Cookie': self.jar.header('POST', url)}
+        response = self.client.send('POST', url, data=data, headers=headers, with_auth=False)
+        self.jar.keep(response)
+        return response
+
+    def run(self):
+        url, response = self.start()
+        for _step in range(MAX_STEPS):
+            done = self.finished(url, response)
+            if done:
+                return done
+            if response.status in (301, 302, 303, 307, 308):
+                url = self.follow(url, response)
+                response = self.send('GET', url)
+                continue
+            url, response = self.answer_page(url, response)
+        raise self.fail('The single sign-on did not come back to the service after %d steps (last at %s).'
+                        % (MAX_STEPS, _where(url)))
+
+    def on_service(self, url):
+        return urlsplit(url).netloc == self.service
+
+    def follow(self, url, response):
+        target = urljoin(url, response.headers.get('Location', ''))
+        if self.on_service(target) and '/sso/complete/' in urlsplit(target).path:
+            query = parse_qs(urlsplit(target).query)
+            if 'error' in query:
+                self.idp_error = ': '.join(v[0] for k, v in sorted(query.items())
+                                           if k in ('error', 'error_description'))
+        return target
+
+    def finished(self, url, response):
+        """The session state once the service has logged the user in, else None."""
+        if not self.on_service(url):
+            return None
+        name = response.headers.get('X-API-Session-Cookie-Name')
+        path = urlsplit(url).path
+        if path.startswith(('/sso/error/', '/sso/inactive/')) and response.status == 200:
+            text = Page(response.raw.text).error_text() or 'no reason given'
+            if self.idp_error:
+                raise AuthError('The identity provider refused the %s single sign-on of %s: %s (the service then '
+                                'showed %s: %s)' % (self.auth.backend, self.auth.username, self.idp_error,
+                                                    _where(url), text), method='sso')
+            what = 'is inactive at the service' if 'inactive' in path else 'failed at the service'
+            raise self.fail('The %s single sign-on of %s %s (%s): %s'
+                            % (self.auth.backend, self.auth.username, what, _where(url), text))
+        if name:
+            session_id = self.jar.get(url, name)
+            if not session_id:
+                raise self.fail('The service named its session cookie %s at the end of the single sign-on but did '
+                                'not set it.' % name)
+            return {'cookie_name': name, 'session_id': session_id,
+                    'csrftoken': self.jar.get(url, 'csrftoken') or '', 'expires_at': self.auth._expiry(response)}
+        if response.status < 300 and not path.startswith('/sso/'):
+            raise self.fail('The %s single sign-on of %s ended on %s without a login.'
+                            % (self.auth.backend, self.auth.username, _where(url)))
+        return None
+
+    def answer_page(self, url, response):
+        page = Page(response.raw.text if response.raw.content else '')
+        if response.status >= 400 and not any(self.kind(form) for form in page.forms):
+            raise self.fail('%s answered %s during the %s single sign-on of %s: %s'
+                            % (_where(url), response.status, self.auth.backend, self.auth.username,
+                               page.error_text() or page.title or 'no reason given'))
+        for form in page.forms:
+            kind = self.kind(form)
+            if kind:
+                return self.submit(url, page, form, kind)
+        raise self.fail('The single sign-on cannot go on from %s (status %s, "%s"): the page has no login, '
+                        'one-time-code, consent or auto-submit form this client understands (it runs no '
+                        'JavaScript). %s' % (_where(url), response.status, page.title,
+                                             page.error_text()).rstrip())
+
+    @staticmethod
+    def kind(form):
+        if form.password_fields():
+            return 'login'
+        visible = form.visible()
+        if visible and any(field.describes(OTP_FIELD) for field in visible):
+            return 'otp'
+        if visible:
+            return None
+        buttons = form.buttons()
+        if any(b.describes(ALLOW) for b in buttons) and any(b.describes(DENY) for b in buttons):
+            return 'consent'
+        return 'post'
+
+    def submit(self, url, page, form, kind):
+        auth = self.auth
+        values, button = {}, None
+        said = page.error_text()
+        if kind == 'login':
+            if 'login' in self.submitted:
+                raise self.fail('The identity provider rejected the login of %s at %s: %s'
+                                % (auth.username, _where(url), said or 'it showed the login form again'))
+            password = form.password_fields()[0]
+            values[password.name] = auth.password
+            user = self._user_field(form, password)
+            if user is None:
+                raise self.fail('The login form at %s has a password field but no user name field.' % _where(url))
+            values[user.name] = auth.username
+        elif kind == 'otp':
+            if not auth.otp:
+                raise self.fail('The identity provider asks %s for a one-time code (%s), but service_sso_otp is not '
+                                'set.%s' % (auth.username, _where(url), (' It said: %s' % said) if said else ''))
+            if 'otp' in self.submitted:
+                raise self.fail('The identity provider rejected the one-time code of %s at %s: %s'
+                                % (auth.username, _where(url), said or 'it asked for a code again'))
+            field = [f for f in form.visible() if f.describes(OTP_FIELD)][0]
+            values[field.name] = auth.otp
+        elif kind == 'consent':
+            if 'consent' in self.submitted:
+                raise self.fail('The identity provider asked for consent again at %s: %s' % (_where(url), said))
+            button = [b for b in form.buttons() if b.describes(ALLOW)][0]
+        else:
+            buttons = form.buttons()
+            button = buttons[0] if len(buttons) == 1 else None
+        self.submitted.add(kind)
+        target = urljoin(url, form.action or url)
+        data = form.data(values, button)
+        if form.method == 'POST':
+            return target, self.send('POST', target, data=data, referer=_where(url))
+        split = urlsplit(target)
+        target = '%s://%s%s?%s' % (split.scheme, split.netloc, split.path, urlencode(data))
+        return target, self.send('GET', target, referer=_where(url))
+
+    @staticmethod
+    def _user_field(form, password):
+        """The text input next to (before) the password field, else the one that looks like a user name."""
+        candidates = [f for f in form.visible() if f.type in ('text', 'email', '') and f.name]
+        before = []
+        for field in form.fields:
+            if field is password:
+                break
+            if field in candidates:
+                before.append(field)
+        if before:
+            return before[-1]
+        named = [f for f in candidates if f.describes(USER_FIELD)]
+        return (named or candidates or [None])[0]
