@@ -1,0 +1,65 @@
+"""Run a real ansible-playbook against the reference service, with the
+collection from this work tree."""
+
+import json
+import os
+import subprocess
+import sys
+
+import yaml
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
+
+
+def collection_tree(base):
+    """A collections path whose automation.service is this work tree."""
+    tree = os.path.join(str(base), 'collections')
+    link = os.path.join(tree, 'ansible_collections', 'automation', 'service')
+    if not os.path.exists(link):
+        os.makedirs(os.path.dirname(link))
+        os.symlink(ROOT, link)
+    return tree
+
+
+def run_playbook(workdir, tasks, env=None, verbosity=0, module_defaults=None, forks=5):
+    """Run ``tasks`` on localhost; return (exit code, combined output)."""
+    workdir = str(workdir)
+    play = {
+        'name': 'test play',
+        'hosts': 'localhost',
+        'connection': 'local',
+        'gather_facts': False,
+        'vars': {'ansible_python_interpreter': sys.executable},
+        'tasks': tasks,
+    }
+    if module_defaults:
+        play['module_defaults'] = {'group/automation.service.api': module_defaults}
+    path = os.path.join(workdir, 'play.yml')
+    with open(path, 'w') as handle:
+        yaml.safe_dump([play], handle, sort_keys=False)
+    full_env = dict(os.environ)
+    full_env.update({
+        'ANSIBLE_COLLECTIONS_PATH': collection_tree(workdir),
+        'ANSIBLE_NOCOLOR': '1',
+        'ANSIBLE_FORCE_COLOR': '0',
+        'ANSIBLE_LOCALHOST_WARNING': '0',
+        'ANSIBLE_INVENTORY_UNPARSED_WARNING': '0',
+        'ANSIBLE_STDOUT_CALLBACK': 'default',
+    })
+    full_env.update(env or {})
+    command = [os.path.join(os.path.dirname(sys.executable), 'ansible-playbook'), path, '-f', str(forks)]
+    if verbosity:
+        command.append('-' + 'v' * verbosity)
+    result = subprocess.run(command, cwd=workdir, env=full_env, capture_output=True, text=True, timeout=600,
+                            stdin=subprocess.DEVNULL)
+    return result.returncode, result.stdout + result.stderr
+
+
+def service_defaults(service, **extra):
+    options = {'service_url': service.url, 'ca_path': str(service.ca_path)}
+    options.update(extra)
+    return options
+
+
+def dump(data):
+    return json.dumps(data, sort_keys=True)
