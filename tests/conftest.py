@@ -3,6 +3,7 @@
     service            a default instance (session-scoped), stopped at the end
     service_factory    service_factory(**settings) -> Service; one instance per
                        distinct settings, cached for the session, all stopped at the end
+    sso_service        an instance with the test identity providers (session-scoped)
     repo_root()        the repository root (pathlib.Path)
 """
 import base64
@@ -29,9 +30,11 @@ def _svcctl() -> list:
 class Service:
     """One running instance of the reference service."""
 
-    def __init__(self, directory: Path, settings: dict):
+    def __init__(self, directory: Path, settings: dict, with_idp=False):
         self.dir = Path(directory)
         self.settings = dict(settings)
+        self.with_idp = with_idp
+        self.exports = {}
         self.url = None
         self.ca_path = None
         self.admin_username = None
@@ -44,6 +47,8 @@ class Service:
         for name, value in sorted(self.settings.items()):
             text = value if isinstance(value, str) else json.dumps(value)
             command += ["--set", "%s=%s" % (name, text)]
+        if self.with_idp:
+            command.append("--with-idp")
         result = subprocess.run(command, capture_output=True, text=True, timeout=180)
         if result.returncode != 0:
             raise RuntimeError("svcctl start failed:\n%s\n%s" % (result.stdout, result.stderr))
@@ -52,6 +57,7 @@ class Service:
             if line.startswith("export "):
                 name, _, value = line[len("export "):].partition("=")
                 values[name] = shlex.split(value)[0] if value else ""
+        self.exports = values
         self.url = values["SERVICE_URL"]
         self.ca_path = values["SERVICE_CA_PATH"]
         self.admin_username = values["SERVICE_ADMIN_USERNAME"]
@@ -156,3 +162,11 @@ def service_factory(tmp_path_factory):
 @pytest.fixture(scope="session")
 def service(service_factory) -> Service:
     return service_factory()
+
+
+@pytest.fixture(scope="session")
+def sso_service(tmp_path_factory) -> Service:
+    """An instance with the test identity providers (svcctl start --with-idp); SSO_* in .exports."""
+    instance = Service(tmp_path_factory.mktemp("sso-service"), {}, with_idp=True).start()
+    yield instance
+    instance.stop()
