@@ -26,13 +26,18 @@ options:
         for a username and password.
       - V(session) logs in once through C(/api/login/) and reuses the session across tasks through the session
         cache; V(basic) sends the password with every request; V(token) sends O(service_token) as a bearer token.
-      - V(sso) is reserved for single sign-on and not available in this version.
+      - V(sso) logs in through the service's single sign-on (C(/sso/login/<backend>/)) with the identity provider
+        user O(service_username) and password O(service_password): it follows the redirects to the identity
+        provider, fills in its login form (and one-time-code and consent pages), comes back to the service, and
+        caches the session like V(session). No browser and no JavaScript; a page that needs JavaScript fails
+        with its URL. With O(service_session_id) it uses that session as it is.
       - Environment variable E(SERVICE_AUTH).
     type: str
     choices: [auto, session, basic, token, sso]
   service_username:
     description:
       - Username of the service user.
+      - With O(service_auth=sso), the user at the identity provider.
       - Environment variables E(SERVICE_USERNAME), E(CONTROLLER_USERNAME), E(TOWER_USERNAME).
     type: str
     aliases: [controller_username]
@@ -60,17 +65,20 @@ options:
     type: str
   service_sso_backend:
     description:
-      - Single sign-on backend name. Reserved; not available in this version.
+      - Single sign-on backend name, as in the service's C(/sso/login/<backend>/), for example V(oidc) or V(saml).
+      - Used with O(service_auth=sso), and chosen by O(service_auth=auto) when set.
       - Environment variable E(SERVICE_SSO_BACKEND).
     type: str
   service_sso_idp:
     description:
-      - SAML identity provider name for O(service_sso_backend). Reserved.
+      - Name of the SAML identity provider (the C(idp) parameter of C(/sso/login/saml/)), for backends that
+        need one.
       - Environment variable E(SERVICE_SSO_IDP).
     type: str
   service_sso_otp:
     description:
-      - One-time code for an identity provider that asks for one. Reserved.
+      - One-time code for an identity provider that asks for one after the password (multi-factor login).
+      - Needed only when no cached session can be reused.
       - Environment variable E(SERVICE_SSO_OTP).
     type: str
   service_session_id:
