@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# ansible-test units on a copy of the collection (see mktree.py).
+#
+#   tests/ci/units.sh [ansible-test units options...]
+#
+# The unit tests in tests/unit exercise the auth layer against the reference
+# service, which their fixtures (tests/conftest.py) start and stop. Neither the
+# tests nor the service ship in the collection (build_ignore), so they are
+# copied into the units tree on top of what mktree.py copies.
+#
+# VENV (default .venv) holds ansible-core, pytest and the service's
+# requirements; the tests run with its Python (--local).
+# Results (junit) are copied back to tests/output/units/.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+venv=${VENV:-$root/.venv}
+[ -x "$venv/bin/ansible-test" ] || { echo "no ansible-test in $venv (run: make venv)" >&2; exit 2; }
+export PATH="$venv/bin:$PATH"
+python=$("$venv/bin/python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+
+work=$root/.run/ansible-test/units
+mkdir -p "$work"
+exec 9>"$work.lock"
+flock 9
+tree=$(python "$root/tests/ci/mktree.py" --root "$root" --dest "$work")
+
+# The test-only files: tracked or new (not ignored) ones, as mktree.py lists them.
+(cd "$root" && git ls-files -z --cached --others --exclude-standard -- tests/unit tests/conftest.py tests/service) |
+    while IFS= read -r -d '' rel; do
+        [ -f "$root/$rel" ] || continue
+        case $rel in */__pycache__/*|*.pyc) continue ;; esac
+        mkdir -p "$tree/$(dirname "$rel")"
+        cp -p "$root/$rel" "$tree/$rel"
+    done
+if [ -z "$(find "$tree/tests/unit" -name 'test_*.py' 2>/dev/null)" ]; then
+    echo "no unit tests in tests/unit" >&2
+    exit 1
+fi
+
+status=0
+(cd "$tree" && ansible-test units --local --python "$python" --color no "$@") || status=$?
+
+rm -rf "$root/tests/output/units"
+mkdir -p "$root/tests/output/units"
+if [ -d "$tree/tests/output" ]; then
+    cp -r "$tree/tests/output/." "$root/tests/output/units/"
+fi
+exit "$status"
