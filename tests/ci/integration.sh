@@ -19,6 +19,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 venv=${VENV:-$root/.venv}
 [ -x "$venv/bin/ansible-test" ] || { echo "no ansible-test in $venv (run: make venv)" >&2; exit 2; }
 export PATH="$venv/bin:$PATH"
+python=$("$venv/bin/python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
 
 svcdir=${INTEGRATION_SERVICE_DIR:-$root/.run/integration-service}
 
@@ -28,7 +29,8 @@ if [ -z "$(find "$root/tests/integration/targets" -mindepth 1 -maxdepth 1 -type 
 fi
 
 # One tree per step; a second run of the same step waits for the first.
-work=$root/.run/ansible-test/integration
+# ANSIBLE_TEST_WORK and TEST_OUTPUT move the tree and the results (the version matrix does).
+work=${ANSIBLE_TEST_WORK:-$root/.run/ansible-test/integration}
 mkdir -p "$work"
 exec 9>"$work.lock"
 flock 9
@@ -71,11 +73,12 @@ PY
 echo "integration: service at $SERVICE_URL" >&2
 
 status=0
-(cd "$tree" && ansible-test integration --python 3.11 --local --color no "$@") || status=$?
+(cd "$tree" && ansible-test integration --python "$python" --local --color no "$@") || status=$?
 
-rm -rf "$root/tests/output/integration"
-mkdir -p "$root/tests/output/integration"
+output=${TEST_OUTPUT:-$root/tests/output/integration}
+rm -rf "$output"
+mkdir -p "$output"
 if [ -d "$tree/tests/output" ]; then
-    cp -r "$tree/tests/output/." "$root/tests/output/integration/"
+    cp -r "$tree/tests/output/." "$output/"
 fi
 exit "$status"

@@ -16,7 +16,8 @@ venv=${VENV:-$root/.venv}
 export PATH="$venv/bin:$PATH"
 
 # One tree per step; a second run of the same step waits for the first.
-work=$root/.run/ansible-test/sanity
+# ANSIBLE_TEST_WORK and TEST_OUTPUT move the tree and the results (the version matrix does).
+work=${ANSIBLE_TEST_WORK:-$root/.run/ansible-test/sanity}
 mkdir -p "$work"
 exec 9>"$work.lock"
 flock 9
@@ -42,9 +43,10 @@ python "$root/tests/ci/get_pip.py" --install
 status=0
 (cd "$tree" && ansible-test sanity "${python_args[@]}" --color no --junit "$@") || status=$?
 
-rm -rf "$root/tests/output/sanity"
-mkdir -p "$root/tests/output/sanity"
+output=${TEST_OUTPUT:-$root/tests/output/sanity}
+rm -rf "$output"
+mkdir -p "$output"
 if [ -d "$tree/tests/output" ]; then
-    cp -r "$tree/tests/output/." "$root/tests/output/sanity/"
+    cp -r "$tree/tests/output/." "$output/"
 fi
 exit "$status"
