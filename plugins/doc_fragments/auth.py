@@ -188,12 +188,18 @@ options:
   service_sso_backend:
     env:
       - name: SERVICE_SSO_BACKEND
+    vars:
+      - name: automation_service_sso_backend
   service_sso_idp:
     env:
       - name: SERVICE_SSO_IDP
+    vars:
+      - name: automation_service_sso_idp
   service_sso_otp:
     env:
       - name: SERVICE_SSO_OTP
+    vars:
+      - name: automation_service_sso_otp
   service_session_id:
     env:
       - name: SERVICE_SESSION_ID

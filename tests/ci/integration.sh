@@ -7,7 +7,9 @@
 # VENV (default .venv) is the environment holding ansible-core and the service's
 # requirements. The targets get the service through
 # tests/integration/integration_config.yml in the ansible-test tree:
-# service_url, service_ca_path, service_admin_username, service_admin_password.
+# service_url, service_ca_path, service_admin_username, service_admin_password, and
+# sso_username, sso_password, sso_otp_username, sso_otp_password, sso_otp_code,
+# sso_saml_idp from the test identity providers it starts too (svcctl --with-idp).
 #
 # INTEGRATION_EXTERNAL=1 runs the targets against the service that SERVICE_URL,
 # SERVICE_CA_PATH, SERVICE_ADMIN_USERNAME and SERVICE_ADMIN_PASSWORD describe
@@ -48,11 +50,12 @@ trap stop_service EXIT
 if [ "${INTEGRATION_EXTERNAL:-}" != 1 ]; then
     port=$(python "$root/tests/ci/free_port.py")
     started=1
-    exports=$("$root/tests/ci/svcctl.sh" start --port "$port" --dir "$svcdir")
+    exports=$("$root/tests/ci/svcctl.sh" start --port "$port" --dir "$svcdir" --with-idp)
     eval "$exports"
 fi
 : "${SERVICE_URL:?the service did not give SERVICE_URL}"
 export SERVICE_URL SERVICE_CA_PATH SERVICE_ADMIN_USERNAME SERVICE_ADMIN_PASSWORD
+export SSO_USERNAME SSO_PASSWORD SSO_OTP_USERNAME SSO_OTP_PASSWORD SSO_OTP_CODE SSO_SAML_IDP
 
 python - "$tree/tests/integration/integration_config.yml" <<'PY'
 import os
@@ -66,6 +69,10 @@ config = {
     'service_admin_username': os.environ.get('SERVICE_ADMIN_USERNAME', ''),
     'service_admin_password': os.environ.get('SERVICE_ADMIN_PASSWORD', ''),
 }
+# The test identity providers (svcctl start --with-idp), for the sso target.
+config.update({name.lower(): os.environ[name] for name in (
+    'SSO_USERNAME', 'SSO_PASSWORD', 'SSO_OTP_USERNAME', 'SSO_OTP_PASSWORD', 'SSO_OTP_CODE', 'SSO_SAML_IDP',
+) if os.environ.get(name)})
 with open(sys.argv[1], 'w', encoding='utf-8') as f:
     f.write('---\n')
     yaml.safe_dump(config, f, default_flow_style=False)
