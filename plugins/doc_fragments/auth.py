@@ -27,7 +27,7 @@ options:
       - V(session) logs in once through C(/api/login/) and reuses the session across tasks through the session
         cache; V(basic) sends the password with every request; V(token) sends O(service_token) as a bearer token.
       - V(sso) logs in through the service's single sign-on (C(/sso/login/<backend>/)) with the identity provider
-        user O(service_username) and password O(service_password): it follows the redirects to the identity
+        user O(service_username) and password O(service_password). It follows the redirects to the identity
         provider, fills in its login form (and one-time-code and consent pages), comes back to the service, and
         caches the session like V(session). No browser and no JavaScript; a page that needs JavaScript fails
         with its URL. With O(service_session_id) it uses that session as it is.
