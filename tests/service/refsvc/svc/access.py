@@ -4,7 +4,7 @@ and what they created, and change what they administer or created."""
 from django.contrib.auth.models import User
 from django.db.models import Q
 
-from .models import Credential, CredentialType, Host, Inventory, OAuth2AccessToken, Organization
+from .models import Credential, CredentialType, Host, Inventory, OAuth2AccessToken, OAuth2Application, Organization
 
 
 def _sees_all(user):
@@ -33,6 +33,8 @@ def visible(model, user):
         return qs.filter(Q(id=user.id) | Q(id__in=peers)).distinct()
     if model is OAuth2AccessToken:
         return qs.filter(user=user)
+    if model is OAuth2Application:
+        return qs.filter(organization__in=orgs)
     return qs.none()
 
 
@@ -55,6 +57,8 @@ def can_change(user, obj):
         return obj.id == user.id
     if isinstance(obj, OAuth2AccessToken):
         return obj.user_id == user.id
+    if isinstance(obj, OAuth2Application):
+        return is_org_admin(user, obj.organization)
     return False
 
 
@@ -72,4 +76,6 @@ def can_create(user, model, data):
     if model is Credential:
         org = data.get("organization")
         return org is None or org.members.filter(id=user.id).exists() or is_org_admin(user, org)
+    if model is OAuth2Application:
+        return is_org_admin(user, data.get("organization"))
     return True

@@ -1,4 +1,5 @@
 from oauth2_provider.contrib.rest_framework import OAuth2Authentication
+from django.utils import timezone
 from rest_framework import authentication
 
 from . import runtime
@@ -8,6 +9,14 @@ WWW_AUTHENTICATE = "Bearer realm=api authorization_url=/api/o/authorize/"
 
 class BearerAuthentication(OAuth2Authentication):
     kind = "bearer"
+
+    def authenticate(self, request):
+        result = super().authenticate(request)
+        if result is not None:
+            token = result[1]
+            token.last_used = timezone.now()
+            token.save(update_fields=["last_used"])
+        return result
 
     def authenticate_header(self, request):
         return WWW_AUTHENTICATE

@@ -34,6 +34,9 @@ def apply(values: dict) -> None:
     _local.values = values
     settings.SESSION_COOKIE_NAME = values["SESSION_COOKIE_NAME"]
     settings.SESSION_COOKIE_AGE = int(values["SESSION_COOKIE_AGE"])
+    from .oauth2 import apply_settings
+
+    apply_settings(values)
 
 
 def current() -> dict:

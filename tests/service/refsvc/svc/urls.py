@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from . import login, views
+from . import applications, login, oauth2, views
 
 v2 = [
     ("", views.ApiV2RootView),
@@ -25,6 +25,9 @@ v2 = [
     ("credentials/<int:pk>/", views.CredentialDetail),
     ("tokens/", views.TokenList),
     ("tokens/<int:pk>/", views.TokenDetail),
+    ("applications/", applications.ApplicationList),
+    ("applications/<int:pk>/", applications.ApplicationDetail),
+    ("applications/<int:pk>/tokens/", applications.ApplicationTokenList),
 ]
 
 urlpatterns = [path("api/v2/" + p, v.as_view()) for p, v in v2] + [
@@ -32,6 +35,7 @@ urlpatterns = [path("api/v2/" + p, v.as_view()) for p, v in v2] + [
     path("api/v2/users/<str:user>/tokens/", views.UserTokenList.as_view()),
     path("api/v2/users/<str:user>/personal_tokens/", views.UserTokenList.as_view(personal=True)),
     path("api/", views.ApiRootView.as_view()),
+] + oauth2.urls() + [
     path("api/login/", login.login_view),
     path("api/logout/", login.logout_view),
     path("accounts/profile/", login.profile_view),

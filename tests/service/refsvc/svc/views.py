@@ -1,4 +1,3 @@
-import datetime
 import uuid
 
 from django.conf import settings
@@ -20,7 +19,8 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from . import access, runtime
 from .auth import WWW_AUTHENTICATE
 from .filters import FieldLookupBackend
-from .models import Credential, CredentialType, Host, Inventory, OAuth2AccessToken, Organization
+from .models import Credential, CredentialType, Host, Inventory, OAuth2AccessToken, OAuth2Application, OAuth2RefreshToken, Organization
+from .oauth2 import ExternalUserRefused, access_expiry, refuse_external
 from .serializers import (
     CredentialSerializer,
     CredentialTypeSerializer,
@@ -350,30 +350,40 @@ class OrganizationUsersView(ApiMixin, generics.ListAPIView):
 # ---------------------------------------------------------------- tokens
 
 def create_token(user, scope, description, application=None):
-    from .serializers import profile_of
-
-    provider = profile_of(user).external_account
-    if provider and not runtime.get("ALLOW_OAUTH2_FOR_EXTERNAL_USERS"):
-        raise PermissionDenied(
-            "(access_denied) OAuth2 Tokens cannot be created by users associated with an external authentication provider (%s)" % provider
-        )
-    seconds = int(runtime.get("ACCESS_TOKEN_EXPIRE_SECONDS"))
+    """An access token (and, for an application, a refresh token) whose secrets
+    the creation response shows once."""
+    try:
+        refuse_external(user)
+    except ExternalUserRefused as exc:
+        raise PermissionDenied(str(exc))
     secret = generate_token()
-    token = OAuth2AccessToken(
-        user=user,
-        scope=scope,
-        description=description or "",
-        application=application,
-        expires=timezone.now() + datetime.timedelta(seconds=seconds),
-    )
+    token = OAuth2AccessToken(user=user, scope=scope, description=description or "", application=application, expires=access_expiry())
     set_token_value(token, secret)
     token.save()
     token._svc_secret = secret
+    if application is not None:
+        refresh_secret = generate_token()
+        refresh = OAuth2RefreshToken(user=user, application=application, access_token=token)
+        set_token_value(refresh, refresh_secret)
+        refresh.save()
+        token._svc_refresh_secret = refresh_secret
     return token
+
+
+def token_application(request):
+    """The application named in a token creation body (an id), or None."""
+    value = request.data.get("application")
+    if value in (None, ""):
+        return None
+    try:
+        return access.visible(OAuth2Application, request.user).get(pk=int(value))
+    except (TypeError, ValueError, OAuth2Application.DoesNotExist):
+        raise serializers.ValidationError({"application": ['Invalid pk "%s" - object does not exist.' % value]})
 
 
 class TokenList(ApiMixin, generics.ListCreateAPIView):
     model = OAuth2AccessToken
+    personal = False
     serializer_class = TokenSerializer
     filter_backends = [FieldLookupBackend]
     search_fields = ("description",)
@@ -391,20 +401,18 @@ class TokenList(ApiMixin, generics.ListCreateAPIView):
         serializer = self.get_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         target = self.get_target_user()
-        if target != request.user and not request.user.is_superuser:
+        if target != request.user:
+            # Tokens are minted only for yourself, administrators included.
             raise PermissionDenied()
-        if request.data.get("application") not in (None, ""):
-            return Response({"application": ["OAuth2 applications are not available on this service."]}, status=400)
+        application = None if self.personal else token_application(request)
         with transaction.atomic():
-            token = create_token(target, serializer.validated_data["scope"], serializer.validated_data.get("description"))
+            token = create_token(target, serializer.validated_data["scope"], serializer.validated_data.get("description"), application)
         data = TokenSerializer(token, context=self.get_serializer_context()).data
         return Response(data, status=status.HTTP_201_CREATED, headers={"Location": data["url"]})
 
 
 class UserTokenList(TokenList):
     """/api/v2/users/<id or username>/tokens/ and .../personal_tokens/."""
-
-    personal = False
 
     def get_target_user(self):
         key = self.kwargs["user"]
