@@ -19,9 +19,10 @@ flock 9
 
 trap '"$root/tests/ci/svcctl.sh" stop --dir "$svcdir" >&2 || true' EXIT
 
-exports=$("$root/tests/ci/svcctl.sh" start --port "$port" --dir "$svcdir")
+exports=$("$root/tests/ci/svcctl.sh" start --port "$port" --dir "$svcdir" --with-idp)
 eval "$exports"
 export SERVICE_URL SERVICE_CA_PATH SERVICE_ADMIN_USERNAME SERVICE_ADMIN_PASSWORD
+export SSO_USERNAME SSO_PASSWORD  # the identity provider's user for examples/demo_sso.yml
 echo "demo: service at $SERVICE_URL" >&2
 
 status=0

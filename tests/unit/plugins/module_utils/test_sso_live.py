@@ -1,6 +1,7 @@
 """service_auth sso against the live reference service and its real identity providers
 (oidc-provider for OIDC, pysaml2 for SAML), over HTTPS. Counts come from the service's log."""
 
+import re
 import sys
 from pathlib import Path
 
@@ -182,3 +183,27 @@ def test_tokens_refused_to_sso_users_unless_allowed(sso_service):
         assert token['token'] and token['scope'] == 'read'
     finally:
         sso_service.admin_request('PATCH', path, {'ALLOW_OAUTH2_FOR_EXTERNAL_USERS': False})
+
+
+def test_a_play_of_many_tasks_makes_one_idp_round_trip(sso_service, tmp_path):
+    from ..modules.playbook import run_playbook
+
+    user, password = sso_service.exports['SSO_OTP_USERNAME'], sso_service.exports['SSO_OTP_PASSWORD']
+    code = sso_service.exports['SSO_OTP_CODE']
+    defaults = {'service_url': sso_service.url, 'ca_path': sso_service.exports['SERVICE_CA_PATH'],
+                'service_auth': 'sso', 'service_sso_backend': 'oidc', 'service_username': user,
+                'service_password': password, 'service_sso_otp': code}
+    tasks = [{'name': 'absent %d' % n, 'automation.service.inventory': {
+        'name': 'sso-none-%d' % n, 'organization': 'Default', 'state': 'absent'}} for n in range(5)]
+    tasks.append({'name': 'me', 'ansible.builtin.debug': {'msg': "{{ lookup('automation.service.api', 'me') }}"},
+                  'vars': {'automation_service_url': sso_service.url, 'automation_service_auth': 'sso',
+                           'automation_service_ca_path': sso_service.exports['SERVICE_CA_PATH'],
+                           'automation_service_sso_backend': 'oidc', 'automation_service_username': user,
+                           'automation_service_password': password}})
+    mark = sso_service.mark()
+    rc, output = run_playbook(tmp_path, tasks, env={'SERVICE_CACHE_DIR': str(tmp_path / 'cache')},
+                              verbosity=4, module_defaults=defaults)
+    assert rc == 0, output
+    assert re.search(r'''["']username["']: ["']%s["']''' % user, output)
+    assert len(sso_starts(sso_service.since(mark))) == 1
+    assert password not in output and code not in output
