@@ -134,6 +134,28 @@ class Service:
         except ValueError:
             return status, None
 
+    def make_external(self, username) -> None:
+        """Mark a user as coming from an external (social) authentication provider."""
+        self.manage(
+            "shell", "-c",
+            "from django.contrib.auth.models import User; from refsvc.svc.models import UserProfile; "
+            "UserProfile.objects.update_or_create(user=User.objects.get(username=%r), "
+            "defaults={'external_account': 'social'})" % username,
+        )
+
+    def create_application(self, grant="password", client_type="confidential", **extra) -> dict:
+        """An OAuth2 application in the Default organization (with its client secret, shown once)."""
+        import uuid
+
+        status, orgs = self.admin_request("GET", "/api/v2/organizations/?name=Default")
+        body = {"name": "app-" + uuid.uuid4().hex[:8], "organization": orgs["results"][0]["id"],
+                "client_type": client_type, "authorization_grant_type": grant}
+        body.update(extra)
+        status, data = self.admin_request("POST", "/api/v2/applications/", body)
+        if status != 201:
+            raise RuntimeError("creating application failed: %s %s" % (status, data))
+        return data
+
     def create_user(self, username, password, is_superuser=False) -> dict:
         status, data = self.admin_request(
             "POST", "/api/v2/users/", {"username": username, "password": password, "is_superuser": is_superuser}
