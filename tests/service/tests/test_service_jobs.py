@@ -1,0 +1,159 @@
+"""Projects, job templates, launch and jobs of the reference service: jobs really run."""
+import time
+import uuid
+
+import pytest
+import requests
+
+FINISHED = ("successful", "failed", "error", "canceled")
+
+
+_tokens = {}
+
+
+def call(service, method, path, **kwargs):
+    """As the administrator, with a token (one password check in all, not one per poll)."""
+    if service.url not in _tokens:
+        r = requests.post(service.url + "/api/v2/tokens/", auth=(service.admin_username, service.admin_password),
+                          json={"description": "jobs tests"}, verify=service.ca_path, timeout=30)
+        _tokens[service.url] = r.json()["token"]
+    headers = {"Authorization": "Bearer " + _tokens[service.url]}
+    return requests.request(method, service.url + path, headers=headers, verify=service.ca_path, timeout=30, **kwargs)
+
+
+def wait_for(service, job_id, seconds=60):
+    deadline = time.time() + seconds
+    while True:
+        job = call(service, "GET", "/api/v2/jobs/%d/" % job_id).json()
+        if job["status"] in FINISHED or time.time() > deadline:
+            return job
+        time.sleep(0.2)
+
+
+def stdout(service, job_id):
+    r = call(service, "GET", "/api/v2/jobs/%d/stdout/?format=txt" % job_id)
+    assert r.status_code == 200 and r.headers["Content-Type"].startswith("text/plain")
+    return r.text
+
+
+@pytest.fixture(scope="module")
+def setup(service):
+    prefix = "jobs-" + uuid.uuid4().hex[:8]
+    inv = call(service, "POST", "/api/v2/inventories/", json={"name": prefix, "organization": 1}).json()
+    for n in (1, 2, 3):
+        r = call(service, "POST", "/api/v2/hosts/", json={"name": "%s-h%d" % (prefix, n), "inventory": inv["id"]})
+        assert r.status_code == 201, r.text
+    project = call(service, "GET", "/api/v2/projects/?name=Demo+Project").json()["results"][0]
+    return {"prefix": prefix, "inventory": inv["id"], "project": project["id"]}
+
+
+def template(service, setup, name, **fields):
+    body = {"name": "%s-%s" % (setup["prefix"], name), "inventory": setup["inventory"], "project": setup["project"],
+            "playbook": "hello.yml"}
+    body.update(fields)
+    r = call(service, "POST", "/api/v2/job_templates/", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def test_resource_list_and_shipped_project(service, setup):
+    root = requests.get(service.url + "/api/v2/", verify=service.ca_path).json()
+    for name in ("projects", "job_templates", "jobs"):
+        assert root[name] == "/api/v2/%s/" % name
+    project = call(service, "GET", "/api/v2/projects/%d/" % setup["project"]).json()
+    assert project["type"] == "project" and project["scm_type"] == "" and project["local_path"] == "demo"
+    assert project["status"] == "ok"
+    r = call(service, "GET", project["related"]["playbooks"])
+    assert r.status_code == 200 and r.json() == ["fail.yml", "hello.yml"]
+
+
+def test_project_local_path_is_checked(service):
+    r = call(service, "POST", "/api/v2/projects/", json={"name": "p-" + uuid.uuid4().hex[:6], "organization": 1, "local_path": "nope"})
+    assert r.status_code == 400 and "local_path" in r.json()
+
+
+def test_template_validation(service, setup):
+    r = call(service, "POST", "/api/v2/job_templates/", json={"name": "x-" + setup["prefix"], "inventory": setup["inventory"], "project": setup["project"], "playbook": "nope.yml"})
+    assert r.status_code == 400 and r.json()["playbook"] == ["Playbook not found for project."]
+    r = call(service, "POST", "/api/v2/job_templates/", json={"name": "y-" + setup["prefix"], "project": setup["project"], "playbook": "hello.yml"})
+    assert r.status_code == 400 and "inventory" in r.json()
+
+
+def test_launch_get_tells_prompts_and_defaults(service, setup):
+    jt = template(service, setup, "info", ask_limit_on_launch=True, limit="nothing", extra_vars='{"a": 1}')
+    info = call(service, "GET", "/api/v2/job_templates/%d/launch/" % jt["id"]).json()
+    assert info["ask_limit_on_launch"] is True and info["ask_variables_on_launch"] is False
+    assert info["can_start_without_user_input"] is True and info["inventory_needed_to_start"] is False
+    assert info["defaults"]["limit"] == "nothing"
+    assert info["defaults"]["inventory"] == {"name": setup["prefix"], "id": setup["inventory"]}
+    assert info["job_template_data"] == {"name": jt["name"], "id": jt["id"], "description": ""}
+
+
+def test_launch_runs_with_limit_vars_tags_and_verbosity(service, setup):
+    jt = template(service, setup, "all", ask_limit_on_launch=True, ask_variables_on_launch=True, ask_tags_on_launch=True,
+                  ask_skip_tags_on_launch=True, ask_verbosity_on_launch=True, extra_vars='{"message": "template"}')
+    body = {"limit": setup["prefix"] + "-h2", "extra_vars": {"message": "launch"}, "job_tags": "greet", "verbosity": 1}
+    r = call(service, "POST", "/api/v2/job_templates/%d/launch/" % jt["id"], json=body)
+    assert r.status_code == 201, r.text
+    data = r.json()
+    assert data["ignored_fields"] == {} and data["job"] == data["id"] and data["status"] == "pending"
+    assert r.headers["Location"] == "/api/v2/jobs/%d/" % data["job"]
+    job = wait_for(service, data["job"])
+    assert job["status"] == "successful" and job["failed"] is False
+    assert job["started"] and job["finished"] and job["elapsed"] > 0
+    text = stdout(service, job["id"])
+    assert "hello from %s-h2; message=launch" % setup["prefix"] in text
+    assert "-h1" not in text and "-h3" not in text
+    assert "farewell" not in text  # only the tag asked for
+    assert "No config file found" in text  # what -v adds
+    r = call(service, "GET", "/api/v2/jobs/%d/stdout/" % job["id"])
+    assert r.json()["content"] == text
+
+
+def test_fields_not_prompted_are_ignored_and_the_job_still_runs(service, setup):
+    jt = template(service, setup, "fixed", skip_tags="farewell")
+    r = call(service, "POST", "/api/v2/job_templates/%d/launch/" % jt["id"], json={"limit": "nothing", "extra_vars": {"message": "x"}})
+    assert r.status_code == 201
+    assert r.json()["ignored_fields"] == {"limit": "nothing", "extra_vars": {"message": "x"}}
+    job = wait_for(service, r.json()["job"])
+    text = stdout(service, job["id"])
+    assert job["status"] == "successful" and job["limit"] == ""
+    assert all("hello from %s-h%d; message=(none)" % (setup["prefix"], n) in text for n in (1, 2, 3))
+    assert "farewell" not in text
+
+
+def test_template_without_inventory_needs_one(service, setup):
+    jt = template(service, setup, "noinv", inventory=None, ask_inventory_on_launch=True)
+    info = call(service, "GET", "/api/v2/job_templates/%d/launch/" % jt["id"]).json()
+    assert info["inventory_needed_to_start"] is True and info["can_start_without_user_input"] is False
+    before = call(service, "GET", "/api/v2/jobs/?job_template=%d" % jt["id"]).json()["count"]
+    r = call(service, "POST", "/api/v2/job_templates/%d/launch/" % jt["id"], json={})
+    assert r.status_code == 400
+    assert r.json() == {"resources_needed_to_start": ["Job Template 'inventory' is missing or undefined."]}
+    assert call(service, "GET", "/api/v2/jobs/?job_template=%d" % jt["id"]).json()["count"] == before
+    r = call(service, "POST", "/api/v2/job_templates/%d/launch/" % jt["id"], json={"inventory": setup["inventory"]})
+    assert r.status_code == 201 and wait_for(service, r.json()["job"])["status"] == "successful"
+
+
+def test_failed_job(service, setup):
+    jt = template(service, setup, "fail", playbook="fail.yml")
+    r = call(service, "POST", "/api/v2/job_templates/%d/launch/" % jt["id"], json={})
+    job = wait_for(service, r.json()["job"])
+    assert job["status"] == "failed" and job["failed"] is True
+    assert "deliberate failure on %s-h1" % setup["prefix"] in stdout(service, job["id"])
+
+
+def test_cancel_running_job(service, setup):
+    jt = template(service, setup, "slow", ask_variables_on_launch=True)
+    r = call(service, "POST", "/api/v2/job_templates/%d/launch/" % jt["id"], json={"extra_vars": {"pause_seconds": 30}})
+    job_id = r.json()["job"]
+    assert call(service, "GET", "/api/v2/jobs/%d/cancel/" % job_id).json() == {"can_cancel": True}
+    deadline = time.time() + 30
+    while call(service, "GET", "/api/v2/jobs/%d/" % job_id).json()["status"] != "running" and time.time() < deadline:
+        time.sleep(0.2)
+    assert call(service, "POST", "/api/v2/jobs/%d/cancel/" % job_id).status_code == 202
+    job = wait_for(service, job_id, seconds=20)
+    assert job["status"] == "canceled" and job["canceled_on"]
+    assert job["elapsed"] < 25
+    assert call(service, "GET", "/api/v2/jobs/%d/cancel/" % job_id).json() == {"can_cancel": False}
+    assert call(service, "POST", "/api/v2/jobs/%d/cancel/" % job_id).status_code == 405
