@@ -299,7 +299,9 @@ class UserSerializer(ResourceSerializer):
         return profile_of(obj).external_account
 
     def get_auth(self, obj):
-        return []
+        # The user's single sign-on identities (social_django), as the real service lists them.
+        social = getattr(obj, "social_auth", None)
+        return [{"provider": link.provider, "uid": link.uid} for link in social.all()] if social is not None else []
 
     def get_ldap_dn(self, obj):
         return ""

@@ -83,6 +83,7 @@ def test_first_login_creates_the_user_and_the_second_finds_it(sso_service, backe
     second = me(sso_connect(sso_service, backend, name, record['password']))
     assert first['id'] == second['id']
     assert first['username'] == name and first['external_account'] == 'social'
+    assert [link['provider'] for link in first['auth']] == [backend]
     status, found = sso_service.admin_request('GET', '/api/v2/users/?username=%s' % name)
     assert found['count'] == 1
 
