@@ -9,6 +9,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import json
+import os
 import random
 import time
 
@@ -126,6 +127,9 @@ class Client:
         self.origin = '%s://%s' % (parts.scheme, parts.netloc)
         self.prefix = parts.path
         self.ca_path = options.get('ca_path')
+        if self.ca_path and not os.path.isfile(self.ca_path):
+            raise ConfigError('ca_path %s is not a readable file: give the PEM bundle of the CA that signed the '
+                              "service's certificate." % self.ca_path)
         self.validate_certs = options.get('validate_certs', True)
         self.verify = self.ca_path if (self.validate_certs and self.ca_path) else bool(self.validate_certs)
         self.timeout = options.get('request_timeout') or 10.0
