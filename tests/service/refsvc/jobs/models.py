@@ -55,6 +55,10 @@ class JobOptions(models.Model):
     class Meta:
         abstract = True
 
+    @property
+    def organization(self):
+        return self.project.organization if self.project_id else None
+
 
 class JobTemplate(TimestampedModel, JobOptions):
     name = models.CharField(max_length=512, unique=True)
@@ -71,10 +75,6 @@ class JobTemplate(TimestampedModel, JobOptions):
 
     class Meta:
         ordering = ["id"]
-
-    @property
-    def organization(self):
-        return self.project.organization if self.project_id else None
 
 
 class Job(TimestampedModel, JobOptions):
@@ -96,7 +96,3 @@ class Job(TimestampedModel, JobOptions):
 
     class Meta:
         ordering = ["id"]
-
-    @property
-    def organization(self):
-        return self.project.organization if self.project_id else None
