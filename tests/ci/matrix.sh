@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# The version matrix: ansible-test sanity and the integration targets under each
+# supported ansible-core, each in its own virtualenv under .run/matrix/.
+#
+#   tests/ci/matrix.sh [VERSION...]      # default: every version below
+#   MATRIX_STEPS="sanity" tests/ci/matrix.sh 2.16
+#
+# VERSION is an ansible-core minor version from the table. Each virtualenv gets
+# that ansible-core, plus requirements-dev.txt without the tools that pin their
+# own ansible-core: the modules need requests, and the reference service that
+# the integration targets run against needs Django and friends. A virtualenv is
+# built again only when its requirements change.
+# Sanity uses the ignore file of its version (tests/sanity/ignore-X.Y.txt).
+# Results: tests/output/matrix/<version>/{sanity,integration}/ and a summary table.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$root"
+
+# version  python  ansible-core release
+table='
+2.16 3.11 2.16.19
+2.17 3.11 2.17.14
+2.18 3.11 2.18.19
+2.19 3.11 2.19.14
+2.20 3.12 2.20.10
+2.21 3.13 2.21.5
+'
+# Tools of requirements-dev.txt left out of the matrix virtualenvs.
+drop='^(ansible-core|ansible-lint|ansible-compat|resolvelib|black|pytokens|awxkit|rstcheck|rstcheck-core|antsibull-[a-z-]+|yamllint)=='
+
+versions=("$@")
+if [ ${#versions[@]} -eq 0 ]; then
+    read -r -a versions <<<"$(awk 'NF {printf "%s ", $1}' <<<"$table")"
+fi
+steps=${MATRIX_STEPS:-sanity integration}
+pythons=$(tests/ci/pythons.sh "$root/.run/pythons")
+
+fmt() { local s=$1; if [ "$s" -ge 60 ]; then printf '%dm%02ds' $((s / 60)) $((s % 60)); else printf '%ds' "$s"; fi; }
+summary=()
+status=0
+for version in "${versions[@]}"; do
+    line=$(awk -v v="$version" '$1 == v' <<<"$table")
+    [ -n "$line" ] || { echo "matrix: unknown ansible-core version $version" >&2; exit 2; }
+    read -r _ pyver release <<<"$line"
+    python=$pythons/python$pyver
+    if [ ! -x "$python" ]; then
+        echo "matrix: ansible-core $version needs Python $pyver, which this machine lacks" >&2
+        summary+=("$version $pyver - - skipped(no python$pyver)")
+        status=1
+        continue
+    fi
+
+    venv=$root/.run/matrix/$version
+    reqs=$root/.run/matrix/$version.requirements.txt
+    mkdir -p "$root/.run/matrix"
+    { echo "ansible-core==$release"; grep -vE "$drop" requirements-dev.txt; } > "$reqs.new"
+    t0=$SECONDS
+    if [ ! -x "$venv/bin/ansible-test" ] || ! cmp -s "$reqs.new" "$venv/.requirements.txt"; then
+        echo "===== matrix $version: virtualenv (Python $pyver, ansible-core $release)"
+        rm -rf "$venv"
+        "$python" -m venv "$venv"
+        "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$reqs.new"
+        cp "$reqs.new" "$venv/.requirements.txt"
+    fi
+    rm -f "$reqs.new"
+    setup=$((SECONDS - t0))
+
+    results=()
+    for step in $steps; do
+        echo "===== matrix $version: $step"
+        t0=$SECONDS
+        rc=0
+        ANSIBLE_TEST_WORK=$root/.run/matrix/ansible-test/$version-$step \
+        TEST_OUTPUT=$root/tests/output/matrix/$version/$step \
+        INTEGRATION_SERVICE_DIR=$root/.run/matrix/service-$version \
+        VENV=$venv \
+            "tests/ci/$step.sh" || rc=$?
+        if [ "$rc" = 0 ]; then verdict=pass; else verdict=FAIL; status=1; fi
+        results+=("$step:$(fmt $((SECONDS - t0))):$verdict")
+        echo "===== matrix $version: $step $verdict"
+    done
+    summary+=("$version $pyver $release $(fmt "$setup") ${results[*]}")
+done
+
+echo
+printf '%-6s %-6s %-8s %-6s %s\n' core python release venv 'step:time:result'
+for row in "${summary[@]}"; do
+    # shellcheck disable=SC2086  # the row is space-separated on purpose
+    printf '%-6s %-6s %-8s %-6s %s\n' $row
+done | sed 's/\(:[a-zA-Z]*\) \([a-z]\)/\1  \2/g'
+exit "$status"
