@@ -9,6 +9,7 @@ STAMP := $(VENV)/.requirements-dev.stamp
 PYTEST_ARGS ?=
 SANITY_ARGS ?=
 INTEGRATION_ARGS ?=
+BENCH_ARGS ?=
 
 # Every recipe uses the project's virtualenv first, and finds the collection
 # through the symlink that `collection-path` makes.
@@ -19,7 +20,7 @@ export VENV := $(abspath $(VENV))
 TEST_STEPS := pytest sanity integration lint changelog-lint
 
 .DEFAULT_GOAL := help
-.PHONY: help venv collection-path demo test $(TEST_STEPS) build clean
+.PHONY: help venv collection-path demo test $(TEST_STEPS) build clean bench
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18
@@ -58,6 +59,10 @@ lint: venv  ## ansible-lint (production profile)
 
 changelog-lint: venv  ## antsibull-changelog lint
 	antsibull-changelog lint
+
+bench: venv collection-path  ## benchmark beside awx.awx (writes benchmarks/RESULTS.md, results.png; about 10 min)
+	python -m pip install --quiet --disable-pip-version-check -r benchmarks/requirements.txt
+	python benchmarks/bench.py $(BENCH_ARGS)
 
 build: venv  ## build the collection artifact (automation-service-<version>.tar.gz)
 	ansible-galaxy collection build --force .
