@@ -17,10 +17,16 @@ export PATH := $(abspath $(VENV))/bin:$(PATH)
 export ANSIBLE_COLLECTIONS_PATH := $(abspath $(COLLECTIONS))
 export VENV := $(abspath $(VENV))
 
-TEST_STEPS := pytest sanity integration lint changelog-lint
+UNITS_ARGS ?=
+# The ansible-core versions of the matrix that CI runs: the oldest and the newest
+# supported (make matrix runs them all).
+MATRIX_CI ?= 2.16 2.21
+MATRIX ?=
+
+TEST_STEPS := pytest sanity units integration lint changelog-lint docs importer ee matrix-ci
 
 .DEFAULT_GOAL := help
-.PHONY: help venv collection-path demo test $(TEST_STEPS) build clean bench
+.PHONY: help venv collection-path demo test $(TEST_STEPS) build clean bench matrix
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18
@@ -51,6 +57,9 @@ pytest: venv collection-path  ## unit tests and the reference service's tests (p
 sanity: venv  ## ansible-test sanity, on a copy under .run/ansible-test
 	tests/ci/sanity.sh $(SANITY_ARGS)
 
+units: venv  ## ansible-test units: tests/unit, with the reference service, on a copy under .run/ansible-test
+	tests/ci/units.sh $(UNITS_ARGS)
+
 integration: venv  ## ansible-test integration, against a reference service started for the run
 	tests/ci/integration.sh $(INTEGRATION_ARGS)
 
@@ -64,12 +73,27 @@ bench: venv collection-path  ## benchmark beside awx.awx (writes benchmarks/RESU
 	python -m pip install --quiet --disable-pip-version-check -r benchmarks/requirements.txt
 	python benchmarks/bench.py $(BENCH_ARGS)
 
+docs: venv  ## lint the docs (antsibull-docs) and build the HTML site into docs/_build/html (offline; needs graphviz)
+	tests/ci/docs.sh
+
+importer: venv  ## build the artifact and run galaxy-importer on it; any WARNING:/ERROR: line fails
+	tests/ci/importer.sh
+
+ee: venv  ## ansible-builder: introspect the collection's EE requirements, create an EE build context
+	tests/ci/ee.sh
+
+matrix: venv  ## sanity + integration under every supported ansible-core (MATRIX="2.16 2.21" for some)
+	tests/ci/matrix.sh $(MATRIX)
+
+matrix-ci: venv  ## the matrix's oldest and newest ansible-core (MATRIX_CI), as CI runs it
+	tests/ci/matrix.sh $(MATRIX_CI)
+
 build: venv  ## build the collection artifact (automation-service-<version>.tar.gz)
 	ansible-galaxy collection build --force .
 
 clean:  ## stop services started under .run, remove .run, test output, caches, built artifacts (keeps .venv)
-	@for d in $(RUN)/demo $(RUN)/integration-service $(RUN)/service; do \
+	@for d in $(RUN)/demo $(RUN)/integration-service $(RUN)/service $(RUN)/matrix/service-*; do \
 	    if [ -d "$$d" ] && [ -e tests/service/svcctl ]; then tests/ci/svcctl.sh stop --dir "$$d" || true; fi; \
 	done
-	rm -rf $(RUN) tests/output .pytest_cache changelogs/.plugin-cache.yaml automation-service-*.tar.gz
+	rm -rf $(RUN) tests/output .pytest_cache changelogs/.plugin-cache.yaml automation-service-*.tar.gz docs/_build
 	find . -path ./.venv -prune -o -name __pycache__ -type d -exec rm -rf {} +

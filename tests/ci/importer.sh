@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Build the collection artifact and run galaxy-importer on it, as Galaxy and
+# Automation Hub do on upload. galaxy-importer exits 0 even when it prints
+# warnings or errors: this fails on any line that starts with WARNING: or ERROR:.
+#
+#   tests/ci/importer.sh
+#
+# Tools: requirements-importer.txt in .run/tools/importer. Config: tests/ci/galaxy-importer.cfg.
+# The importer's output goes to tests/output/importer/importer.log.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$root"
+venv=$(tests/ci/tools-venv.sh importer requirements-importer.txt)
+export PATH="$venv/bin:$PATH"
+
+out=$root/tests/output/importer
+work=$root/.run/importer
+rm -rf "$out" "$work"
+mkdir -p "$out" "$work/tmp"
+ansible-galaxy collection build --force --output-path "$work" . >/dev/null
+artifact=$(ls "$work"/automation-service-*.tar.gz)
+echo "importer: $(basename "$artifact")"
+
+export GALAXY_IMPORTER_CONFIG=$root/tests/ci/galaxy-importer.cfg
+export GALAXY_IMPORTER_ANSIBLE_LOCAL_TMP=$work/tmp GALAXY_IMPORTER_TMP_ROOT_DIR=$work/tmp
+status=0
+python -m galaxy_importer.main "$artifact" >"$out/importer.log" 2>&1 || status=$?
+grep -v '^  ' "$out/importer.log" | grep -v '^\(Loading\|Linting\) ' || true
+if grep -nE '^(WARNING|ERROR):' "$out/importer.log" >&2; then
+    echo "importer: FAILED: galaxy-importer printed the WARNING/ERROR lines above" >&2
+    exit 1
+fi
+if [ "$status" != 0 ]; then
+    echo "importer: FAILED: galaxy-importer exited $status" >&2
+    exit "$status"
+fi
+echo "importer: no warnings, no errors"
