@@ -22,8 +22,9 @@ options:
   service_auth:
     description:
       - How to authenticate. V(auto) (the default) picks, in order, V(token) when O(service_token) is set,
-        V(session) when O(service_session_id) is set, V(sso) when O(service_sso_backend) is set, and V(session)
-        for a username and password.
+        V(session) when O(service_session_id) is set, V(sso) when O(service_sso_backend) is set, V(token) by password
+        grant when O(service_client_id) is set with a username and password, and V(session) for a username and
+        password.
       - V(session) logs in once through C(/api/login/) and reuses the session across tasks through the session
         cache; V(basic) sends the password with every request; V(token) sends O(service_token) as a bearer token.
       - V(sso) logs in through the service's single sign-on (C(/sso/login/<backend>/)) with the identity provider
@@ -55,12 +56,19 @@ options:
     aliases: [controller_oauthtoken]
   service_client_id:
     description:
-      - Client id of an OAuth2 application, for a token by password grant. Reserved; not available in this version.
+      - Client id of an OAuth2 application whose grant type is C(password). With O(service_username) and
+        O(service_password) (and O(service_client_secret) for a confidential application) the collection obtains a
+        token by password grant at C(/api/o/token/) and sends it as a bearer token.
+      - O(service_auth=auto) chooses this when no O(service_token), O(service_session_id) or O(service_sso_backend)
+        is set; with O(service_auth=token) it is used when O(service_token) is not set.
+      - The token is kept in the session cache until shortly before it expires, then refreshed with its refresh
+        token, or obtained again with the password when the service rejects it (revoked).
       - Environment variable E(SERVICE_CLIENT_ID).
     type: str
   service_client_secret:
     description:
-      - Client secret of the OAuth2 application O(service_client_id).
+      - Client secret of the OAuth2 application O(service_client_id), shown once when the application was
+        created. Not needed for a public application.
       - Environment variable E(SERVICE_CLIENT_SECRET).
     type: str
   service_sso_backend:

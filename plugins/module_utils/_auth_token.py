@@ -7,6 +7,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import datetime
+
 from ansible_collections.automation.service.plugins.module_utils._auth_base import AuthMethod, NOT_PROCESSED_HINT
 from ansible_collections.automation.service.plugins.module_utils._errors import AuthError, ConfigError
 
@@ -23,6 +25,17 @@ def token_value(token):
     if token.lower().startswith('bearer '):
         token = token[len('bearer '):].strip()
     return token
+
+
+def _parse_utc(text):
+    """A naive UTC datetime from the service's ISO 8601 time, or None."""
+    text = (text or '').rstrip('Z').replace('+00:00', '')
+    for pattern in ('%Y-%m-%dT%H:%M:%S.%f', '%Y-%m-%dT%H:%M:%S'):
+        try:
+            return datetime.datetime.strptime(text, pattern)
+        except ValueError:
+            pass
+    return None
 
 
 class TokenAuth(AuthMethod):
@@ -43,10 +56,14 @@ class TokenAuth(AuthMethod):
         given = self.options.get('service_token')
         return given.get('scope') if isinstance(given, dict) else None
 
+    @property
+    def expires(self):
+        """The expiry (UTC, ISO 8601) of a token given as a dict, else None."""
+        given = self.options.get('service_token')
+        value = given.get('expires') if isinstance(given, dict) else None
+        return str(value) if value else None
+
     def validate(self):
-        if self.options.get('service_client_id'):
-            raise ConfigError('Obtaining a token by password grant (service_client_id) is not supported yet: '
-                              'create a token with the token module and pass it as service_token.')
         if not self.token:
             raise ConfigError('service_auth token needs service_token (or SERVICE_TOKEN / CONTROLLER_OAUTH_TOKEN).')
         if '\n' in self.token or '\r' in self.token:
@@ -57,9 +74,16 @@ class TokenAuth(AuthMethod):
         headers['Authorization'] = 'Bearer ' + self.token
 
     def unauthorized(self, client):
-        return AuthError('The service rejected the token: it is unknown to %s, expired, or revoked. '
-                         'Create a new one (automation.service.token) and pass it as service_token.'
-                         % client.base_url, method=self.name)
+        expires = self.expires
+        moment = _parse_utc(expires)
+        if moment is not None and moment <= datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None):
+            why = 'it expired at %s' % expires
+        elif expires:
+            why = 'it was revoked (it would expire only at %s), or is unknown to %s' % (expires, client.base_url)
+        else:
+            why = 'it is unknown to %s, expired, or revoked' % client.base_url
+        return AuthError('The service rejected the token: %s. Create a new one (automation.service.token) and '
+                         'pass it as service_token.' % why, method=self.name)
 
     def forbidden_hint(self, method, detail):
         if method == 'GET' or NOT_PROCESSED_HINT not in str(detail):

@@ -8,6 +8,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.automation.service.plugins.module_utils._auth_basic import BasicAuth
+from ansible_collections.automation.service.plugins.module_utils._auth_oauth2 import PasswordGrantAuth
 from ansible_collections.automation.service.plugins.module_utils._auth_session import SessionAuth
 from ansible_collections.automation.service.plugins.module_utils._auth_sso import SsoAuth
 from ansible_collections.automation.service.plugins.module_utils._auth_token import TokenAuth
@@ -48,7 +49,10 @@ def build_auth(options, cache=None):
     name = select_method(options)
     if name not in METHODS:
         raise ConfigError('service_auth %s is not available in this version of the collection.' % name)
-    method = METHODS[name](options, cache=cache)
+    cls = METHODS[name]
+    if name == 'token' and not options.get('service_token') and options.get('service_client_id'):
+        cls = PasswordGrantAuth  # a token by password grant
+    method = cls(options, cache=cache)
     method.validate()
     return method
 
