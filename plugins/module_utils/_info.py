@@ -1,0 +1,48 @@
+# -*- coding: utf-8 -*-
+# Copyright: automation.service contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The shared body of the ``*_info`` modules: filtered reads that return lists."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible_collections.automation.service.plugins.module_utils._api_module import ApiModule, is_id
+
+COMMON_SPEC = dict(
+    id=dict(type='int'),
+    query=dict(type='dict'),
+)
+PAGE_SIZE = 200
+
+
+def related_filter(field, value):
+    """Filter on a related object given by id or by name (``inventory`` or ``inventory__name``)."""
+    if value is None:
+        return {}
+    return {field: int(value)} if is_id(value) else {field + '__name': value}
+
+
+def wire_value(value):
+    if isinstance(value, bool):
+        return 'true' if value else 'false'
+    if isinstance(value, (list, tuple)):
+        return ','.join(str(item) for item in value)
+    return value
+
+
+def run_info(resource, result_key, argument_spec, filters):
+    """Run an info module: ``filters(params)`` gives the query of its own options,
+    merged with ``id`` and ``query``; every page is read."""
+    spec = dict(COMMON_SPEC)
+    spec.update(argument_spec)
+    api = ApiModule(spec, resource=resource, result_key=result_key)
+    params = api.params
+    with api.failures():
+        query = dict((key, wire_value(value)) for key, value in (params['query'] or {}).items())
+        query.update(filters(params))
+        if params['id'] is not None:
+            query['id'] = params['id']
+        query.setdefault('page_size', PAGE_SIZE)
+        api.result[result_key] = list(api.client.iterate(resource, params=query))
+    api.exit()

@@ -1,0 +1,232 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: automation.service contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+module: token
+short_description: Mint or revoke OAuth2 access tokens of the service
+version_added: 0.1.0
+description:
+  - With O(state=present), mints a new token for the connecting user (always a change), a personal access token,
+    or an application token when O(application) is given. The result holds the secret, also as the fact
+    C(service_token), which later tasks pass as O(service_token).
+  - With O(state=absent), revokes the token O(existing_token) or O(existing_token_id); a token that is already
+    gone is no change. With O(user) and O(all_tokens=true), revokes every token of that user (administrators).
+  - B(The result of a task that minted a token is hidden from the output), as if the task had C(no_log), because
+    it holds the secret. The registered variable and the fact keep it. To see the token, show it explicitly,
+    for example with M(ansible.builtin.debug) and C(var=result.token). Hiding the whole result is the only way
+    to keep the secret out of C(-v) output, logs and job events while the secret stays usable.
+author:
+  - automation.service maintainers (@automation-service)
+options:
+  description:
+    description:
+      - Description of the new token.
+    type: str
+  scope:
+    description:
+      - Scope of the new token. A V(read) token can read but not change anything.
+    type: str
+    choices: [read, write]
+    default: write
+  application:
+    description:
+      - The OAuth2 application of the new token, by name or id. Without it the token is a personal access token.
+    type: str
+  state:
+    description:
+      - V(present) mints a token; V(absent) revokes one (or all of a user's).
+    type: str
+    choices: [present, absent]
+    default: present
+  existing_token:
+    description:
+      - A token as a previous run of this module returned it (the C(token) result or the C(service_token) fact),
+        to revoke with O(state=absent). Only its C(id) is used.
+    type: dict
+  existing_token_id:
+    description:
+      - Id of the token to revoke with O(state=absent).
+    type: int
+  user:
+    description:
+      - With O(state=absent) and O(all_tokens=true), the user (username or id) whose tokens are all revoked.
+    type: str
+  all_tokens:
+    description:
+      - Revoke every token of O(user). Needs O(state=absent).
+    type: bool
+    default: false
+notes:
+  - A token used for the connection (O(service_token)) may revoke itself; later tasks using it then fail with a
+    message that says it was revoked.
+extends_documentation_fragment:
+  - automation.service.auth
+  - automation.service.attributes
+'''
+
+EXAMPLES = r'''
+- name: Mint a personal access token with the password once
+  automation.service.token:
+    description: nightly automation
+    scope: write
+    service_url: https://svc.example.com
+    service_username: admin
+    service_password: "{{ service_admin_password }}"
+  register: minted
+
+- name: Use it for the next tasks (the fact service_token holds it too)
+  automation.service.host:
+    name: web01.example.com
+    inventory: Production
+    service_url: https://svc.example.com
+    service_token: "{{ service_token }}"
+
+- name: Revoke it at the end
+  automation.service.token:
+    existing_token: "{{ minted.token }}"
+    state: absent
+    service_url: https://svc.example.com
+    service_token: "{{ service_token }}"
+
+- name: Revoke every token of a user (administrators)
+  automation.service.token:
+    user: alice
+    all_tokens: true
+    state: absent
+    service_url: https://svc.example.com
+    service_username: admin
+    service_password: "{{ service_admin_password }}"
+'''
+
+RETURN = r'''
+id:
+  description: Id of the token minted or revoked.
+  returned: when a token was minted or a single token revoked
+  type: int
+  sample: 12
+token:
+  description:
+    - The minted token as the service returns it, with the secret in C(token) (and C(refresh_token) for an
+      application token). Pass the whole dictionary as O(service_token).
+    - In check mode, the would-be token without a secret.
+  returned: with O(state=present)
+  type: dict
+  sample: {"id": 12, "token": "the secret", "scope": "write", "expires": "3024-01-01T00:00:00Z", "application": null}
+revoked:
+  description: Ids of the tokens revoked with O(all_tokens=true).
+  returned: with O(all_tokens=true)
+  type: list
+  elements: int
+  sample: [12, 13]
+ansible_facts:
+  description: Facts set by the module.
+  returned: when a token was minted
+  type: dict
+  contains:
+    service_token:
+      description: The minted token, the same dictionary as RV(token).
+      type: dict
+      returned: when a token was minted
+'''
+
+from ansible_collections.automation.service.plugins.module_utils._api_module import ApiModule, is_id
+from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, NotFound
+
+ARGUMENT_SPEC = dict(
+    description=dict(type='str'),
+    scope=dict(type='str', choices=['read', 'write'], default='write'),
+    application=dict(type='str'),
+    state=dict(type='str', choices=['present', 'absent'], default='present'),
+    existing_token=dict(type='dict', no_log=False),
+    existing_token_id=dict(type='int'),
+    user=dict(type='str'),
+    all_tokens=dict(type='bool', default=False),
+)
+REVOKE_OPTIONS = ('existing_token', 'existing_token_id', 'user')
+
+
+def mint(api):
+    params = api.params
+    body = {'description': params['description'] or '', 'scope': params['scope']}
+    endpoint, application = 'tokens', None
+    if params['application']:
+        application = api.resolve_id('applications', params['application'], 'application')
+        endpoint = 'applications/%d/tokens' % application
+    api.result['changed'] = True
+    if api.module._diff:
+        api.result['diff'] = {'before': {}, 'after': dict(body, application=application)}
+    if api.module.check_mode:
+        api.result['token'] = dict(body, application=application, token=None)
+        return
+    token = api.client.request('POST', endpoint, json_body=body, expect=(201,))
+    api.result.update(id=token['id'], token=token, ansible_facts={'service_token': token})
+
+
+def revoke_one(api):
+    params = api.params
+    token_id = params['existing_token_id'] or (params['existing_token'] or {}).get('id')
+    if not is_id(token_id):
+        raise ConfigError('state absent needs existing_token (with its id), existing_token_id, or user with all_tokens.')
+    try:
+        found = api.client.get('tokens/%d' % int(token_id))
+    except NotFound:
+        found = None
+    api.ensure_absent(found)
+
+
+def user_id(api, user):
+    if is_id(user):
+        return int(user)
+    found = api.get_one('users', username=user)
+    if found is None:
+        raise NotFound('user %r was not found.' % user)
+    return found['id']
+
+
+def revoke_all(api):
+    tokens = list(api.client.iterate('users/%d/tokens' % user_id(api, api.params['user']), params={'page_size': 200}))
+    # The token this task connects with (if it is among them) goes last.
+    current = api.client.auth.options.get('service_token')
+    current = current.get('id') if isinstance(current, dict) else None
+    ids = sorted((t['id'] for t in tokens), key=lambda i: (i == current, i))
+    api.result['revoked'] = ids
+    api.result['changed'] = bool(ids)
+    if ids and api.module._diff:
+        api.result['diff'] = {'before': {'tokens': ids}, 'after': {'tokens': []}}
+    if not api.module.check_mode:
+        for token_id in ids:
+            api.client.request('DELETE', 'tokens/%d' % token_id, expect=(202, 204, 404))
+
+
+def main():
+    api = ApiModule(ARGUMENT_SPEC, resource='tokens', result_key='token',
+                    mutually_exclusive=[REVOKE_OPTIONS])
+    params = api.params
+    secret = (params['existing_token'] or {}).get('token')
+    if secret:
+        api.module.no_log_values.add(str(secret))
+    with api.failures():
+        if params['state'] == 'present':
+            given = [name for name in REVOKE_OPTIONS if params[name] is not None] + (['all_tokens'] if params['all_tokens'] else [])
+            if given:
+                raise ConfigError('%s only make sense with state absent.' % ', '.join(given))
+            mint(api)
+        elif params['user'] is not None:
+            if not params['all_tokens']:
+                raise ConfigError('user revokes tokens only with all_tokens: true.')
+            revoke_all(api)
+        elif params['all_tokens']:
+            raise ConfigError('all_tokens needs user: whose tokens to revoke.')
+        else:
+            revoke_one(api)
+    api.exit()
+
+
+if __name__ == '__main__':
+    main()
