@@ -5,7 +5,9 @@
 #
 # 1. antsibull-docs lint-collection-docs: the plugins' documentation and the
 #    extra docs (docs/docsite) are valid.
-# 2. docs/tools/auth_messages.py --check: the troubleshooting page lists every
+# 2. docs/tools/check_module_docs.py: every module documents attributes
+#    (check_mode, diff_mode, action_group), EXAMPLES and RETURN.
+#    docs/tools/auth_messages.py --check: the troubleshooting page lists every
 #    error message of the auth layer, and none that is gone.
 # 3. antsibull-docs collection: the RST of every plugin, the collection index and
 #    the guides of docs/docsite/rst, into .run/docs/rst; their ``code-block:: dot``
@@ -35,6 +37,9 @@ echo "docs: antsibull-docs lint-collection-docs"
 # A failed check does not stop the build: one run shows every problem.
 status=0
 (cd "$tree" && antsibull-docs lint-collection-docs --plugin-docs .) || status=1
+
+echo "docs: every module has attributes, EXAMPLES and RETURN"
+python docs/tools/check_module_docs.py "$tree" || status=1
 
 echo "docs: error messages of the auth layer"
 python docs/tools/auth_messages.py --source "$tree/plugins/module_utils" \

@@ -25,7 +25,9 @@ echo "importer: $(basename "$artifact")"
 export GALAXY_IMPORTER_CONFIG=$root/tests/ci/galaxy-importer.cfg
 export GALAXY_IMPORTER_ANSIBLE_LOCAL_TMP=$work/tmp GALAXY_IMPORTER_TMP_ROOT_DIR=$work/tmp
 status=0
-python -m galaxy_importer.main "$artifact" >"$out/importer.log" 2>&1 || status=$?
+# It writes importer_result.json into the current directory.
+(cd "$work" && python -m galaxy_importer.main "$artifact") >"$out/importer.log" 2>&1 || status=$?
+cp "$work/importer_result.json" "$out/" 2>/dev/null || true
 grep -v '^  ' "$out/importer.log" | grep -v '^\(Loading\|Linting\) ' || true
 if grep -nE '^(WARNING|ERROR):' "$out/importer.log" >&2; then
     echo "importer: FAILED: galaxy-importer printed the WARNING/ERROR lines above" >&2
