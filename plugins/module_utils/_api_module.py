@@ -58,6 +58,29 @@ def dump_variables(value):
     return json.dumps(value or {}, sort_keys=True)
 
 
+def _leaves(data):
+    if isinstance(data, dict):
+        data = list(data.values())
+    if isinstance(data, (list, tuple)):
+        for item in data:
+            for leaf in _leaves(item):
+                yield leaf
+    elif data is not None:
+        yield to_text(data)
+
+
+def narrow_token_dict_no_log(module):
+    """A token dict given as service_token is no_log, so Ansible would mask every
+    value in it (ids, scope, dates) wherever it shows up, even inside a newly
+    minted secret. Mask only its secrets and the other secret options."""
+    token = module.params.get('service_token')
+    if not isinstance(token, dict):
+        return
+    module.no_log_values.difference_update(set(_leaves(token)))
+    secrets = [token.get('token'), token.get('refresh_token')] + [module.params.get(n) for n in SECRET_OPTIONS]
+    module.no_log_values.update(to_text(value) for value in secrets if isinstance(value, str) and value)
+
+
 class ApiModule:
     """One task's module: parameters, a lazily connected client, and the verbs."""
 
@@ -67,6 +90,7 @@ class ApiModule:
         kwargs.setdefault('supports_check_mode', True)
         self.module = AnsibleModule(argument_spec=spec, **kwargs)
         self.params = self.module.params
+        narrow_token_dict_no_log(self.module)
         self.resource = resource
         self.result_key = result_key
         self.result = {'changed': False}
