@@ -28,7 +28,10 @@ mkdir -p "$tree/tests/sanity"
 cp "$root"/tests/sanity/ignore-*.txt "$tree/tests/sanity/" 2>/dev/null || true
 
 pythons=$("$root/tests/ci/pythons.sh" "$root/.run/pythons")
-export PATH="$venv/bin:$pythons:$PATH"
+# pyenv's shims answer for every version it has (2.7 too) and fail for those not
+# selected: leave them out, so ansible-test sees exactly the Pythons above.
+path=$(tr ':' '\n' <<<"$PATH" | grep -v '/shims$' | paste -sd: -)
+export PATH="$venv/bin:$pythons:$path"
 python_args=()
 if [ -n "${SANITY_PYTHON:-}" ]; then python_args=(--python "$SANITY_PYTHON"); fi
 
