@@ -567,6 +567,82 @@ def write_results(configs, extras, rt, info, args, started, elapsed, notes):
     return targets
 
 
+def headline(configs, extras, rt, info, args, started):
+    """The numbers of the latest run for the README and the user guide: (rows, sentences)."""
+    by = {c.key: c for c in configs}
+    floor = by["floor"].median
+    keys = [k for k in ("session", "token", "sso", "basic", "awx-password", "awx-token", "floor") if k in by]
+    names = {"session": "session (cached)", "token": "token", "sso": "sso (cached)", "basic": "basic",
+             "awx-password": "awx.awx, password", "awx-token": "awx.awx, token", "floor": "ping floor"}
+    header = ["per host task"] + [names[k] for k in keys]
+    rows = [header]
+
+    def row(label, fn):
+        rows.append([label] + [fn(by[k]) for k in keys])
+
+    row("unchanged: ms", lambda c: ms(c.median))
+    row("unchanged: requests", lambda c: "-" if c.kind == "floor" else per(statistics.median(m.requests for m in c.unchanged), args.n))
+    row("unchanged: password checks", lambda c: "-" if c.kind == "floor" else per(statistics.median(m.password_checks for m in c.unchanged), args.n))
+    row("created: ms", lambda c: ms(c.create.per_task) if c.create else "-")
+    row("created: requests", lambda c: per(c.create.requests, args.n) if c.create else "-")
+    row("created: password checks", lambda c: per(c.create.password_checks, args.n) if c.create else "-")
+    best = min((by[k] for k in ("session", "token", "sso") if k in by), key=lambda c: c.median)
+    sentences = [
+        "Latest run: %s, N = %d host tasks, median of %d unchanged runs, %s (%s cores), load average %s at the start."
+        % (started.strftime("%Y-%m-%d"), args.n, args.runs, info["cpu"], info["cores"], info["load"]),
+        "An unchanged host task takes %s ms with a cached session and %s ms with a token: %.2fx and %.2fx faster than "
+        "awx.awx with a password (%s ms), %.2fx and %.2fx faster than awx.awx with a token (%s ms)."
+        % (ms(by["session"].median), ms(by["token"].median), by["awx-password"].median / by["session"].median,
+           by["awx-password"].median / by["token"].median, ms(by["awx-password"].median),
+           by["awx-token"].median / by["session"].median, by["awx-token"].median / by["token"].median,
+           ms(by["awx-token"].median)),
+        "Ansible's own cost per task (a loop of ansible.builtin.ping) is %s ms; the fastest configuration (%s) spends "
+        "%s ms above it, %.1fx one request's round trip on a new connection (%s ms)."
+        % (ms(floor), best.key, ms(best.median - floor), (best.median - floor) / rt[0], ms(rt[0])),
+    ]
+    if "forks" in extras:
+        f = extras["forks"]
+        sentences.append("200 host tasks with -f 20 and session auth: %d login, %d password check, %d requests."
+                         % (f.logins, f.password_checks, f.requests))
+    if "scale_host" in extras and "lookup" in extras:
+        sentences.append("An unchanged host task in an inventory of 2,000 hosts: %d request. The api lookup reads %s "
+                         "objects in %d requests (page size %d)."
+                         % (extras["scale_host"].requests, format(extras["lookup"].count, ","), extras["lookup"].requests,
+                            LOOKUP_PAGE_SIZE))
+    if "launch" in extras:
+        la = extras["launch"]
+        sentences.append("%d job launches in a loop: %d launch POSTs, %d requests in all."
+                         % (la.n, la.posts, la.requests))
+    return rows, sentences
+
+
+def replace_block(path, start, end, text):
+    """Replace what lies between the marker lines ``start`` and ``end`` (kept) in ``path``, if both are there."""
+    if not path.exists():
+        return False
+    content = path.read_text()
+    if start not in content or end not in content:
+        return False
+    head, rest = content.split(start, 1)
+    _old, tail = rest.split(end, 1)
+    path.write_text(head + start + "\n" + text + end + tail)
+    return True
+
+
+def update_docs(rows, sentences):
+    md = ["| " + " | ".join(r) + " |" for r in rows[:1]] + ["|---" + "|---:" * (len(rows[0]) - 1) + "|"]
+    md += ["| " + " | ".join(r) + " |" for r in rows[1:]]
+    readme = "\n".join(sentences[:1] + [""] + md + [""] + sentences[1:]) + "\n"
+    replace_block(ROOT / "README.md", "<!-- bench:start -->", "<!-- bench:end -->", readme)
+    rst = [sentences[0], "", ".. list-table::", "   :header-rows: 1", ""]
+    for r in rows:
+        rst.append("   * - " + r[0])
+        rst += ["     - " + cell for cell in r[1:]]
+    rst += [""] + [s + "\n" for s in sentences[1:]]
+    guide = ROOT / "docs" / "docsite" / "rst" / "guide_performance.rst"
+    replace_block(guide, ".. bench:start", ".. bench:end", "\n" + "\n".join(rst) + "\n")
+
+
 def plot(configs, rt, args, started):
     import matplotlib
     matplotlib.use("Agg")
@@ -672,6 +748,7 @@ def main(argv=None):
             return 0
         targets = write_results(configs, extras, rt, info, args, started, elapsed, notes)
         plot(configs, rt, args, started)
+        update_docs(*headline(configs, extras, rt, info, args, started))
         missed = [t for t in targets if not t[1]]
         log("wrote %s and %s; %d of %d targets met" % (HERE / "RESULTS.md", HERE / "results.png", len(targets) - len(missed), len(targets)))
         for text, _ok, measured in missed:
