@@ -18,7 +18,8 @@ options:
     type: int
   query:
     description:
-      - More filters, as the service's query string takes them, for example C({"name__icontains": "web"}) or
+      - >-
+        More filters, as the service's query string takes them, for example C({"name__icontains": "web"}) or
         C({"order_by": "-id"}). Lists are sent comma-separated (for C(__in) lookups), booleans as C(true)/C(false).
     type: dict
 notes:
