@@ -63,8 +63,7 @@ def _leaves(data):
         data = list(data.values())
     if isinstance(data, (list, tuple)):
         for item in data:
-            for leaf in _leaves(item):
-                yield leaf
+            yield from _leaves(item)
     elif data is not None:
         yield to_text(data)
 
