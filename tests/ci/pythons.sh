@@ -16,7 +16,6 @@ dir=$(cd "$dir" && pwd)
 pyenv_root=${PYENV_ROOT:-$HOME/.pyenv}
 found=() missing=()
 for v in ${PYTHON_VERSIONS:-3.8 3.9 3.10 3.11 3.12 3.13}; do
-    rm -f "$dir/python$v"
     candidates=()
     # PATH, skipping pyenv's shims (they fail for versions not selected) and this directory.
     while IFS= read -r p; do
@@ -29,12 +28,14 @@ for v in ${PYTHON_VERSIONS:-3.8 3.9 3.10 3.11 3.12 3.13}; do
     ok=
     for p in "${candidates[@]}"; do
         if "$p" -c 'import sys, venv, ensurepip' >/dev/null 2>&1; then
-            ln -s "$p" "$dir/python$v"
+            # Replaced atomically: a run in progress may be using the link.
+            ln -sfn "$p" "$dir/.python$v.$$"
+            mv -fT "$dir/.python$v.$$" "$dir/python$v"
             ok=$p
             break
         fi
     done
-    if [ -n "$ok" ]; then found+=("$v"); else missing+=("$v"); fi
+    if [ -n "$ok" ]; then found+=("$v"); else missing+=("$v"); rm -f "$dir/python$v"; fi
 done
 echo "pythons: found ${found[*]:-none}${missing:+; missing ${missing[*]}}" >&2
 echo "$dir"
