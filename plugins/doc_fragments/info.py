@@ -14,8 +14,8 @@ class ModuleDocFragment(object):
 options:
   id:
     description:
-      - Only the object with this id.
-    type: int
+      - Only the object with this id (a positive integer).
+    type: raw
   query:
     description:
       - >-

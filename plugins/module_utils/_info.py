@@ -8,9 +8,23 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import ApiModule, is_id
+from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
+
+def object_id(name, value):
+    """The option ``name`` as an object id (a positive integer, or its digits), or
+    None when not given; a clear error for anything else (floats such as inf included).
+    The option is declared raw: ansible-core's int check crashes on inf."""
+    if value is None:
+        return None
+    if is_id(value) and int(value) > 0:
+        return int(value)
+    if isinstance(value, float) and value.is_integer() and value > 0:
+        return int(value)
+    raise ConfigError('%s must be an object id (a positive integer), not %r.' % (name, value))
+
 
 COMMON_SPEC = dict(
-    id=dict(type='int'),
+    id=dict(type='raw'),
     query=dict(type='dict'),
 )
 PAGE_SIZE = 200
@@ -42,7 +56,7 @@ def run_info(resource, result_key, argument_spec, filters):
         query = dict((key, wire_value(value)) for key, value in (params['query'] or {}).items())
         query.update(filters(params))
         if params['id'] is not None:
-            query['id'] = params['id']
+            query['id'] = object_id('id', params['id'])
         query.setdefault('page_size', PAGE_SIZE)
         api.result[result_key] = list(api.client.iterate(resource, params=query))
     api.exit()

@@ -51,8 +51,8 @@ options:
     type: dict
   existing_token_id:
     description:
-      - Id of the token to revoke with O(state=absent).
-    type: int
+      - Id of the token to revoke with O(state=absent) (a positive integer).
+    type: raw
   user:
     description:
       - With O(state=absent) and O(all_tokens=true), the user (username or id) whose tokens are all revoked.
@@ -137,6 +137,7 @@ ansible_facts:
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import ApiModule, is_id
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, NotFound
+from ansible_collections.automation.service.plugins.module_utils._info import object_id
 
 ARGUMENT_SPEC = dict(
     description=dict(type='str'),
@@ -144,7 +145,7 @@ ARGUMENT_SPEC = dict(
     application=dict(type='str'),
     state=dict(type='str', choices=['present', 'absent'], default='present'),
     existing_token=dict(type='dict', no_log=False),
-    existing_token_id=dict(type='int'),
+    existing_token_id=dict(type='raw'),
     user=dict(type='str'),
     all_tokens=dict(type='bool', default=False),
 )
@@ -170,11 +171,13 @@ def mint(api):
 
 def revoke_one(api):
     params = api.params
-    token_id = params['existing_token_id'] or (params['existing_token'] or {}).get('id')
-    if not is_id(token_id):
+    token_id = object_id('existing_token_id', params['existing_token_id'])
+    if token_id is None and is_id((params['existing_token'] or {}).get('id')):
+        token_id = int(params['existing_token']['id'])
+    if token_id is None:
         raise ConfigError('state absent needs existing_token (with its id), existing_token_id, or user with all_tokens.')
     try:
-        found = api.client.get('tokens/%d' % int(token_id))
+        found = api.client.get('tokens/%d' % token_id)
     except NotFound:
         found = None
     api.ensure_absent(found)
