@@ -25,6 +25,7 @@ import datetime
 import json
 import math
 import os
+import pickle
 import platform
 import shlex
 import shutil
@@ -441,8 +442,9 @@ def write_results(configs, extras, rt, info, args, started, elapsed, notes):
     add("Produced by `%s` (`benchmarks/bench.py --n %d --runs %d`) on %s UTC; the run took %.0f s."
         % (COMMAND, args.n, args.runs, started.strftime("%Y-%m-%d %H:%M"), elapsed))
     add("")
-    add("Machine: %s, %s cores, %s, Python %s, ansible-core %s (both collections). Load average at the start: %s."
-        % (info["cpu"], info["cores"], info["system"], info["python"], info["ansible_core"], info["load"]))
+    add("Machine: %s, %s cores, %s, Python %s, ansible-core %s (both collections). Load average (1, 5, 15 min) at the start: %s; at the end: %s. "
+        "Other work on the machine slows every configuration; they take turns, so the ratios suffer least."
+        % (info["cpu"], info["cores"], info["system"], info["python"], info["ansible_core"], info["load"], info.get("load_end", "?")))
     add("")
     add("One reference service (`tests/service`, gunicorn with 2 workers, PBKDF2 with 600,000 iterations as on the real "
         "service), one run, the configurations taking turns. A play of N = %d `host` tasks (a loop) creates N hosts; "
@@ -632,7 +634,7 @@ def replace_block(path, start, end, text):
 def update_docs(rows, sentences):
     md = ["| " + " | ".join(r) + " |" for r in rows[:1]] + ["|---" + "|---:" * (len(rows[0]) - 1) + "|"]
     md += ["| " + " | ".join(r) + " |" for r in rows[1:]]
-    readme = "\n".join(sentences[:1] + [""] + md + [""] + sentences[1:]) + "\n"
+    readme = "\n\n".join(sentences[:1] + ["\n".join(md)] + sentences[1:]) + "\n"
     replace_block(ROOT / "README.md", "<!-- bench:start -->", "<!-- bench:end -->", readme)
     rst = [sentences[0], "", ".. list-table::", "   :header-rows: 1", ""]
     for r in rows:
@@ -687,7 +689,12 @@ def main(argv=None):
     parser.add_argument("--only", help="comma-separated configuration keys (for trying things; the report needs all)")
     parser.add_argument("--skip-extras", action="store_true", help="skip forks, scale, lookup and launches")
     parser.add_argument("--no-write", action="store_true", help="print, do not write RESULTS.md and results.png")
+    parser.add_argument("--report-only", action="store_true", help="rewrite the reports from the last run's data (.work/raw.pickle)")
     args = parser.parse_args(argv)
+    if args.report_only:
+        with open(WORK / "raw.pickle", "rb") as fh:
+            report(*pickle.load(fh))
+        return 0
 
     started = datetime.datetime.now(datetime.timezone.utc)
     t0 = time.time()
@@ -744,19 +751,28 @@ def main(argv=None):
             else:
                 notes.append("The 50-launch measurement is not in this run: the collection has no `job_launch` module yet.")
         elapsed = time.time() - t0
+        info["load_end"] = "%.2f %.2f %.2f" % os.getloadavg()
         if args.no_write:
             return 0
-        targets = write_results(configs, extras, rt, info, args, started, elapsed, notes)
-        plot(configs, rt, args, started)
-        update_docs(*headline(configs, extras, rt, info, args, started))
-        missed = [t for t in targets if not t[1]]
-        log("wrote %s and %s; %d of %d targets met" % (HERE / "RESULTS.md", HERE / "results.png", len(targets) - len(missed), len(targets)))
-        for text, _ok, measured in missed:
-            log("target missed: %s (%s)" % (text, measured))
+        for c in configs:
+            c.env = None  # credentials stay out of the saved data
+        with open(WORK / "raw.pickle", "wb") as fh:
+            pickle.dump((configs, extras, rt, info, args, started, elapsed, notes), fh)
+        report(configs, extras, rt, info, args, started, elapsed, notes)
     finally:
         service.stop()
     return 0
 
+
+def report(configs, extras, rt, info, args, started, elapsed, notes):
+    """Write RESULTS.md, results.png and the README's and the guide's numbers."""
+    targets = write_results(configs, extras, rt, info, args, started, elapsed, notes)
+    plot(configs, rt, args, started)
+    update_docs(*headline(configs, extras, rt, info, args, started))
+    missed = [t for t in targets if not t[1]]
+    log("wrote %s and %s; %d of %d targets met" % (HERE / "RESULTS.md", HERE / "results.png", len(targets) - len(missed), len(targets)))
+    for text, _ok, measured in missed:
+        log("target missed: %s (%s)" % (text, measured))
 
 if __name__ == "__main__":
     sys.exit(main())
