@@ -10,6 +10,7 @@ __metaclass__ = type
 from ansible_collections.automation.service.plugins.module_utils._api_module import ApiModule, is_id
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
 
+
 def object_id(name, value):
     """The option ``name`` as an object id (a positive integer, or its digits), or
     None when not given; a clear error for anything else (floats such as inf included).
