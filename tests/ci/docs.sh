@@ -62,6 +62,7 @@ find "$rst" -name '*.rst' -path '*docsite*' -exec sed -i 's/^\.\. code-block:: d
 # Labels of the Ansible documentation that the generated pages refer to
 # (intersphinx would resolve them online).
 cp docs/site/*.rst "$rst/"
+python docs/tools/builtin_refs.py "$rst" >>"$rst/ansible_references.rst"
 
 echo "docs: sphinx-build"
 rm -rf docs/_build/html docs/_build/doctrees

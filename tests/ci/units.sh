@@ -5,8 +5,9 @@
 #
 # The unit tests in tests/unit exercise the auth layer against the reference
 # service, which their fixtures (tests/conftest.py) start and stop. Neither the
-# tests nor the service ship in the collection (build_ignore), so they are
-# copied into the units tree on top of what mktree.py copies.
+# tests nor the service ship in the collection (build_ignore), so the tests are
+# copied into the units tree on top of what mktree.py copies, and the service
+# and the identity providers are linked there.
 #
 # VENV (default .venv) holds ansible-core, pytest and the service's
 # requirements; the tests run with its Python (--local).
@@ -25,14 +26,19 @@ exec 9>"$work.lock"
 flock 9
 tree=$(python "$root/tests/ci/mktree.py" --root "$root" --dest "$work")
 
-# The test-only files: tracked or new (not ignored) ones, as mktree.py lists them.
-(cd "$root" && git ls-files -z --cached --others --exclude-standard -- tests/unit tests/conftest.py tests/service) |
+# The tests: tracked or new (not ignored) files, as mktree.py lists them.
+(cd "$root" && git ls-files -z --cached --others --exclude-standard -- tests/unit tests/conftest.py) |
     while IFS= read -r -d '' rel; do
         [ -f "$root/$rel" ] || continue
         case $rel in */__pycache__/*|*.pyc) continue ;; esac
         mkdir -p "$tree/$(dirname "$rel")"
         cp -p "$root/$rel" "$tree/$rel"
     done
+# The reference service and the test identity providers run from this
+# repository (with their installed Node packages): links, not copies.
+for dir in tests/service tests/idp; do
+    if [ -d "$root/$dir" ]; then ln -sfn "$root/$dir" "$tree/$dir"; fi
+done
 if [ -z "$(find "$tree/tests/unit" -name 'test_*.py' 2>/dev/null)" ]; then
     echo "no unit tests in tests/unit" >&2
     exit 1
