@@ -5,7 +5,9 @@ import os
 import subprocess
 import sys
 
-REPORT = os.path.join('tests', 'output', 'reliability.json')
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
+# Read by docs/tools/reliability_page.py, which writes the reliability guide.
+REPORT = os.path.join(ROOT, 'tests', 'output', 'reliability.json')
 
 
 def set_faults(service, *rules):

@@ -1,0 +1,98 @@
+"""Write the reliability guide from the outcomes the test run recorded.
+
+The fault-injection and bad-input tests (tests/unit) append one JSON line per
+case to tests/output/reliability.json (tests/output/units/ when they ran under
+ansible-test units). This turns the latest line of each case into a table.
+
+Usage: reliability_page.py [--out docs/docsite/rst/guide_reliability.rst] [REPORT ...]
+Without a report it leaves the page as it is and says so.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+REPORTS = [os.path.join(ROOT, 'tests', 'output', 'units', 'reliability.json'),
+           os.path.join(ROOT, 'tests', 'output', 'reliability.json')]
+COLUMNS = [('case', 'Fault or input'), ('runs', 'Runs'), ('retried', 'Retried'), ('outcome', 'What happened'),
+           ('lost', 'Lost')]
+
+HEADER = """.. _ansible_collections.automation.service.docsite.guide_reliability:
+
+Reliability
+===========
+
+What the collection does when the service or the network misbehaves, and when it is given bad input.
+Each row is a case the test suite runs against the reference service, whose fault injection
+(``tests/service/svcctl faults``) produces real status codes, resets, delays and malformed answers.
+This page is generated from the latest test run ({when}); the tests assert every outcome shown.
+
+The rules behind the table:
+
+- Requests that can safely be sent again (GET, HEAD, OPTIONS, PUT, PATCH, DELETE) are retried on a
+  failed connection and on 429, 502, 503 and 504, with exponential back-off and jitter, honouring
+  ``Retry-After``, at most ``request_retries`` times and within ``request_retry_max_seconds``.
+- A POST (a create, a token, a job launch) is retried only when the connection was never made or the
+  service answered 429. When its answer is lost, the task fails saying that the outcome is unknown and how
+  to check; running the task again is safe, because the module looks the object up first.
+- A session the service forgot is renewed once, transparently; a rejected token fails at once.
+- Answers that are not JSON fail with the status and the first bytes of the answer, never a traceback.
+
+"""
+
+
+def load(paths):
+    rows = {}
+    for path in paths:
+        if not os.path.exists(path):
+            continue
+        with open(path) as handle:
+            for line in handle:
+                try:
+                    row = json.loads(line)
+                except ValueError:
+                    continue
+                rows[row['case']] = row
+    return rows
+
+
+def table(rows):
+    widths = [max(len(title), *(len(str(row.get(key, ''))) for row in rows)) for key, title in COLUMNS]
+    rule = ' '.join('=' * width for width in widths)
+    lines = [rule, ' '.join(title.ljust(width) for (_key, title), width in zip(COLUMNS, widths)).rstrip(), rule]
+    for row in rows:
+        lines.append(' '.join(str(row.get(key, '')).ljust(width)
+                              for (key, _title), width in zip(COLUMNS, widths)).rstrip())
+    lines.append(rule)
+    return '\n'.join(lines) + '\n'
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument('--out', default=os.path.join(ROOT, 'docs', 'docsite', 'rst', 'guide_reliability.rst'))
+    parser.add_argument('reports', nargs='*', default=REPORTS)
+    args = parser.parse_args(argv)
+    rows = load(args.reports)
+    if not rows:
+        print('reliability_page: no test report found; %s left as it is' % args.out, file=sys.stderr)
+        return 0
+    faults = [row for case, row in sorted(rows.items()) if not case.startswith('generated ')]
+    inputs = [row for case, row in sorted(rows.items()) if case.startswith('generated ')]
+    when = datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')
+    text = HEADER.format(when=when)
+    text += 'Faults\n------\n\n' + table(faults) + '\n'
+    if inputs:
+        text += ('Bad input\n---------\n\nProperty-based tests (hypothesis) drive every module and the lookup with '
+                 'generated parameters: wrong types, empty strings, unicode, huge values, unknown names and ids, '
+                 'malformed URLs, IPv6 hosts and a path prefix in the URL.\n\n' + table(inputs))
+    with open(args.out, 'w') as handle:
+        handle.write(text)
+    print('reliability_page: %d cases written to %s' % (len(rows), args.out), file=sys.stderr)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
