@@ -10,7 +10,10 @@
 # own ansible-core: the modules need requests, and the reference service that
 # the integration targets run against needs Django and friends. A virtualenv is
 # built again only when its requirements change.
-# Sanity uses the ignore file of its version (tests/sanity/ignore-X.Y.txt).
+# Sanity uses the ignore file of its version (tests/sanity/ignore-X.Y.txt) and
+# runs its Python-specific tests on the virtualenv's Python only (make sanity
+# covers every Python under the development ansible-core); MATRIX_SANITY_PYTHON=all
+# runs them on every Python the machine has, MATRIX_SANITY_PYTHON=3.X on that one.
 # Results: tests/output/matrix/<version>/{sanity,integration}/ and a summary table.
 set -euo pipefail
 
@@ -46,7 +49,7 @@ for version in "${versions[@]}"; do
     python=$pythons/python$pyver
     if [ ! -x "$python" ]; then
         echo "matrix: ansible-core $version needs Python $pyver, which this machine lacks" >&2
-        summary+=("$version $pyver - - skipped(no python$pyver)")
+        summary+=("$(printf '%-6s %-6s %-8s %-6s  skipped: no python%s' "$version" "$pyver" "$release" - "$pyver")")
         status=1
         continue
     fi
@@ -71,22 +74,27 @@ for version in "${versions[@]}"; do
         echo "===== matrix $version: $step"
         t0=$SECONDS
         rc=0
+        sanity_python=${MATRIX_SANITY_PYTHON:-$pyver}
+        [ "$sanity_python" != all ] || sanity_python=
+        SANITY_PYTHON=$sanity_python \
         ANSIBLE_TEST_WORK=$root/.run/matrix/ansible-test/$version-$step \
         TEST_OUTPUT=$root/tests/output/matrix/$version/$step \
         INTEGRATION_SERVICE_DIR=$root/.run/matrix/service-$version \
         VENV=$venv \
             "tests/ci/$step.sh" || rc=$?
         if [ "$rc" = 0 ]; then verdict=pass; else verdict=FAIL; status=1; fi
-        results+=("$step:$(fmt $((SECONDS - t0))):$verdict")
+        results+=("$step $(fmt $((SECONDS - t0))) $verdict")
         echo "===== matrix $version: $step $verdict"
     done
-    summary+=("$version $pyver $release $(fmt "$setup") ${results[*]}")
+    row=$(printf '%-6s %-6s %-8s %-6s' "$version" "$pyver" "$release" "$(fmt "$setup")")
+    for r in "${results[@]}"; do
+        read -r name took verdict <<<"$r"
+        row+=$(printf '  %s %s %s' "$name" "$took" "$verdict")
+    done
+    summary+=("$row")
 done
 
 echo
-printf '%-6s %-6s %-8s %-6s %s\n' core python release venv 'step:time:result'
-for row in "${summary[@]}"; do
-    # shellcheck disable=SC2086  # the row is space-separated on purpose
-    printf '%-6s %-6s %-8s %-6s %s\n' $row
-done | sed 's/\(:[a-zA-Z]*\) \([a-z]\)/\1  \2/g'
+printf '%-6s %-6s %-8s %-6s  %s\n' core python release venv 'step time result ...'
+printf '%s\n' "${summary[@]}"
 exit "$status"
