@@ -6,7 +6,12 @@
     sso_service        an instance with the test identity providers (session-scoped)
     repo_root()        the repository root (pathlib.Path)
 """
+import atexit
 import base64
+import fcntl
+import hashlib
+import os
+import tempfile
 import json
 import shlex
 import ssl
@@ -57,6 +62,10 @@ class Service:
             if line.startswith("export "):
                 name, _, value = line[len("export "):].partition("=")
                 values[name] = shlex.split(value)[0] if value else ""
+        return self.adopt(values)
+
+    def adopt(self, values: dict):
+        """Take the exports of an instance that is already running."""
         self.exports = values
         self.url = values["SERVICE_URL"]
         self.ca_path = values["SERVICE_CA_PATH"]
@@ -165,20 +174,60 @@ class Service:
         return data
 
 
+# -- the pool of instances ---------------------------------------------------------
+# Instances are kept in a pool directory shared by every process of one pytest run:
+# the main process makes it, xdist workers and forked tests (ansible-test units runs
+# each test in a fork of its worker) inherit it through the environment. Each worker
+# has instances of its own (its tests run one at a time, so request counts stay
+# exact); the main process stops them all at the end, so no fork leaves one behind.
+POOL = "REFERENCE_SERVICE_POOL"  # (not SERVICE_*: tests clear those from the environment)
+
+
+def _pool() -> Path:
+    if not os.environ.get(POOL):
+        os.environ[POOL] = tempfile.mkdtemp(prefix="service-pool-")
+        os.environ[POOL + "_OWNER"] = str(os.getpid())
+        atexit.register(_stop_pool)
+    return Path(os.environ[POOL])
+
+
+def _stop_pool():
+    if os.environ.get(POOL + "_OWNER") != str(os.getpid()):
+        return
+    pool = Path(os.environ[POOL])
+    for state in pool.glob("*.json"):
+        Service(pool / state.stem, {}).stop()
+        state.unlink()
+
+
+def pytest_sessionfinish(session):
+    _stop_pool()
+
+
+def pooled(settings: dict, with_idp: bool = False) -> Service:
+    """The running instance for ``settings`` in this worker, started on first use."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    key = hashlib.sha256(json.dumps([worker, settings, with_idp], sort_keys=True).encode()).hexdigest()[:16]
+    pool = _pool()
+    state = pool / (key + ".json")
+    with open(str(pool / (key + ".lock")), "a+") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if state.exists():
+            return Service(pool / key, settings, with_idp=with_idp).adopt(json.loads(state.read_text()))
+        instance = Service(pool / key, settings, with_idp=with_idp).start()
+        state.write_text(json.dumps(instance.exports))
+        return instance
+
+
+_pool()  # made at import, in the main process, before any worker starts
+
+
 @pytest.fixture(scope="session")
-def service_factory(tmp_path_factory):
-    instances = {}
-
+def service_factory():
     def factory(**settings) -> Service:
-        key = json.dumps(settings, sort_keys=True)
-        if key not in instances:
-            directory = tmp_path_factory.mktemp("service")
-            instances[key] = Service(directory, settings).start()
-        return instances[key]
+        return pooled(settings)
 
-    yield factory
-    for instance in instances.values():
-        instance.stop()
+    return factory
 
 
 @pytest.fixture(scope="session")
@@ -187,8 +236,6 @@ def service(service_factory) -> Service:
 
 
 @pytest.fixture(scope="session")
-def sso_service(tmp_path_factory) -> Service:
+def sso_service() -> Service:
     """An instance with the test identity providers (svcctl start --with-idp); SSO_* in .exports."""
-    instance = Service(tmp_path_factory.mktemp("sso-service"), {}, with_idp=True).start()
-    yield instance
-    instance.stop()
+    return pooled({}, with_idp=True)
