@@ -148,8 +148,7 @@ options:
     aliases: [controller_config_file]
 notes:
   - Secrets (passwords, tokens, session ids) never appear in the task's output.
-requirements:
-  - requests
+  - Needs nothing beyond Python's standard library on the host that runs the module.
 '''
 
     PLUGINS = r'''

@@ -49,7 +49,7 @@ extends_documentation_fragment:
   - automation.service.auth
   - automation.service.auth.plugins
 notes:
-  - Runs on the controller, which needs the Python library C(requests).
+  - Runs on the controller, with Python's standard library only.
 '''
 
 EXAMPLES = r'''

@@ -10,9 +10,8 @@ __metaclass__ = type
 
 import contextlib
 import json
-import traceback
 
-from ansible.module_utils.basic import AnsibleModule, missing_required_lib
+from ansible.module_utils.basic import AnsibleModule
 from ansible.module_utils.common.text.converters import to_text
 
 from ansible_collections.automation.service.plugins.module_utils._errors import (
@@ -130,10 +129,6 @@ class ApiModule:
             # An error may carry result fields of its own (a failed job's id, status, output).
             extra.update(getattr(exc, 'result', None) or {})
             self.module.fail_json(msg=str(exc), **extra)
-        except ImportError as exc:
-            if 'requests' in str(exc):
-                self.module.fail_json(msg=missing_required_lib('requests'), exception=traceback.format_exc())
-            raise
 
     # -- reads -----------------------------------------------------------------
 

@@ -14,7 +14,7 @@ import base64
 import time
 
 from ansible_collections.automation.service.plugins.module_utils._auth_token import TokenAuth
-from ansible_collections.automation.service.plugins.module_utils._errors import AuthError
+from ansible_collections.automation.service.plugins.module_utils._errors import ApiError, AuthError
 from ansible_collections.automation.service.plugins.module_utils._session_cache import (
     check_verifier, entry_key, make_verifier,
 )
@@ -137,10 +137,10 @@ class PasswordGrantAuth(TokenAuth):
         }
 
     def _grant_error(self, client, answer):
-        text = answer.raw.text if answer.raw.content else ''
+        text = answer.text if answer.content else ''
         try:
-            body = answer.raw.json()
-        except ValueError:
+            body = answer.json()
+        except ApiError:
             body = {}
         error = body.get('error') if isinstance(body, dict) else None
         where = client.url(TOKEN_PATH)

@@ -41,12 +41,14 @@ class _Jar:
     """The cookies of one login, kept per host like a browser does."""
 
     def __init__(self):
-        import requests
-        self._jar = requests.cookies.RequestsCookieJar()
+        from http.cookiejar import CookieJar
+        self._jar = CookieJar()
 
     def header(self, method, url):
-        import requests
-        return requests.cookies.get_cookie_header(self._jar, requests.Request(method, url))
+        from urllib.request import Request
+        request = Request(url, method=method)
+        self._jar.add_cookie_header(request)
+        return request.get_header('Cookie') or request.unredirected_hdrs.get('Cookie')
 
     def keep(self, response):
         for cookie in response.cookies:
@@ -213,7 +215,7 @@ class _Flow:
         name = response.headers.get('X-API-Session-Cookie-Name')
         path = urlsplit(url).path
         if path.startswith(('/sso/error/', '/sso/inactive/')) and response.status == 200:
-            text = Page(response.raw.text).error_text() or 'no reason given'
+            text = Page(response.text).error_text() or 'no reason given'
             if self.idp_error:
                 raise AuthError('The identity provider refused the %s single sign-on of %s: %s (the service then '
                                 'showed %s: %s)' % (self.auth.backend, self.auth.username, self.idp_error,
@@ -234,7 +236,7 @@ class _Flow:
         return None
 
     def answer_page(self, url, response):
-        page = Page(response.raw.text if response.raw.content else '')
+        page = Page(response.text if response.content else '')
         if response.status >= 400 and not any(self.kind(form) for form in page.forms):
             raise self.fail('%s answered %s during the %s single sign-on of %s: %s'
                             % (_where(url), response.status, self.auth.backend, self.auth.username,

@@ -7,21 +7,31 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.automation.service.plugins.module_utils._auth_basic import BasicAuth
-from ansible_collections.automation.service.plugins.module_utils._auth_oauth2 import PasswordGrantAuth
-from ansible_collections.automation.service.plugins.module_utils._auth_session import SessionAuth
-from ansible_collections.automation.service.plugins.module_utils._auth_sso import SsoAuth
-from ansible_collections.automation.service.plugins.module_utils._auth_token import TokenAuth
 from ansible_collections.automation.service.plugins.module_utils._client import Client
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
 from ansible_collections.automation.service.plugins.module_utils._session_cache import SessionCache
 
-METHODS = {
-    'basic': BasicAuth,
-    'session': SessionAuth,
-    'sso': SsoAuth,
-    'token': TokenAuth,
-}
+METHODS = ('basic', 'session', 'sso', 'token')
+
+
+def method_class(name):
+    """The class of one method, imported only when chosen: each task pays for its own
+    method alone (SSO's HTML parsing is not free). The imports stay static so that
+    Ansible's module packaging finds them."""
+    if name == 'basic':
+        from ansible_collections.automation.service.plugins.module_utils._auth_basic import BasicAuth
+        return BasicAuth
+    if name == 'session':
+        from ansible_collections.automation.service.plugins.module_utils._auth_session import SessionAuth
+        return SessionAuth
+    if name == 'sso':
+        from ansible_collections.automation.service.plugins.module_utils._auth_sso import SsoAuth
+        return SsoAuth
+    if name == 'password_grant':
+        from ansible_collections.automation.service.plugins.module_utils._auth_oauth2 import PasswordGrantAuth
+        return PasswordGrantAuth
+    from ansible_collections.automation.service.plugins.module_utils._auth_token import TokenAuth
+    return TokenAuth
 
 
 def select_method(options):
@@ -49,10 +59,9 @@ def build_auth(options, cache=None):
     name = select_method(options)
     if name not in METHODS:
         raise ConfigError('service_auth %s is not available in this version of the collection.' % name)
-    cls = METHODS[name]
     if name == 'token' and not options.get('service_token') and options.get('service_client_id'):
-        cls = PasswordGrantAuth  # a token by password grant
-    method = cls(options, cache=cache)
+        name = 'password_grant'  # a token by password grant
+    method = method_class(name)(options, cache=cache)
     method.validate()
     return method
 

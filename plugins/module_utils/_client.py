@@ -1,8 +1,8 @@
 # -*- coding: utf-8 -*-
 # Copyright: automation.service contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""HTTP layer: one requests.Session per task, base URL, TLS, timeouts,
-bounded retries of idempotent requests, and error mapping to typed exceptions."""
+"""HTTP layer: base URL, TLS, timeouts, bounded retries of idempotent requests,
+and error mapping to typed exceptions (the wire itself is in _transport)."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -16,6 +16,7 @@ import time
 from ansible_collections.automation.service.plugins.module_utils._errors import (
     ApiError, ConfigError, ConnectionFailure, NotFound, OutcomeUnknown,
 )
+from ansible_collections.automation.service.plugins.module_utils import _transport
 
 try:
     from urllib.parse import urlsplit, urlunsplit, urlencode
@@ -23,6 +24,7 @@ except ImportError:  # pragma: no cover - Python 2 is not supported, kept for sa
     from urlparse import urlsplit, urlunsplit  # type: ignore
     from urllib import urlencode  # type: ignore
 
+USER_AGENT = 'automation.service-ansible-collection'
 IDEMPOTENT = frozenset(('GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'DELETE'))
 UNSAFE = frozenset(('POST', 'PUT', 'PATCH', 'DELETE'))
 TRANSIENT_STATUS = frozenset((429, 502, 503, 504))
@@ -79,12 +81,6 @@ def error_detail(body):
     return str(body)
 
 
-def _snippet(response):
-    text = response.text if response.content else ''
-    text = ' '.join(text.split())
-    return text[:200] + ('...' if len(text) > 200 else '')
-
-
 def _retry_after(response):
     value = response.headers.get('Retry-After') if response is not None else None
     if not value:
@@ -93,29 +89,6 @@ def _retry_after(response):
         return max(0.0, float(value))
     except ValueError:
         return None
-
-
-class Response:
-    """The parts of an HTTP answer the callers need."""
-
-    def __init__(self, raw):
-        self.raw = raw
-        self.status = raw.status_code
-        self.headers = raw.headers
-        self.url = raw.url
-
-    @property
-    def cookies(self):
-        return self.raw.cookies
-
-    def json(self):
-        if not self.raw.content:
-            return None
-        try:
-            return self.raw.json()
-        except ValueError:
-            raise ApiError('The service answered %s to %s with a body that is not JSON: %s'
-                           % (self.status, self.url, _snippet(self.raw)), status=self.status, url=self.url)
 
 
 class Client:
@@ -131,7 +104,6 @@ class Client:
             raise ConfigError('ca_path %s is not a readable file: give the PEM bundle of the CA that signed the '
                               "service's certificate." % self.ca_path)
         self.validate_certs = options.get('validate_certs', True)
-        self.verify = self.ca_path if (self.validate_certs and self.ca_path) else bool(self.validate_certs)
         self.timeout = options.get('request_timeout') or 10.0
         retries = options.get('request_retries')
         self.max_attempts = 1 + (3 if retries is None else retries)
@@ -139,28 +111,17 @@ class Client:
         self.auth = auth
         self.requests_sent = 0
         self._sleep = sleep
-        self._session = None
-        self._proxy_cache = {}
+        self._context = None
 
     @property
     def is_https(self):
         return self.base_url.startswith('https://')
 
     @property
-    def session(self):
-        if self._session is None:
-            import requests
-            from http.cookiejar import DefaultCookiePolicy
-            session = requests.Session()
-            # Cookies are sent explicitly by the auth method: nothing is kept implicitly.
-            session.cookies.set_policy(DefaultCookiePolicy(allowed_domains=[]))
-            # No .netrc, no REQUESTS_CA_BUNDLE: TLS trust comes from validate_certs/ca_path
-            # alone. Proxies from the environment are still honoured (see _proxies).
-            session.trust_env = False
-            session.headers['User-Agent'] = 'automation.service-ansible-collection'
-            session.headers['Accept'] = 'application/json'
-            self._session = session
-        return self._session
+    def context(self):
+        if self._context is None:
+            self._context = _transport.ssl_context(self.validate_certs, self.ca_path)
+        return self._context
 
     def url(self, path, params=None):
         path = api_path(path)
@@ -185,11 +146,17 @@ class Client:
         """
         method = method.upper()
         url = self.url(path, params)
-        request_headers = dict(headers or {})
+        request_headers = {'User-Agent': USER_AGENT, 'Accept': 'application/json'}
+        request_headers.update(headers or {})
         body = data
         if json_body is not None:
             body = json.dumps(json_body)
             request_headers['Content-Type'] = 'application/json'
+        elif isinstance(data, (dict, list, tuple)):
+            body = urlencode(list(data.items()) if isinstance(data, dict) else list(data), doseq=True)
+            request_headers['Content-Type'] = 'application/x-www-form-urlencoded'
+        if isinstance(body, str):
+            body = body.encode('utf-8')
         renewed = False
         while True:
             send_headers = dict(request_headers)
@@ -203,28 +170,24 @@ class Client:
             return response
 
     def _send_with_retries(self, method, url, body, headers):
-        import requests
         started = time.time()
         attempt = 0
         while True:
             attempt += 1
-            response = None
-            error = None
+            response = error = None
+            not_sent = False
             try:
-                raw = self.session.request(method, url, data=body, headers=headers, timeout=self.timeout,
-                                           verify=self.verify, allow_redirects=False,
-                                           proxies=self._proxies(url))
+                response = _transport.exchange(method, url, body, headers, self.timeout, self.context)
                 self.requests_sent += 1
-                response = Response(raw)
-            except requests.exceptions.SSLError as exc:
+            except _transport.TlsFailure as exc:
                 raise ConnectionFailure(self._tls_message(url, exc))
-            except (requests.exceptions.ConnectTimeout, requests.exceptions.ConnectionError,
-                    requests.exceptions.Timeout) as exc:
+            except _transport.BadRequest as exc:
+                raise ConfigError('Cannot send %s %s: %s.' % (method, url, exc))
+            except _transport.NotSent as exc:
+                error, not_sent = exc, True
+            except _transport.MaybeSent as exc:
                 error = exc
-            except requests.exceptions.RequestException as exc:
-                raise ConnectionFailure('Request %s %s failed: %s' % (method, url, exc))
 
-            not_sent = error is not None and self._never_sent(error)
             retryable = method in IDEMPOTENT or not_sent
             if response is not None:
                 if response.status not in TRANSIENT_STATUS:
@@ -242,29 +205,12 @@ class Client:
             delay = min(delay, max(0.0, self.max_retry_seconds - elapsed))
             self._sleep(delay)
 
-    def _proxies(self, url):
-        netloc = urlsplit(url).netloc
-        if netloc not in self._proxy_cache:
-            from requests.utils import get_environ_proxies
-            self._proxy_cache[netloc] = get_environ_proxies(url) or {}
-        return self._proxy_cache[netloc]
-
-    @staticmethod
-    def _never_sent(error):
-        import requests
-        if isinstance(error, requests.exceptions.ConnectTimeout):
-            return True
-        text = str(error)
-        return any(marker in text for marker in (
-            'NewConnectionError', 'Connection refused', 'Name or service not known',
-            'nodename nor servname', 'No route to host', 'Failed to resolve', 'getaddrinfo failed'))
-
     def _connection_error(self, method, url, error, not_sent):
         if method not in IDEMPOTENT and not not_sent:
             return OutcomeUnknown(
                 'The connection broke during %s %s (%s). The service may or may not have processed '
                 'the request: check whether the object exists (or the action happened) before '
-                'running it again.' % (method, url, type(error).__name__))
+                'running it again.' % (method, url, _short(error)))
         if not_sent:
             return ConnectionFailure('Cannot connect to %s: %s' % (self.origin, _short(error)))
         return ConnectionFailure('Request %s %s failed after retries: %s (timeout %ss)'
@@ -294,8 +240,8 @@ class Client:
             body = response.json()
         except ApiError:
             body = None
-        if body is None and response.raw.content:
-            detail = 'non-JSON answer: %s' % _snippet(response.raw)
+        if body is None and response.content:
+            detail = 'non-JSON answer: %s' % response.snippet()
         else:
             detail = error_detail(body) if body is not None else 'empty answer'
         if response.status == 401 and self.auth is not None:

@@ -84,7 +84,7 @@ def stdout_tail(client, job_id, lines=STDOUT_TAIL_LINES):
         return ''
     if response.status != 200:
         return ''
-    return '\n'.join(response.raw.text.splitlines()[-lines:])
+    return '\n'.join(response.text.splitlines()[-lines:])
 
 
 def result_of(job, tail=None):

@@ -51,6 +51,3 @@ class ServiceLookupBase(LookupBase):
                     display.warning(warning)
         except ServiceError as exc:
             raise AnsibleError(to_native(exc))
-        except ImportError as exc:
-            raise AnsibleError('The automation.service lookups need the Python library requests on the '
-                               'controller: %s' % to_native(exc))
