@@ -27,11 +27,15 @@ for v in ${PYTHON_VERSIONS:-3.8 3.9 3.10 3.11 3.12 3.13}; do
     done
     ok=
     for p in "${candidates[@]}"; do
-        if "$p" -c 'import sys, venv, ensurepip' >/dev/null 2>&1; then
+        # The interpreter itself, not a virtual environment's link to it: a link into a
+        # venv made from this directory would point back here (a loop).
+        base=$("$p" -c 'import os, sys, venv, ensurepip; print(os.path.realpath(getattr(sys, "_base_executable", None) or sys.executable))' 2>/dev/null) || continue
+        case $base in "$dir"/*|"") continue ;; esac
+        if [ -x "$base" ]; then
             # Replaced atomically: a run in progress may be using the link.
-            ln -sfn "$p" "$dir/.python$v.$$"
+            ln -sfn "$base" "$dir/.python$v.$$"
             mv -fT "$dir/.python$v.$$" "$dir/python$v"
-            ok=$p
+            ok=$base
             break
         fi
     done
