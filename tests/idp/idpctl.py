@@ -122,30 +122,43 @@ def _node_modules():
                        check=True, stdout=sys.stderr)
 
 
-def _spawn(directory: Path, name: str, command: list, env=None) -> int:
+def _spawn(directory: Path, name: str, command: list, env=None) -> subprocess.Popen:
     log = open(directory / "idp" / ("%s.log" % name), "ab")
-    proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=env,
+    return subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=env,
                             start_new_session=True)
-    return proc.pid
 
 
-def _wait(url: str, ca: str, pid: int, name: str, directory: Path, timeout=30.0):
+def _wait(url: str, ca: str, proc: subprocess.Popen, timeout=30.0):
+    """None once ``url`` answers; else why not (the process ended, or the time ran out)."""
     context = ssl.create_default_context(cafile=ca)
     deadline = time.time() + timeout
     while time.time() < deadline:
         try:
             with urllib.request.urlopen(url, context=context, timeout=5) as answer:
                 if answer.status == 200:
-                    return
+                    return None
         except Exception:
             pass
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            break
+        if proc.poll() is not None:
+            return "the process ended with status %s" % proc.returncode
         time.sleep(0.05)
+    return "no answer in %.0f s" % timeout
+
+
+def _start_one(directory: Path, name: str, command: list, url: str, env=None, attempts=3) -> int:
+    """Start one provider and wait until it answers; a provider that ends at once is
+    started again (it happens, rarely, on a loaded machine) before giving up."""
+    ca = str(directory / "idp" / "ca.pem")
+    why = None
+    for _ in range(attempts):
+        proc = _spawn(directory, name, command, env)
+        why = _wait(url, ca, proc)
+        if why is None:
+            return proc.pid
+        if proc.poll() is None:
+            proc.kill()
     log = (directory / "idp" / ("%s.log" % name)).read_text(errors="replace")[-3000:]
-    raise RuntimeError("the %s identity provider did not start on %s:\n%s" % (name, url, log))
+    raise RuntimeError("the %s identity provider did not start on %s (%s):\n%s" % (name, url, why, log))
 
 
 def start(directory: Path) -> None:
@@ -155,14 +168,13 @@ def start(directory: Path) -> None:
     env = dict(os.environ, NODE_ENV="production")
     oidc = json.loads((idp / "oidc.json").read_text())
     saml = json.loads((idp / "saml.json").read_text())
-    pids = {
-        "oidc": _spawn(directory, "oidc", ["node", str(OIDC_DIR / "server.mjs"), str(idp / "oidc.json")], env),
-        "saml": _spawn(directory, "saml", [sys.executable, str(IDP_ROOT / "saml" / "idp.py"), str(idp / "saml.json")]),
-    }
+    pids = {}  # written after each start, so that stop() finds whatever did start
+    pids["oidc"] = _start_one(directory, "oidc", ["node", str(OIDC_DIR / "server.mjs"), str(idp / "oidc.json")],
+                              oidc["issuer"] + "/.well-known/openid-configuration", env)
     (idp / "pids.json").write_text(json.dumps(pids))
-    _wait(oidc["issuer"] + "/.well-known/openid-configuration", str(idp / "ca.pem"),
-          pids["oidc"], "oidc", directory)
-    _wait(saml["base_url"] + "/ping", str(idp / "ca.pem"), pids["saml"], "saml", directory)
+    pids["saml"] = _start_one(directory, "saml", [sys.executable, str(IDP_ROOT / "saml" / "idp.py"),
+                                                  str(idp / "saml.json")], saml["base_url"] + "/ping")
+    (idp / "pids.json").write_text(json.dumps(pids))
 
 
 def stop(directory: Path) -> None:
