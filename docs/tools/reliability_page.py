@@ -81,7 +81,8 @@ def main(argv=None):
         return 0
     faults = [row for case, row in sorted(rows.items()) if not case.startswith('generated ')]
     inputs = [row for case, row in sorted(rows.items()) if case.startswith('generated ')]
-    when = datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')
+    newest = max(os.path.getmtime(path) for path in args.reports if os.path.exists(path))
+    when = datetime.datetime.fromtimestamp(newest, datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')
     text = HEADER.format(when=when)
     text += 'Faults\n------\n\n' + table(faults) + '\n'
     if inputs:
