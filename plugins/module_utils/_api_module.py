@@ -100,7 +100,6 @@ class ApiModule:
     def client(self):
         if self._client is None:
             from ansible_collections.automation.service.plugins.module_utils._authenticator import connect
-            from ansible_collections.automation.service.plugins.module_utils._session_cache import SessionCache
             options = resolve(self.params)
             for name in SECRET_OPTIONS:
                 value = options.get(name)
@@ -108,12 +107,7 @@ class ApiModule:
                     value = value.get('token')
                 if value:
                     self.module.no_log_values.add(to_text(value))
-            cache = SessionCache(enabled=bool(options.get('session_cache')))
-            try:
-                self._client = connect(options, cache)
-            finally:
-                for warning in cache.warnings:
-                    self.module.warn(warning)
+            self._client = connect(options, warn=self.module.warn)
         return self._client
 
     @contextlib.contextmanager

@@ -9,9 +9,10 @@ __metaclass__ = type
 
 from ansible_collections.automation.service.plugins.module_utils._client import Client
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
-from ansible_collections.automation.service.plugins.module_utils._session_cache import SessionCache
 
 METHODS = ('basic', 'session', 'sso', 'token')
+# The methods that keep a login in the session cache; the others never open it.
+CACHED_METHODS = ('session', 'sso', 'password_grant')
 
 
 def method_class(name):
@@ -54,25 +55,38 @@ def select_method(options):
                       'service_password (or their SERVICE_* / CONTROLLER_* environment variables).')
 
 
-def build_auth(options, cache=None):
-    """Return the validated auth method for ``options`` (no I/O)."""
+def method_name(options):
+    """The name of the method class ``options`` call for."""
     name = select_method(options)
     if name not in METHODS:
         raise ConfigError('service_auth %s is not available in this version of the collection.' % name)
     if name == 'token' and not options.get('service_token') and options.get('service_client_id'):
         name = 'password_grant'  # a token by password grant
-    method = method_class(name)(options, cache=cache)
+    return name
+
+
+def build_auth(options, cache=None):
+    """Return the validated auth method for ``options`` (no I/O)."""
+    method = method_class(method_name(options))(options, cache=cache)
     method.validate()
     return method
 
 
-def connect(options, cache=None):
-    """A Client for ``options`` whose auth method has authenticated."""
-    if cache is None:
+def connect(options, cache=None, warn=None):
+    """A Client for ``options`` whose auth method has authenticated.
+
+    The session cache is opened only for a method that keeps logins in it;
+    ``warn`` receives what the cache has to say (another owner, no space).
+    """
+    if cache is None and method_name(options) in CACHED_METHODS:
+        from ansible_collections.automation.service.plugins.module_utils._session_cache import SessionCache
         cache = SessionCache(enabled=bool(options.get('session_cache', True)))
-    client = Client(options)
-    auth = build_auth(options, cache=cache)
-    client.auth = auth
-    client.cache = cache
-    auth.authenticate(client)
-    return client
+    try:
+        client = Client(options)
+        client.auth = build_auth(options, cache=cache)
+        client.cache = cache
+        client.auth.authenticate(client)
+        return client
+    finally:
+        for warning in (cache.warnings if cache is not None and warn else ()):
+            warn(warning)

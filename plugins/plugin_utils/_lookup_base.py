@@ -40,14 +40,7 @@ class ServiceLookupBase(LookupBase):
 
     def connect(self):
         from ansible_collections.automation.service.plugins.module_utils._authenticator import connect
-        from ansible_collections.automation.service.plugins.module_utils._session_cache import SessionCache
         try:
-            options = resolve(options_from_getter(self.get_option))
-            cache = SessionCache(enabled=bool(options.get('session_cache')))
-            try:
-                return connect(options, cache)
-            finally:
-                for warning in cache.warnings:
-                    display.warning(warning)
+            return connect(resolve(options_from_getter(self.get_option)), warn=display.warning)
         except ServiceError as exc:
             raise AnsibleError(to_native(exc))
