@@ -11,6 +11,12 @@ __metaclass__ = type
 import contextlib
 import json
 
+from ansible_collections.automation.service.plugins.module_utils._zip_import import compile_once
+
+# First, so that the module_utils imported from here on (with the client, the
+# transport and the auth method when a task needs them) compile once, not twice.
+compile_once()
+
 from ansible.module_utils.basic import AnsibleModule
 from ansible.module_utils.common.text.converters import to_text
 
