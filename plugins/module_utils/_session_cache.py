@@ -19,9 +19,11 @@ import contextlib
 import hashlib
 import json
 import os
-import stat
-import tempfile
 import time
+
+from ansible_collections.automation.service.plugins.module_utils._private_dir import (
+    NotPrivate, default_directory, private_directory, read_private, write_private,
+)
 
 try:
     import fcntl
@@ -29,14 +31,6 @@ except ImportError:  # pragma: no cover - not on POSIX: no cross-process lock
     fcntl = None
 
 VERIFIER_ITERATIONS = 20000
-
-
-def default_directory(environ=None):
-    environ = os.environ if environ is None else environ
-    if environ.get('SERVICE_CACHE_DIR'):
-        return environ['SERVICE_CACHE_DIR']
-    base = environ.get('XDG_CACHE_HOME') or os.path.join(os.path.expanduser('~'), '.cache')
-    return os.path.join(base, 'automation.service')
 
 
 def entry_key(*parts):
@@ -75,20 +69,10 @@ class SessionCache:
         if self._ready:
             return True
         try:
-            if not os.path.isdir(self.directory):
-                try:
-                    os.makedirs(self.directory, 0o700)
-                except OSError:
-                    # another fork may have made it at the same moment
-                    if not os.path.isdir(self.directory):
-                        raise
-            info = os.stat(self.directory)
-            if info.st_uid != os.getuid():
+            if not private_directory(self.directory):
                 self.warnings.append('Session cache %s belongs to another user: not used.' % self.directory)
                 self.enabled = False
                 return False
-            if stat.S_IMODE(info.st_mode) != 0o700:
-                os.chmod(self.directory, 0o700)
         except OSError as exc:
             self.warnings.append('Session cache %s cannot be used (%s): logging in without it.'
                                  % (self.directory, exc.strerror or exc))
@@ -122,22 +106,14 @@ class SessionCache:
             return None
         path = self._path(key)
         try:
-            fd = os.open(path, os.O_RDONLY | getattr(os, 'O_NOFOLLOW', 0))
-        except OSError:
+            data = read_private(path)
+        except NotPrivate:
+            self._discard(path, 'it is readable or writable by other users')
+            return None
+        if data is None:
             return None
         try:
-            info = os.fstat(fd)
-            if info.st_uid != os.getuid() or stat.S_IMODE(info.st_mode) & 0o077:
-                self._discard(path, 'it is readable or writable by other users')
-                return None
-            with os.fdopen(fd, 'r') as handle:
-                fd = None
-                text = handle.read()
-        finally:
-            if fd is not None:
-                os.close(fd)
-        try:
-            entry = json.loads(text)
+            entry = json.loads(data)
             if not isinstance(entry, dict):
                 raise ValueError('not an object')
         except ValueError:
@@ -152,20 +128,10 @@ class SessionCache:
     def save(self, key, entry):
         if not self.enabled or not self._prepare():
             return
-        fd, temp = tempfile.mkstemp(dir=self.directory, prefix='.tmp-', suffix='.json')
         try:
-            os.fchmod(fd, 0o600)
-            with os.fdopen(fd, 'w') as handle:
-                json.dump(entry, handle)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.rename(temp, self._path(key))
-        except (OSError, IOError, TypeError, ValueError) as exc:
+            write_private(self._path(key), json.dumps(entry).encode('utf-8'))
+        except (OSError, TypeError, ValueError) as exc:
             self.warnings.append('Could not write the session cache (%s).' % exc)
-            try:
-                os.unlink(temp)
-            except OSError:
-                pass
 
     def drop(self, key):
         if not self.enabled:

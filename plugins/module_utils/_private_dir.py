@@ -1,0 +1,82 @@
+# -*- coding: utf-8 -*-
+# Copyright: automation.service contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The collection's cache directory, and files in it that only their owner can use
+(0700 directories, 0600 files written atomically)."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+import stat
+import tempfile
+
+
+def default_directory(environ=None):
+    """``SERVICE_CACHE_DIR``, else ``$XDG_CACHE_HOME/automation.service``, else
+    ``~/.cache/automation.service``."""
+    environ = os.environ if environ is None else environ
+    if environ.get('SERVICE_CACHE_DIR'):
+        return environ['SERVICE_CACHE_DIR']
+    base = environ.get('XDG_CACHE_HOME') or os.path.join(os.path.expanduser('~'), '.cache')
+    return os.path.join(base, 'automation.service')
+
+
+def private_directory(path):
+    """Make ``path`` if it is missing and leave it 0700: True when it is ours,
+    False when another user owns it (then it must not be used). OSError when
+    it cannot be made or read."""
+    if not os.path.isdir(path):
+        try:
+            os.makedirs(path, 0o700)
+        except OSError:
+            # another fork may have made it at the same moment
+            if not os.path.isdir(path):
+                raise
+    info = os.stat(path)
+    if info.st_uid != os.getuid():
+        return False
+    if stat.S_IMODE(info.st_mode) != 0o700:
+        os.chmod(path, 0o700)
+    return True
+
+
+class NotPrivate(Exception):
+    """A file that another user owns, or that other users can read or write."""
+
+
+def read_private(path):
+    """The bytes of ``path``; None when it is missing or unreadable. NotPrivate
+    when it is not ours alone (then it must not be trusted)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, 'O_NOFOLLOW', 0))
+    except OSError:
+        return None
+    with os.fdopen(fd, 'rb') as handle:
+        info = os.fstat(handle.fileno())
+        if info.st_uid != os.getuid() or stat.S_IMODE(info.st_mode) & 0o077:
+            raise NotPrivate(path)
+        try:
+            return handle.read()
+        except OSError:
+            return None
+
+
+def write_private(path, data):
+    """Write ``data`` to ``path`` as a 0600 file, atomically (a temporary file
+    in the same directory, renamed over it). OSError when it cannot."""
+    fd, temp = tempfile.mkstemp(dir=os.path.dirname(path) or '.', prefix='.tmp-')
+    try:
+        os.fchmod(fd, 0o600)
+        with os.fdopen(fd, 'wb') as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.rename(temp, path)
+    except BaseException:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        raise
