@@ -12,7 +12,6 @@ import re
 
 from ansible_collections.automation.service.plugins.module_utils._auth_session import SessionAuth, LOGIN_PATH
 from ansible_collections.automation.service.plugins.module_utils._errors import AuthError, ConfigError
-from ansible_collections.automation.service.plugins.module_utils._html_forms import Page
 from ansible_collections.automation.service.plugins.module_utils._session_cache import entry_key
 
 try:
@@ -29,6 +28,13 @@ DENY = r'deny|decline|reject|cancel|refuse|\bno\b|abort'
 EXTERNAL_HINT = ('(User %s is an external user: it logged in through single sign-on. An administrator must turn on '
                  'ALLOW_OAUTH2_FOR_EXTERNAL_USERS in /api/v2/settings/authentication/ before external users can '
                  'create OAuth2 tokens.)')
+
+
+def _page(text):
+    """The parsed page; the HTML parser is imported only by a login that reads pages,
+    never by a task that reuses a cached session."""
+    from ansible_collections.automation.service.plugins.module_utils._html_forms import Page
+    return Page(text)
 
 
 def _where(url):
@@ -215,7 +221,7 @@ class _Flow:
         name = response.headers.get('X-API-Session-Cookie-Name')
         path = urlsplit(url).path
         if path.startswith(('/sso/error/', '/sso/inactive/')) and response.status == 200:
-            text = Page(response.text).error_text() or 'no reason given'
+            text = _page(response.text).error_text() or 'no reason given'
             if self.idp_error:
                 raise AuthError('The identity provider refused the %s single sign-on of %s: %s (the service then '
                                 'showed %s: %s)' % (self.auth.backend, self.auth.username, self.idp_error,
@@ -236,7 +242,7 @@ class _Flow:
         return None
 
     def answer_page(self, url, response):
-        page = Page(response.text if response.content else '')
+        page = _page(response.text if response.content else '')
         if response.status >= 400 and not any(self.kind(form) for form in page.forms):
             raise self.fail('%s answered %s during the %s single sign-on of %s: %s'
                             % (_where(url), response.status, self.auth.backend, self.auth.username,

@@ -13,7 +13,9 @@ it for a file on disk, in a cache: ``bytecode/`` in the collection's cache
 directory (0700, files 0600, written atomically). An entry is named by the hash
 of the source and the Python bytecode version, so it is never stale; entries
 not written for 30 days are removed when a new one is written. When the
-directory cannot be used, the file is compiled as before.
+directory cannot be used, the file is compiled as before. (It is the
+collection's cache, not Python's __pycache__: PYTHONDONTWRITEBYTECODE, which
+many container images set, does not turn it off.)
 
 It answers only for this package's modules and only when they come from a zip;
 anywhere else (the controller, tests, an unpacked module) it stays out of the way.
