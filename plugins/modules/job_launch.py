@@ -159,8 +159,7 @@ stdout:
   sample: "PLAY RECAP ****\nweb01 : ok=2 changed=0 unreachable=0 failed=0"
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._api_module import ApiModule, is_id
-from ansible_collections.automation.service.plugins.module_utils._errors import NotFound
+from ansible_collections.automation.service.plugins.module_utils._api_module import ApiModule
 from ansible_collections.automation.service.plugins.module_utils import _jobs
 
 ARGUMENT_SPEC = dict(
@@ -179,15 +178,6 @@ ARGUMENT_SPEC = dict(
 LAUNCH_FIELDS = [name for name, flag in _jobs.PROMPTS if name in ARGUMENT_SPEC]
 
 
-def template_id(api, value):
-    if is_id(value):
-        return int(value)
-    found = api.get_one('job_templates', name=value)
-    if found is None:
-        raise NotFound('Job template %r was not found.' % value)
-    return found['id']
-
-
 def launch_body(api):
     params = api.params
     body = dict((name, params[name]) for name in LAUNCH_FIELDS if params[name] is not None)
@@ -202,7 +192,7 @@ def main():
     api = ApiModule(ARGUMENT_SPEC, resource='jobs', result_key='job')
     params = api.params
     with api.failures():
-        jt_id = template_id(api, params['job_template'])
+        jt_id = api.resolve_id('job_templates', params['job_template'], 'job template')
         api.result['job_template'] = jt_id
         info = api.client.get('job_templates/%d/launch' % jt_id)
         name = info.get('job_template_data', {}).get('name') or params['job_template']
