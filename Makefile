@@ -71,7 +71,7 @@ lint: venv  ## ansible-lint (production profile)
 changelog-lint: venv  ## antsibull-changelog lint
 	antsibull-changelog lint
 
-bench: venv collection-path  ## benchmark beside awx.awx (writes benchmarks/RESULTS.md, results.png; about 10 min)
+bench: venv collection-path  ## benchmark beside awx.awx (writes benchmarks/RESULTS.md, results.png; about 14 min at the default N = 50, 3 runs)
 	python -m pip install --quiet --disable-pip-version-check -r benchmarks/requirements.txt
 	python benchmarks/bench.py $(BENCH_ARGS)
 
