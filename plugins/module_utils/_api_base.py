@@ -81,6 +81,20 @@ def narrow_token_dict_no_log(module):
     module.no_log_values.update(to_text(value) for value in secrets if isinstance(value, str) and value)
 
 
+def checked_module(spec, kwargs):
+    """AnsibleModule(spec), failing cleanly on a whole-number option given an
+    infinity: ansible-core's int check lets int(inf) escape as OverflowError."""
+    try:
+        return AnsibleModule(argument_spec=spec, **kwargs)
+    except OverflowError:
+        ints = [name for name, option in spec.items() if option.get('type') == 'int']
+        loose = dict(spec, **dict((name, dict(spec[name], type='raw')) for name in ints))
+        module = AnsibleModule(argument_spec=loose, **kwargs)
+        bad = [name for name in ints if isinstance(module.params.get(name), float)
+               and module.params[name] in (float('inf'), float('-inf'))]
+        module.fail_json(msg='%s must be a whole number, not an infinity.' % ' and '.join(bad or ints))
+
+
 class ApiModule:
     """One task's module: parameters, a lazily connected client, and the verbs."""
 
@@ -88,7 +102,7 @@ class ApiModule:
         spec = module_argument_spec()
         spec.update(argument_spec)
         kwargs.setdefault('supports_check_mode', True)
-        self.module = AnsibleModule(argument_spec=spec, **kwargs)
+        self.module = checked_module(spec, kwargs)
         self.params = self.module.params
         narrow_token_dict_no_log(self.module)
         self.resource = resource

@@ -129,3 +129,19 @@ def test_module_survives_generated_input(name, target):
     check()
     record('generated parameters for the %s module' % name, EXAMPLES,
            'every run ended in a result or a fail_json with a message; no traceback', 'n/a')
+
+
+@pytest.mark.parametrize('name', module_names())
+def test_whole_number_options_refuse_an_infinity_cleanly(name):
+    # ansible-core's own int check raises OverflowError on inf; the module must
+    # still end in a fail_json that names the option.
+    spec = argument_spec(name)
+    whole = sorted(key for key, value in spec.items() if value.get('type') == 'int')
+    assert 'request_retries' in whole
+    required = dict((key, 1 if value.get('type') == 'int' else 'x') for key, value in spec.items()
+                    if value.get('required'))
+    for key in whole:
+        for value in (float('inf'), float('-inf')):
+            result = run_module(name, dict(required, **{key: value}))
+            clean(result)
+            assert result.get('failed') and key in result['msg'], (key, result)
