@@ -35,6 +35,11 @@ def split_session_id(value):
     return None, value
 
 
+EXTERNAL_HINT = ('(%s is an external user: it logged in through single sign-on. An administrator must turn on '
+                 'ALLOW_OAUTH2_FOR_EXTERNAL_USERS in /api/v2/settings/authentication/ before external users can '
+                 'create OAuth2 tokens.)')
+
+
 class SessionAuth(AuthMethod):
     name = 'session'
 
@@ -218,4 +223,8 @@ class SessionAuth(AuthMethod):
     def forbidden_hint(self, method, detail):
         if 'CSRF' in str(detail):
             return '(The service rejected the CSRF token or Referer of the session.)'
+        if 'external authentication provider' in str(detail):
+            # an SSO login, made here or in a browser (service_session_id)
+            user = (self.state or {}).get('username') or self.username
+            return EXTERNAL_HINT % ('User %s' % user if user else "The session's user")
         return None

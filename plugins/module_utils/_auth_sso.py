@@ -25,9 +25,6 @@ USER_FIELD = r'user|login|email|e-mail|account|ident|principal|\bname\b|uid'
 OTP_FIELD = r'otp|totp|one.?time|passcode|\bcode\b|token|mfa|2fa|two.?factor|verif'
 ALLOW = r'allow|accept|approve|authori[sz]e|consent|agree|grant|\byes\b|continue|confirm'
 DENY = r'deny|decline|reject|cancel|refuse|\bno\b|abort'
-EXTERNAL_HINT = ('(User %s is an external user: it logged in through single sign-on. An administrator must turn on '
-                 'ALLOW_OAUTH2_FOR_EXTERNAL_USERS in /api/v2/settings/authentication/ before external users can '
-                 'create OAuth2 tokens.)')
 
 
 def _page(text):
@@ -129,11 +126,6 @@ class SsoAuth(SessionAuth):
             return super(SsoAuth, self).unauthorized(client)
         return AuthError('The service refused the single sign-on session of %s even after a fresh login through '
                          'the identity provider.' % self.username, method=self.name)
-
-    def forbidden_hint(self, method, detail):
-        if 'external authentication provider' in str(detail):
-            return EXTERNAL_HINT % ((self.state or {}).get('username') or self.username)
-        return super(SsoAuth, self).forbidden_hint(method, detail)
 
 
 class _Flow:

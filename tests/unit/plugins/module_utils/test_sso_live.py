@@ -170,6 +170,19 @@ def test_session_id_from_a_browser_sso_login(sso_service):
         assert me(client)['username'] == sso_service.exports['SSO_USERNAME']
 
 
+def test_a_browser_sso_session_refused_a_token_gets_the_same_hint(sso_service):
+    state = sso_connect(sso_service, 'oidc').auth.state
+    options = resolve({'service_url': sso_service.url, 'ca_path': sso_service.exports['SERVICE_CA_PATH'],
+                       'service_session_id': '%s=%s' % (state['cookie_name'], state['session_id'])}, environ={})
+    client = connect(options, SessionCache(enabled=False))
+    assert client.auth.name == 'session'
+    with pytest.raises(ApiError) as info:
+        client.request('POST', 'tokens', json_body={'description': 'browser', 'scope': 'read'})
+    assert info.value.status == 403
+    assert 'User %s is an external user' % sso_service.exports['SSO_USERNAME'] in str(info.value)
+    assert 'ALLOW_OAUTH2_FOR_EXTERNAL_USERS' in str(info.value)
+
+
 def test_tokens_refused_to_sso_users_unless_allowed(sso_service):
     client = sso_connect(sso_service, 'oidc')
     with pytest.raises(ApiError) as info:
