@@ -177,6 +177,19 @@ def start(directory: Path) -> None:
     (idp / "pids.json").write_text(json.dumps(pids))
 
 
+def process_of(pid: int, directory: Path) -> bool:
+    """Whether ``pid`` is still a process started for ``directory`` (its command line
+    names a file in it). A pid from a stale file may since belong to another
+    instance's process: that one must not be stopped. Without /proc, trust the pid."""
+    try:
+        command = Path("/proc/%d/cmdline" % pid).read_bytes()
+    except FileNotFoundError:
+        return not Path("/proc/self/cmdline").exists()
+    except OSError:
+        return True
+    return (str(directory).rstrip("/") + "/").encode() in command
+
+
 def stop(directory: Path) -> None:
     path = directory / "idp" / "pids.json"
     try:
@@ -184,6 +197,8 @@ def stop(directory: Path) -> None:
     except (OSError, ValueError):
         return
     for pid in pids.values():
+        if not process_of(pid, directory):
+            continue
         try:
             os.kill(pid, signal.SIGTERM)
         except ProcessLookupError:
