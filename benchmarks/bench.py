@@ -586,6 +586,12 @@ def write_results(configs, extras, rt, info, args, started, elapsed, notes):
         target("unchanged %s: time above the floor at most %.1fx one round trip" % (key, TOLERANCE_FLOOR_RT),
                above <= TOLERANCE_FLOOR_RT * rt_fresh,
                "%s ms above the floor, %.1fx a round trip of %s ms%s" % (ms(above), above / rt_fresh, ms(rt_fresh), one))
+        if "floor-request" in by:
+            # The same measure against what one request costs a module (not a target of the design; see RESULTS)
+            own = c.median - by["floor-request"].median
+            target("unchanged %s: time above the one-request floor at most %.1fx one round trip (added)"
+                   % (key, TOLERANCE_FLOOR_RT), own <= TOLERANCE_FLOOR_RT * rt_fresh,
+                   "%s ms above it, %.1fx a round trip" % (ms(own), own / rt_fresh))
     if "forks" in extras:
         f = extras["forks"]
         target("-f 20 over 200 tasks with session: exactly one login", f.logins == 1,
@@ -606,6 +612,14 @@ def write_results(configs, extras, rt, info, args, started, elapsed, notes):
                "%d launch POSTs for %d launches; %d requests in all (%s); %s ms per launch"
                % (la.posts, la.n, la.requests, ", ".join("%s %d" % kv for kv in sorted(la.methods.items())), ms(la.per_task)))
 
+    if "floor-request" in by:
+        notes = list(notes) + [
+            "The rows marked (added) are not targets of the design: they hold the same measure against the "
+            "one-request floor, because even a module that only sends the GET is %s ms (%.1f round trips) above the "
+            "ping floor, beyond the 1.5 round trips the design allows. What `session`, `sso` and `auto` spend "
+            "beyond `token` is mostly the check of the password against the cached session's verifier (PBKDF2, "
+            "20,000 rounds, about 6 ms), kept on purpose; between runs these rows move by a few ms."
+            % (ms(by["floor-request"].median - floor), (by["floor-request"].median - floor) / rt_fresh)]
     add("## Targets")
     add("")
     add("| target | met | measured |")
