@@ -66,9 +66,13 @@ class PasswordGrantAuth(TokenAuth):
             self.state = self._grant(client, {'grant_type': 'password'})
             return
         key = self._key(client)
+        entry = cache.load(key)  # (atomic writes: an unexpired token is read without the lock)
+        if self._mine(entry) and entry.get('access_expires_at', 0) > time.time():
+            self.state, self.from_cache = entry, True
+            return
         with cache.lock(key):
             entry = cache.load(key)
-            if entry and entry.get('access_token') and check_verifier(_secret_of(self.options), entry.get('verifier', '')):
+            if self._mine(entry):
                 if entry.get('access_expires_at', 0) > time.time():
                     self.state, self.from_cache = entry, True
                     return
@@ -79,6 +83,11 @@ class PasswordGrantAuth(TokenAuth):
                         return
             self.state = self._grant(client, {'grant_type': 'password'})
             self._store(key)
+
+    def _mine(self, entry):
+        """A cached grant made with this task's secrets."""
+        return bool(entry and entry.get('access_token')
+                    and check_verifier(_secret_of(self.options), entry.get('verifier', '')))
 
     def renew(self, client):
         """A cached token the service rejected (revoked): drop it, grant once more."""

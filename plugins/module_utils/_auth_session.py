@@ -81,8 +81,14 @@ class SessionAuth(AuthMethod):
             self.state = self._fresh(client)
             return
         key = self._key(client)
+        # Entries are written atomically, so reading one needs no lock: forks
+        # that find a usable session do not queue behind each other's checks.
+        entry = cache.load(key)
+        if self._usable(entry):
+            self.state, self.from_cache = entry, True
+            return
         with cache.lock(key):
-            entry = cache.load(key)
+            entry = cache.load(key)  # another fork may have logged in meanwhile
             if self._usable(entry):
                 self.state, self.from_cache = entry, True
                 return

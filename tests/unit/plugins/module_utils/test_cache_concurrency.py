@@ -42,3 +42,31 @@ def test_two_hundred_concurrent_tasks(service_factory, isolated_cache):
     assert len(logins(svc.since(mark))) == 3
     for name in os.listdir(str(isolated_cache)):
         assert not name.startswith('.tmp-'), 'a temporary cache file was left behind'
+
+
+def test_a_task_with_a_cached_session_does_not_wait_for_the_lock(service, isolated_cache):
+    """The lock serialises logins only: while another process holds it (a fork
+    logging in), a task whose session is in the cache goes ahead."""
+    import fcntl
+    import threading
+
+    from ansible_collections.automation.service.plugins.module_utils._auth_session import SessionAuth
+
+    options = resolve({'service_url': service.url, 'ca_path': str(service.ca_path),
+                       'service_username': service.admin_username,
+                       'service_password': service.admin_password}, environ={})
+    first = connect(options, SessionCache(directory=str(isolated_cache)))
+    key = first.auth._key(first)
+    holder = os.open(os.path.join(str(isolated_cache), key + '.lock'), os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(holder, fcntl.LOCK_EX)
+    done = []
+    try:
+        worker = threading.Thread(target=lambda: done.append(
+            connect(options, SessionCache(directory=str(isolated_cache)))), daemon=True)
+        worker.start()
+        worker.join(20)
+        assert done, 'the task waited for the lock although its session was cached'
+        assert isinstance(done[0].auth, SessionAuth) and done[0].auth.from_cache
+    finally:
+        fcntl.flock(holder, fcntl.LOCK_UN)
+        os.close(holder)
