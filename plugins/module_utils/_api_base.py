@@ -90,8 +90,9 @@ def checked_module(spec, kwargs):
         ints = [name for name, option in spec.items() if option.get('type') == 'int']
         loose = dict(spec, **dict((name, dict(spec[name], type='raw')) for name in ints))
         module = AnsibleModule(argument_spec=loose, **kwargs)
-        bad = [name for name in ints if isinstance(module.params.get(name), float)
-               and module.params[name] in (float('inf'), float('-inf'))]
+        infinities = (float('inf'), float('-inf'))
+        given = module.params
+        bad = [name for name in ints if isinstance(given.get(name), float) and given[name] in infinities]
         module.fail_json(msg='%s must be a whole number, not an infinity.' % ' and '.join(bad or ints))
 
 

@@ -86,8 +86,9 @@ class PasswordGrantAuth(TokenAuth):
 
     def _mine(self, entry):
         """A cached grant made with this task's secrets."""
-        return bool(entry and entry.get('access_token')
-                    and check_verifier(_secret_of(self.options), entry.get('verifier', '')))
+        if not entry or not entry.get('access_token'):
+            return False
+        return check_verifier(_secret_of(self.options), entry.get('verifier', ''))
 
     def renew(self, client):
         """A cached token the service rejected (revoked): drop it, grant once more."""
