@@ -42,6 +42,9 @@ from ansible_collections.automation.service.plugins.module_utils._private_dir im
 
 PACKAGE = 'ansible_collections.automation.service.plugins.module_utils.'
 MAX_AGE_SECONDS = 30 * 86400
+# What bytecode depends on besides the source: the interpreter and its bytecode format.
+CODE_VERSION = MAGIC_NUMBER + (sys.implementation.cache_tag or '').encode('ascii')
+_DIRECTORY = []  # [the bytecode directory or None], once known
 
 try:
     from _imp import _fix_co_filename
@@ -96,10 +99,10 @@ class ZipModuleLoader:
         return cached_code(source, self.origin)
 
 
-def cached_code(source, origin, directory=None):
+def cached_code(source, origin):
     """The code object of ``source`` (named ``origin``), from the cache when it holds it."""
-    directory = directory or bytecode_directory()
-    digest = hashlib.sha256(MAGIC_NUMBER + (sys.implementation.cache_tag or '').encode('ascii') + source)
+    directory = bytecode_directory()
+    digest = hashlib.sha256(CODE_VERSION + source)
     path = os.path.join(directory, digest.hexdigest()[:40] + '.pyc') if directory else None
     if path:
         try:
@@ -121,15 +124,17 @@ def cached_code(source, origin, directory=None):
 
 
 def bytecode_directory():
-    """The cache's bytecode directory, or None when it cannot be used."""
-    base = default_directory()
-    directory = os.path.join(base, 'bytecode')
-    try:
-        if private_directory(base) and private_directory(directory):
-            return directory
-    except OSError:
-        pass
-    return None
+    """The cache's bytecode directory, or None when it cannot be used; checked
+    once per process, not once per module loaded."""
+    if not _DIRECTORY:
+        base = default_directory()
+        directory = os.path.join(base, 'bytecode')
+        try:
+            usable = private_directory(base) and private_directory(directory)
+        except OSError:
+            usable = False
+        _DIRECTORY.append(directory if usable else None)
+    return _DIRECTORY[0]
 
 
 def prune(directory, keep):
