@@ -12,7 +12,7 @@ import hashlib
 import time
 
 from ansible_collections.automation.service.plugins.module_utils._auth_base import AuthMethod
-from ansible_collections.automation.service.plugins.module_utils._client import UNSAFE
+from ansible_collections.automation.service.plugins.module_utils._client import PAGE_ACCEPT, UNSAFE
 from ansible_collections.automation.service.plugins.module_utils._errors import AuthError, ConfigError
 from ansible_collections.automation.service.plugins.module_utils._session_cache import (
     check_verifier, entry_key, make_verifier,
@@ -126,7 +126,7 @@ class SessionAuth(AuthMethod):
 
     def login(self, client, confirm=True):
         """GET the CSRF cookie, POST the form, confirm with /api/v2/me/."""
-        first = client.send('GET', LOGIN_PATH, with_auth=False)
+        first = client.send('GET', LOGIN_PATH, with_auth=False, headers={'Accept': PAGE_ACCEPT})
         csrftoken = first.cookies.get('csrftoken')
         if not csrftoken:
             raise AuthError('GET %s answered %s without a csrftoken cookie: is %s an automation service?'
@@ -134,7 +134,7 @@ class SessionAuth(AuthMethod):
         login_url = client.url(LOGIN_PATH)
         answer = client.send('POST', LOGIN_PATH, with_auth=False,
                              data={'username': self.username, 'password': self.password},
-                             headers={'X-CSRFToken': csrftoken, 'Referer': login_url,
+                             headers={'X-CSRFToken': csrftoken, 'Referer': login_url, 'Accept': PAGE_ACCEPT,
                                       'Cookie': 'csrftoken=%s' % csrftoken})
         self.logins += 1
         if answer.status == 401 or (answer.status == 200 and 'X-API-Session-Cookie-Name' not in answer.headers):
@@ -168,7 +168,7 @@ class SessionAuth(AuthMethod):
 
     def adopt_session_id(self, client):
         name, value = split_session_id(self.session_id)
-        first = client.send('GET', LOGIN_PATH, with_auth=False)
+        first = client.send('GET', LOGIN_PATH, with_auth=False, headers={'Accept': PAGE_ACCEPT})
         name = name or first.headers.get('X-API-Session-Cookie-Name')
         if not name:
             raise ConfigError('The service does not tell the name of its session cookie before a login: give '
@@ -195,7 +195,7 @@ class SessionAuth(AuthMethod):
 
     def logout(self, client):
         if self.state:
-            client.send('GET', '/api/logout/')
+            client.send('GET', '/api/logout/', headers={'Accept': PAGE_ACCEPT})
 
     @staticmethod
     def _expiry(answer):

@@ -11,6 +11,7 @@ __metaclass__ = type
 import re
 
 from ansible_collections.automation.service.plugins.module_utils._auth_session import SessionAuth, LOGIN_PATH
+from ansible_collections.automation.service.plugins.module_utils._client import PAGE_ACCEPT
 from ansible_collections.automation.service.plugins.module_utils._errors import AuthError, ConfigError
 from ansible_collections.automation.service.plugins.module_utils._session_cache import entry_key
 
@@ -146,7 +147,7 @@ class _Flow:
         return AuthError(message, method='sso')
 
     def send(self, method, url, data=None, referer=None):
-        headers = {'Accept': 'text/html,application/xhtml+xml,*/*;q=0.8'}
+        headers = {'Accept': PAGE_ACCEPT}
         cookie = self.jar.header(method, url)
         if cookie:
             headers['Cookie'] = cookie
@@ -174,7 +175,7 @@ class _Flow:
         return url, self._post_csrf(url, data, csrftoken, self.client.base_url + '/')
 
     def _post_csrf(self, url, data, csrftoken, referer):
-        headers = {'X-CSRFToken': csrftoken, 'Referer': referer,
+        headers = {'X-CSRFToken': csrftoken, 'Referer': referer, 'Accept': PAGE_ACCEPT,
                    'Content-Type': 'application/x-www-form-urlencoded', 'Cookie': self.jar.header('POST', url)}
         response = self.client.send('POST', url, data=data, headers=headers, with_auth=False)
         self.jar.keep(response)

@@ -29,6 +29,10 @@ IDEMPOTENT = frozenset(('GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'DELETE'))
 UNSAFE = frozenset(('POST', 'PUT', 'PATCH', 'DELETE'))
 TRANSIENT_STATUS = frozenset((429, 502, 503, 504))
 API_PREFIX = '/api/v2/'
+# What a browser asks for: the Accept of every request for a page (the login
+# form, single sign-on, the identity provider). The service's login page
+# answers 406 to ``application/json`` alone; API calls keep asking for JSON.
+PAGE_ACCEPT = 'text/html,application/xhtml+xml,*/*;q=0.8'
 
 
 def normalize_url(url):

@@ -11,6 +11,10 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_protect, ensure_csrf_cookie
 from django.middleware.csrf import get_token
+from rest_framework.exceptions import NotAcceptable
+from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.renderers import StaticHTMLRenderer
+from rest_framework.request import Request
 
 PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>AWX REST API</title></head>
@@ -52,10 +56,31 @@ def current_user_cookie(user):
     return quote(json.dumps(data, separators=(",", ":")), safe="")
 
 
+def _accepts_html(request):
+    """The real login page negotiates its one HTML renderer as DRF does: an
+    Accept that admits no text/html (``application/json`` alone) is refused."""
+    try:
+        DefaultContentNegotiation().select_renderer(Request(request), [StaticHTMLRenderer()])
+    except NotAcceptable:
+        return False
+    return True
+
+
+def _not_acceptable():
+    # The real service answers 406 with the body ``null`` and sets no cookie.
+    return HttpResponse(b"null", status=406, content_type="text/plain")
+
+
 @never_cache
+def login_view(request):
+    if request.method == "GET" and not _accepts_html(request):
+        return _not_acceptable()
+    return _login_form_view(request)
+
+
 @ensure_csrf_cookie
 @csrf_protect
-def login_view(request):
+def _login_form_view(request):
     if request.method == "GET":
         return _page(request)
     if request.method != "POST":

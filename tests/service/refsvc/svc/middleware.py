@@ -46,8 +46,6 @@ class RequestLogMiddleware:
         response["Access-Control-Expose-Headers"] = "X-API-Request-Id"
         if 200 <= response.status_code < 400:
             response["Strict-Transport-Security"] = "max-age=15768000"
-        if user is not None:
-            response["X-API-Product-Version"] = settings.PRODUCT_VERSION
         elapsed = time.time() - started
         response["X-API-Total-Time"] = "%0.3fs" % elapsed
         auth = request.svc_auth
@@ -68,6 +66,12 @@ class RequestLogMiddleware:
                 "login": bool(request.svc_login),
                 "duration": round(elapsed, 6),
                 "fault": getattr(request, "svc_fault", None),
+                # The headers that decide how the service answers (values of
+                # Accept and Content-Type; only whether Referer and X-CSRFToken came).
+                "accept": request.META.get("HTTP_ACCEPT"),
+                "content_type": request.META.get("CONTENT_TYPE") or None,
+                "referer": "HTTP_REFERER" in request.META,
+                "csrf": "HTTP_X_CSRFTOKEN" in request.META,
             }
         )
         return response

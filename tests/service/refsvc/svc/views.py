@@ -64,6 +64,10 @@ class ApiMixin:
     def finalize_response(self, request, response, *args, **kwargs):
         response = super().finalize_response(request, response, *args, **kwargs)
         response["X-API-Product-Name"] = settings.PRODUCT_NAME
+        # Set by the API view for an authenticated request only: never on the
+        # login page's answers, nor on 401s.
+        if request.user and request.user.is_authenticated:
+            response["X-API-Product-Version"] = settings.PRODUCT_VERSION
         try:
             authenticator = request.successful_authenticator
         except Exception:
@@ -86,6 +90,8 @@ class ApiMixin:
 class ApiRootView(ApiMixin, APIView):
     anonymous_allowed = True
 
+    # The real root sets csrftoken (awxkit reads it from here before its login).
+    @method_decorator(ensure_csrf_cookie)
     def get(self, request):
         return Response(
             {
