@@ -1,23 +1,300 @@
 # -*- coding: utf-8 -*-
 # Copyright: automation.service contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Where every module starts: the zip loader first, then ApiModule and its helpers.
+"""What every module is made of, and the verbs they share.
 
-This file stays small on purpose: a module's first module_util is compiled from
-the zip on every task (twice, CPython gh-141276); every one imported after
-compile_once() is run from cached bytecode (see _zip_import).
+A module declares a ``ModuleSpec`` (its argument spec and what it manages) and
+one function ``run(api)``. ``api`` is an ``ApiTask``: the validated parameters,
+check and diff mode, a lazily connected client, and the verbs (``get_one``,
+``ensure_present``, ``ensure_absent``). The same ``run`` serves both ways a
+task runs: inside the controller's worker (the action plugin, which validates
+with ansible-core's ArgumentSpecValidator) and as a module (``spec.main(run)``
+with AnsibleModule). Errors are typed exceptions up to ``ApiTask.execute``,
+which turns them into a failed result.
 """
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.automation.service.plugins.module_utils._zip_import import compile_once
+import json
+import os
 
-compile_once()
+from ansible.module_utils.common.text.converters import to_text
 
-from ansible_collections.automation.service.plugins.module_utils._api_base import (  # noqa: E402
-    ApiModule, dump_variables, is_id, parse_variables, require_present_fields,
+from ansible_collections.automation.service.plugins.module_utils._errors import (
+    ConfigError, MultipleFound, NotFound, ServiceError,
+)
+from ansible_collections.automation.service.plugins.module_utils._options import (
+    OPTIONS, module_argument_spec, resolve,
 )
 
-__all__ = ['ApiModule', 'dump_variables', 'is_id', 'parse_variables', 'require_present_fields']
+NO_LOG_PLACEHOLDER = 'VALUE_SPECIFIED_IN_NO_LOG_PARAMETER'
+SECRET_OPTIONS = [name for name, spec in OPTIONS.items() if spec[3].get('no_log')]
+
+
+def is_id(value):
+    """An int, or a string of digits, names an object by id."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return True
+    return isinstance(value, str) and value.strip().isdigit()
+
+
+def parse_variables(value):
+    """The service keeps variables as JSON or YAML text; compare them as data."""
+    if value is None or value == '':
+        return {}
+    if isinstance(value, dict):
+        return value
+    text = to_text(value)
+    try:
+        return json.loads(text)
+    except ValueError:
+        pass
+    try:
+        import yaml
+        data = yaml.safe_load(text)
+    except Exception:  # any YAML error: keep the raw text so it compares unequal
+        return text
+    return {} if data is None else data
+
+
+def dump_variables(value):
+    return json.dumps(value or {}, sort_keys=True)
+
+
+def _leaves(data):
+    if isinstance(data, dict):
+        data = list(data.values())
+    if isinstance(data, (list, tuple)):
+        for item in data:
+            yield from _leaves(item)
+    elif data is not None:
+        yield to_text(data)
+
+
+def narrow_token_dict_no_log(params, no_log_values):
+    """A token dict given as service_token is no_log, so Ansible would mask every
+    value in it (ids, scope, dates) wherever it shows up, even inside a newly
+    minted secret. Mask only its secrets and the other secret options."""
+    token = params.get('service_token')
+    if not isinstance(token, dict):
+        return
+    no_log_values.difference_update(set(_leaves(token)))
+    secrets = [token.get('token'), token.get('refresh_token')] + [params.get(n) for n in SECRET_OPTIONS]
+    no_log_values.update(to_text(value) for value in secrets if isinstance(value, str) and value)
+
+
+def infinite_ints(spec, params):
+    """The whole-number options given an infinity (ansible-core's int check lets
+    int(inf) escape as OverflowError), and the message that names them."""
+    ints = [name for name, option in spec.items() if option.get('type') == 'int']
+    infinities = (float('inf'), float('-inf'))
+    bad = [name for name in ints if isinstance(params.get(name), float) and params[name] in infinities]
+    return '%s must be a whole number, not an infinity.' % ' and '.join(bad or ints)
+
+
+def loosened(spec):
+    """``spec`` with its int options taken as raw (to find the infinities)."""
+    return dict(spec, **dict((name, dict(option, type='raw')) for name, option in spec.items()
+                             if option.get('type') == 'int'))
+
+
+class ModuleSpec:
+    """A module's argument spec (its own options and the shared connection
+    options), the keywords AnsibleModule takes with it, and what it manages."""
+
+    def __init__(self, argument_spec, resource=None, result_key=None, **spec_kwargs):
+        self.argument_spec = module_argument_spec()
+        self.argument_spec.update(argument_spec)
+        self.resource = resource
+        self.result_key = result_key
+        self.spec_kwargs = spec_kwargs      # mutually_exclusive, required_if, ...
+
+    def main(self, run):
+        """The module's entry point (a remote host, become, async)."""
+        from ansible.module_utils.basic import AnsibleModule
+        kwargs = dict(self.spec_kwargs, supports_check_mode=True)
+        try:
+            module = AnsibleModule(argument_spec=self.argument_spec, **kwargs)
+        except OverflowError:
+            module = AnsibleModule(argument_spec=loosened(self.argument_spec), **kwargs)
+            module.fail_json(msg=infinite_ints(self.argument_spec, module.params))
+        narrow_token_dict_no_log(module.params, module.no_log_values)
+        api = ApiTask(self, module.params, check_mode=module.check_mode, diff=module._diff,
+                      no_log_values=module.no_log_values)
+        result = api.execute(run)
+        for warning in result.pop('warnings', ()):
+            module.warn(warning)
+        if result.pop('failed', False):
+            module.fail_json(**result)
+        module.exit_json(**result)
+
+
+class ApiTask:
+    """One task: parameters, modes, a lazily connected client, and the verbs."""
+
+    def __init__(self, spec, params, check_mode=False, diff=False, environ=None, no_log_values=None):
+        self.spec = spec
+        self.params = params
+        self.check_mode = check_mode
+        self.diff = diff
+        self.environ = os.environ if environ is None else environ
+        self.no_log_values = set() if no_log_values is None else no_log_values
+        self.resource = spec.resource
+        self.result_key = spec.result_key
+        self.result = {'changed': False}
+        self.warnings = []
+        self._client = None
+
+    def warn(self, message):
+        self.warnings.append(message)
+
+    def execute(self, run):
+        """``run(self)``; the result, failed with the error's message and fields
+        when a typed exception of module_utils ends it."""
+        try:
+            run(self)
+        except ServiceError as exc:
+            failed = dict(self.result, failed=True, msg=str(exc))
+            status = getattr(exc, 'status', None)
+            if status is not None:
+                failed['status'] = status
+            # An error may carry result fields of its own (a failed job's id, status, output).
+            failed.update(getattr(exc, 'result', None) or {})
+            self.result = failed
+        if self.warnings:
+            self.result['warnings'] = list(self.warnings)
+        return self.result
+
+    # -- connection ------------------------------------------------------------
+
+    @property
+    def client(self):
+        if self._client is None:
+            from ansible_collections.automation.service.plugins.module_utils._authenticator import connect
+            options = resolve(self.params, self.environ)
+            for name in SECRET_OPTIONS:
+                value = options.get(name)
+                if isinstance(value, dict):
+                    value = value.get('token')
+                if value:
+                    self.no_log_values.add(to_text(value))
+            self._client = connect(options, warn=self.warn, environ=self.environ)
+        return self._client
+
+    # -- reads -----------------------------------------------------------------
+
+    def get_one(self, endpoint, **filters):
+        """The one object matching ``filters`` (None when there is none)."""
+        params = dict((k, v) for k, v in filters.items() if v is not None)
+        params['page_size'] = 2
+        page = self.client.get(endpoint, params=params)
+        results = page.get('results', []) if isinstance(page, dict) else []
+        if len(results) > 1 or (isinstance(page, dict) and page.get('count', 0) > 1):
+            described = ', '.join('%s=%s' % item for item in sorted(filters.items()) if item[1] is not None)
+            raise MultipleFound('More than one object in %s matches %s: name it by id instead.'
+                                % (endpoint, described))
+        return results[0] if results else None
+
+    def resolve_id(self, endpoint, value, label=None, **filters):
+        """The id of the object named ``value`` (a name or an id) in ``endpoint``."""
+        if value is None:
+            return None
+        if is_id(value):
+            return int(value)
+        found = self.get_one(endpoint, name=value, **filters)
+        if found is None:
+            raise NotFound('%s %r was not found.' % (label or endpoint.rstrip('s'), value))
+        return found['id']
+
+    # -- writes ------------------------------------------------------------------
+
+    def detail_path(self, obj):
+        return obj.get('url') or '%s/%s' % (self.resource, obj['id'])
+
+    def changes(self, existing, desired, normalize=None):
+        """The fields of ``desired`` whose values differ from ``existing``."""
+        normalize = normalize or {}
+        changed = {}
+        for key, want in desired.items():
+            have = existing.get(key)
+            if key in normalize:
+                want_cmp, have_cmp = normalize[key](want), normalize[key](have)
+            else:
+                want_cmp, have_cmp = want, have
+                if want_cmp == '' and have_cmp is None:
+                    have_cmp = ''
+            if want_cmp != have_cmp:
+                changed[key] = want
+        return changed
+
+    def ensure_present(self, existing, desired, create=None, normalize=None, encode=None, secret=()):
+        """Create ``desired`` (with ``create()`` extra fields) or update only the
+        fields that differ; honour check mode; fill ``self.result``."""
+        encode = encode or {}
+
+        def wire(fields):
+            return dict((k, encode[k](v) if k in encode else v) for k, v in fields.items())
+
+        if existing is None:
+            body = dict(desired)
+            if create is not None:
+                body.update(create())
+            self.set_diff({}, body, secret)
+            self.result['changed'] = True
+            if self.check_mode:
+                self._set_object(body)
+                return body
+            created = self.client.request('POST', self.resource, json_body=wire(body), expect=(200, 201))
+            self._set_object(created)
+            return created
+        delta = self.changes(existing, desired, normalize)
+        before = dict((k, existing.get(k)) for k in desired)
+        if normalize:
+            before = dict((k, normalize[k](v) if k in normalize else v) for k, v in before.items())
+        after = dict(before)
+        after.update(delta)
+        if not delta:
+            self._set_object(existing)
+            return existing
+        self.set_diff(before, after, secret)
+        self.result['changed'] = True
+        if self.check_mode:
+            merged = dict(existing)
+            merged.update(delta)
+            self._set_object(merged)
+            return merged
+        updated = self.client.request('PATCH', self.detail_path(existing), json_body=wire(delta), expect=(200,))
+        self._set_object(updated)
+        return updated
+
+    def ensure_absent(self, existing):
+        if existing is None:
+            return
+        self.result['changed'] = True
+        self.set_diff({'id': existing.get('id'), 'name': existing.get('name')}, {}, ())
+        self.result['id'] = existing.get('id')
+        if not self.check_mode:
+            self.client.request('DELETE', self.detail_path(existing), expect=(202, 204, 404))
+
+    def _set_object(self, obj):
+        self.result['id'] = obj.get('id')
+        self.result[self.result_key] = obj
+
+    def set_diff(self, before, after, secret=()):
+        """The diff of this task (in diff mode only), its ``secret`` fields masked."""
+        if not self.diff:
+            return
+
+        def hide(data):
+            return dict((k, NO_LOG_PLACEHOLDER if k in secret and v else v) for k, v in data.items())
+
+        self.result['diff'] = {'before': hide(before), 'after': hide(after)}
+
+    def require_present_fields(self, fields):
+        missing = [name for name in fields if self.params.get(name) in (None, '')]
+        if missing:
+            raise ConfigError('state present needs %s.' % ', '.join(missing))

@@ -72,17 +72,19 @@ def build_auth(options, cache=None):
     return method
 
 
-def connect(options, cache=None, warn=None):
+def connect(options, cache=None, warn=None, environ=None):
     """A Client for ``options`` whose auth method has authenticated.
 
     The session cache is opened only for a method that keeps logins in it;
     ``warn`` receives what the cache has to say (another owner, no space).
+    ``environ`` is the task's environment (proxies, the cache directory).
     """
     if cache is None and method_name(options) in CACHED_METHODS:
+        from ansible_collections.automation.service.plugins.module_utils._private_dir import default_directory
         from ansible_collections.automation.service.plugins.module_utils._session_cache import SessionCache
-        cache = SessionCache(enabled=bool(options.get('session_cache', True)))
+        cache = SessionCache(directory=default_directory(environ), enabled=bool(options.get('session_cache', True)))
     try:
-        client = Client(options)
+        client = Client(options, environ=environ)
         client.auth = build_auth(options, cache=cache)
         client.cache = cache
         client.auth.authenticate(client)

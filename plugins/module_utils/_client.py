@@ -1,22 +1,39 @@
 # -*- coding: utf-8 -*-
 # Copyright: automation.service contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""HTTP layer: base URL, TLS, timeouts, bounded retries of idempotent requests,
-and error mapping to typed exceptions (the wire itself is in _transport)."""
+"""HTTP layer on ``requests``: base URL, TLS, timeouts, bounded retries of
+idempotent requests, and error mapping to typed exceptions.
+
+One keep-alive ``requests.Session`` per service and credentials serves every
+request of a worker process (the items of a loop, the lookups of a task).
+"""
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import hashlib
 import json
 import os
 import random
+import ssl
+import sys
 import time
+import warnings
 
 from ansible_collections.automation.service.plugins.module_utils._errors import (
-    ApiError, ConfigError, ConnectionFailure, NotFound, OutcomeUnknown,
+    ApiError, ConfigError, ConnectionFailure, MissingRequirement, NotFound, OutcomeUnknown,
 )
-from ansible_collections.automation.service.plugins.module_utils import _transport
+
+try:
+    import requests
+    from requests import exceptions as rexc
+    from requests.adapters import HTTPAdapter
+    from requests.utils import should_bypass_proxies
+    from urllib3.exceptions import InsecureRequestWarning
+    from http.cookiejar import DefaultCookiePolicy
+except ImportError:  # reported when a client is built, with the interpreter that lacks it
+    requests = None
 
 try:
     from urllib.parse import urlsplit, urlunsplit, urlencode
@@ -95,10 +112,88 @@ def _retry_after(response):
         return None
 
 
+def require_requests():
+    if requests is None:
+        raise MissingRequirement(
+            'The Python package requests is not installed for %s, the interpreter that runs this task: '
+            'install it with "%s -m pip install requests" (or your system\'s python3-requests package).'
+            % (sys.executable, sys.executable))
+
+
+class Response:
+    """Status, headers, body and cookies of one answer (a thin view of requests')."""
+
+    def __init__(self, answer):
+        self.url = answer.url
+        self.status = answer.status_code
+        self.headers = answer.headers
+        self.content = answer.content
+        self.cookies = answer.cookies
+        self._answer = answer
+
+    @property
+    def text(self):
+        answer = self._answer
+        if not answer.encoding:
+            answer.encoding = 'utf-8'
+        return answer.text
+
+    def json(self):
+        """The decoded body; ApiError quoting the first bytes when it is not JSON."""
+        if not self.content:
+            return None
+        try:
+            return json.loads(self.text)
+        except ValueError:
+            raise ApiError('The service answered %s to %s with a body that is not JSON: %s'
+                           % (self.status, self.url, self.snippet()), status=self.status, url=self.url)
+
+    def snippet(self, size=200):
+        text = ' '.join(self.text.split()) if self.content else ''
+        return text[:size] + ('...' if len(text) > size else '')
+
+
+# One keep-alive session per (service, TLS settings, credentials) in this
+# process. A forked child (Ansible's workers are forks) starts its own: a TLS
+# connection shared by two processes is corrupted by whichever writes second.
+_SESSIONS = {}
+_SESSIONS_PID = [os.getpid()]
+
+
+def _session_for(key):
+    if _SESSIONS_PID[0] != os.getpid():
+        _SESSIONS.clear()
+        _SESSIONS_PID[0] = os.getpid()
+    session = _SESSIONS.get(key)
+    if session is None:
+        session = requests.Session()
+        # Credentials travel in the headers each auth method sets, never through
+        # the environment (.netrc, REQUESTS_CA_BUNDLE) nor a shared cookie jar.
+        session.trust_env = False
+        session.cookies.set_policy(DefaultCookiePolicy(allowed_domains=[]))
+        # Retries are decided here, per method (never a POST whose answer was lost).
+        adapter = HTTPAdapter(max_retries=0)
+        session.mount('https://', adapter)
+        session.mount('http://', adapter)
+        _SESSIONS[key] = session
+    return session
+
+
+def default_verify():
+    """What validate_certs without ca_path trusts: the system's CA store, as
+    Python's ssl module finds it (SSL_CERT_FILE / SSL_CERT_DIR honoured)."""
+    paths = ssl.get_default_verify_paths()
+    for candidate in (paths.cafile, paths.capath):
+        if candidate and os.path.exists(candidate):
+            return candidate
+    return True
+
+
 class Client:
     """Sends requests to one service with one set of TLS and auth settings."""
 
-    def __init__(self, options, auth=None, sleep=time.sleep):
+    def __init__(self, options, auth=None, sleep=time.sleep, environ=None):
+        require_requests()
         self.base_url = normalize_url(options.get('service_url'))
         parts = urlsplit(self.base_url)
         self.origin = '%s://%s' % (parts.scheme, parts.netloc)
@@ -115,17 +210,22 @@ class Client:
         self.auth = auth
         self.requests_sent = 0
         self._sleep = sleep
-        self._context = None
+        self.environ = os.environ if environ is None else environ
+        if not self.validate_certs:
+            self.verify = False
+        else:
+            self.verify = self.ca_path or default_verify()
+        self.session = _session_for(self.session_key(options))
+
+    def session_key(self, options):
+        """The base URL, TLS settings and a digest of the credentials."""
+        secrets = json.dumps([options.get(name) for name in sorted(options)], sort_keys=True, default=str)
+        return (self.base_url, self.validate_certs, self.ca_path,
+                hashlib.sha256(secrets.encode('utf-8')).hexdigest())
 
     @property
     def is_https(self):
         return self.base_url.startswith('https://')
-
-    @property
-    def context(self):
-        if self._context is None:
-            self._context = _transport.ssl_context(self.validate_certs, self.ca_path)
-        return self._context
 
     def url(self, path, params=None):
         path = api_path(path)
@@ -140,6 +240,19 @@ class Client:
             if query:
                 full += ('&' if '?' in full else '?') + query
         return full
+
+    def proxies(self, url):
+        """The proxy the environment names for ``url`` (``*_proxy``, ``no_proxy``)."""
+        environ = self.environ
+        scheme = urlsplit(url).scheme
+
+        def env(name):
+            return environ.get(name) or environ.get(name.upper())
+
+        proxy = env('%s_proxy' % scheme) or env('all_proxy')
+        if not proxy or should_bypass_proxies(url, no_proxy=env('no_proxy')):
+            return {}
+        return {scheme: proxy}
 
     # -- raw sending -------------------------------------------------------
 
@@ -173,6 +286,30 @@ class Client:
                     continue
             return response
 
+    def _exchange(self, method, url, body, headers):
+        """One attempt. Raises _NotSent when nothing reached the service,
+        _MaybeSent when the request may have been processed."""
+        try:
+            with warnings.catch_warnings():
+                if not self.verify:  # the user's explicit choice: no warning per request
+                    warnings.simplefilter('ignore', InsecureRequestWarning)
+                answer = self.session.request(method, url, data=body, headers=headers, timeout=self.timeout,
+                                              verify=self.verify, proxies=self.proxies(url), allow_redirects=False)
+        except rexc.SSLError as exc:
+            raise ConnectionFailure(self._tls_message(url, exc))
+        except (rexc.ConnectTimeout, rexc.ProxyError) as exc:
+            raise _NotSent(exc)
+        except (rexc.InvalidURL, rexc.InvalidHeader, rexc.InvalidSchema, rexc.MissingSchema, ValueError) as exc:
+            raise ConfigError('Cannot send %s %s: %s.' % (method, url, _short(exc)))
+        except rexc.ConnectionError as exc:
+            if _never_connected(exc):
+                raise _NotSent(exc)
+            raise _MaybeSent(exc)
+        except rexc.RequestException as exc:  # read timeouts, broken chunked bodies
+            raise _MaybeSent(exc)
+        self.requests_sent += 1
+        return Response(answer)
+
     def _send_with_retries(self, method, url, body, headers):
         started = time.time()
         attempt = 0
@@ -181,16 +318,11 @@ class Client:
             response = error = None
             not_sent = False
             try:
-                response = _transport.exchange(method, url, body, headers, self.timeout, self.context)
-                self.requests_sent += 1
-            except _transport.TlsFailure as exc:
-                raise ConnectionFailure(self._tls_message(url, exc))
-            except _transport.BadRequest as exc:
-                raise ConfigError('Cannot send %s %s: %s.' % (method, url, exc))
-            except _transport.NotSent as exc:
-                error, not_sent = exc, True
-            except _transport.MaybeSent as exc:
-                error = exc
+                response = self._exchange(method, url, body, headers)
+            except _NotSent as exc:
+                error, not_sent = exc.cause, True
+            except _MaybeSent as exc:
+                error = exc.cause
 
             retryable = method in IDEMPOTENT or not_sent
             if response is not None:
@@ -272,6 +404,33 @@ class Client:
             if not following or not all_pages:
                 return
             page = self.get(following)
+
+
+class _Failed(Exception):
+    def __init__(self, cause):
+        super(_Failed, self).__init__(str(cause))
+        self.cause = cause
+
+
+class _NotSent(_Failed):
+    """Nothing reached the service: safe to send again, whatever the method."""
+
+
+class _MaybeSent(_Failed):
+    """The request left: the service may have processed it."""
+
+
+def _never_connected(exc):
+    """True when urllib3 failed before the request left (no connection was made)."""
+    from urllib3.exceptions import NewConnectionError
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, (NewConnectionError, ConnectionRefusedError)):
+            return True
+        exc = getattr(exc, 'reason', None) or exc.__context__ or (exc.args[0] if exc.args and isinstance(
+            exc.args[0], BaseException) else None)
+    return False
 
 
 def _short(error):

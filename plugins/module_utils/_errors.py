@@ -27,6 +27,10 @@ class ConfigError(ServiceError):
     """The options do not make sense; raised before any request is sent."""
 
 
+class MissingRequirement(ConfigError):
+    """A Python package the collection needs is not installed for this interpreter."""
+
+
 class ConnectionFailure(ServiceError):
     """The service could not be reached, or TLS verification failed."""
 

@@ -7,7 +7,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.automation.service.plugins.module_utils._api_module import ApiModule, is_id
+from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec, is_id
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
 
 
@@ -46,18 +46,20 @@ def wire_value(value):
     return value
 
 
-def run_info(resource, result_key, argument_spec, filters):
-    """Run an info module: ``filters(params)`` gives the query of its own options,
-    merged with ``id`` and ``query``; every page is read."""
+def info_spec(resource, result_key, argument_spec):
+    """The ModuleSpec of an info module: its own options plus ``id`` and ``query``."""
     spec = dict(COMMON_SPEC)
     spec.update(argument_spec)
-    api = ApiModule(spec, resource=resource, result_key=result_key)
+    return ModuleSpec(spec, resource=resource, result_key=result_key)
+
+
+def read_all(api, filters):
+    """Every object of the module's resource matching ``filters`` (the query of
+    its own options) merged with ``id`` and ``query``; every page is read."""
     params = api.params
-    with api.failures():
-        query = dict((key, wire_value(value)) for key, value in (params['query'] or {}).items())
-        query.update(filters(params))
-        if params['id'] is not None:
-            query['id'] = object_id('id', params['id'])
-        query.setdefault('page_size', PAGE_SIZE)
-        api.result[result_key] = list(api.client.iterate(resource, params=query))
-    api.exit()
+    query = dict((key, wire_value(value)) for key, value in (params['query'] or {}).items())
+    query.update(filters)
+    if params['id'] is not None:
+        query['id'] = object_id('id', params['id'])
+    query.setdefault('page_size', PAGE_SIZE)
+    api.result[api.result_key] = list(api.client.iterate(api.resource, params=query))

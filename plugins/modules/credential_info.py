@@ -51,7 +51,7 @@ credentials:
   sample: [{"id": 5, "name": "deploy key", "credential_type": 1, "inputs": {"username": "deploy", "ssh_key_data": "$encrypted$"}}]
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._info import related_filter, run_info
+from ansible_collections.automation.service.plugins.module_utils._info import info_spec, read_all, related_filter
 
 ARGUMENT_SPEC = dict(
     name=dict(type='str'),
@@ -68,8 +68,15 @@ def filters(params):
     return query
 
 
+def run(api):
+    read_all(api, filters(api.params))
+
+
+SPEC = info_spec('credentials', 'credentials', ARGUMENT_SPEC)
+
+
 def main():
-    run_info('credentials', 'credentials', ARGUMENT_SPEC, filters)
+    SPEC.main(run)
 
 
 if __name__ == '__main__':

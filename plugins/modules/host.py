@@ -93,7 +93,7 @@ host:
 '''
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import (
-    ApiModule, dump_variables, is_id, parse_variables,
+    ModuleSpec, dump_variables, is_id, parse_variables,
 )
 
 ARGUMENT_SPEC = dict(
@@ -111,28 +111,32 @@ def inventory_filter(inventory):
     return {'inventory': int(inventory)} if is_id(inventory) else {'inventory__name': inventory}
 
 
-def main():
-    api = ApiModule(ARGUMENT_SPEC, resource='hosts', result_key='host')
+def run(api):
     params = api.params
-    with api.failures():
-        where = inventory_filter(params['inventory'])
-        existing = api.get_one('hosts', name=params['name'], **where)
-        if existing is None and params['new_name']:
-            existing = api.get_one('hosts', name=params['new_name'], **where)
+    where = inventory_filter(params['inventory'])
+    existing = api.get_one('hosts', name=params['name'], **where)
+    if existing is None and params['new_name']:
+        existing = api.get_one('hosts', name=params['new_name'], **where)
 
-        if params['state'] == 'absent':
-            api.ensure_absent(existing)
-        else:
-            desired = dict((key, params[key]) for key in ('description', 'enabled', 'variables')
-                           if params[key] is not None)
-            desired['name'] = params['new_name'] or params['name']
-            api.ensure_present(
-                existing, desired,
-                create=lambda: {'inventory': api.resolve_id('inventories', params['inventory'], 'inventory')},
-                normalize={'variables': parse_variables},
-                encode={'variables': dump_variables},
-            )
-    api.exit()
+    if params['state'] == 'absent':
+        api.ensure_absent(existing)
+        return
+    desired = dict((key, params[key]) for key in ('description', 'enabled', 'variables')
+                   if params[key] is not None)
+    desired['name'] = params['new_name'] or params['name']
+    api.ensure_present(
+        existing, desired,
+        create=lambda: {'inventory': api.resolve_id('inventories', params['inventory'], 'inventory')},
+        normalize={'variables': parse_variables},
+        encode={'variables': dump_variables},
+    )
+
+
+SPEC = ModuleSpec(ARGUMENT_SPEC, resource='hosts', result_key='host')
+
+
+def main():
+    SPEC.main(run)
 
 
 if __name__ == '__main__':

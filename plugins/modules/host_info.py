@@ -52,7 +52,7 @@ hosts:
   sample: [{"id": 42, "name": "web01.example.com", "inventory": 3, "enabled": true}]
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._info import related_filter, run_info
+from ansible_collections.automation.service.plugins.module_utils._info import info_spec, read_all, related_filter
 
 ARGUMENT_SPEC = dict(
     name=dict(type='str'),
@@ -67,8 +67,15 @@ def filters(params):
     return query
 
 
+def run(api):
+    read_all(api, filters(api.params))
+
+
+SPEC = info_spec('hosts', 'hosts', ARGUMENT_SPEC)
+
+
 def main():
-    run_info('hosts', 'hosts', ARGUMENT_SPEC, filters)
+    SPEC.main(run)
 
 
 if __name__ == '__main__':

@@ -74,7 +74,7 @@ inventory:
 '''
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import (
-    ApiModule, dump_variables, is_id, parse_variables,
+    ModuleSpec, dump_variables, is_id, parse_variables,
 )
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
 
@@ -93,26 +93,30 @@ def organization_filter(organization):
     return {'organization': int(organization)} if is_id(organization) else {'organization__name': organization}
 
 
-def main():
-    api = ApiModule(ARGUMENT_SPEC, resource='inventories', result_key='inventory')
+def run(api):
     params = api.params
-    with api.failures():
-        existing = api.get_one('inventories', name=params['name'], **organization_filter(params['organization']))
-        if params['state'] == 'absent':
-            api.ensure_absent(existing)
-        else:
-            if existing is None and not params['organization']:
-                raise ConfigError('organization is required to create inventory %s.' % params['name'])
-            desired = dict((key, params[key]) for key in ('description', 'variables') if params[key] is not None)
-            desired['name'] = params['name']
-            api.ensure_present(
-                existing, desired,
-                create=lambda: {'organization': api.resolve_id('organizations', params['organization'],
-                                                               'organization')},
-                normalize={'variables': parse_variables},
-                encode={'variables': dump_variables},
-            )
-    api.exit()
+    existing = api.get_one('inventories', name=params['name'], **organization_filter(params['organization']))
+    if params['state'] == 'absent':
+        api.ensure_absent(existing)
+    else:
+        if existing is None and not params['organization']:
+            raise ConfigError('organization is required to create inventory %s.' % params['name'])
+        desired = dict((key, params[key]) for key in ('description', 'variables') if params[key] is not None)
+        desired['name'] = params['name']
+        api.ensure_present(
+            existing, desired,
+            create=lambda: {'organization': api.resolve_id('organizations', params['organization'],
+                                                           'organization')},
+            normalize={'variables': parse_variables},
+            encode={'variables': dump_variables},
+        )
+
+
+SPEC = ModuleSpec(ARGUMENT_SPEC, resource='inventories', result_key='inventory')
+
+
+def main():
+    SPEC.main(run)
 
 
 if __name__ == '__main__':

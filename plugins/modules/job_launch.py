@@ -159,7 +159,7 @@ stdout:
   sample: "PLAY RECAP ****\nweb01 : ok=2 changed=0 unreachable=0 failed=0"
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._api_module import ApiModule
+from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
 from ansible_collections.automation.service.plugins.module_utils import _jobs
 
 ARGUMENT_SPEC = dict(
@@ -188,33 +188,37 @@ def launch_body(api):
     return body
 
 
-def main():
-    api = ApiModule(ARGUMENT_SPEC, resource='jobs', result_key='job')
+def run(api):
     params = api.params
-    with api.failures():
-        jt_id = api.resolve_id('job_templates', params['job_template'], 'job template')
-        api.result['job_template'] = jt_id
-        info = api.client.get('job_templates/%d/launch' % jt_id)
-        name = info.get('job_template_data', {}).get('name') or params['job_template']
-        given = [field for field in LAUNCH_FIELDS if params[field] is not None]
-        _jobs.check_prompts(name, info, given)
-        body = launch_body(api)
-        api.result['changed'] = True
-        if api.module.check_mode:
-            api.exit()
-        launched = _jobs.launch(api.client, jt_id, body)
-        job_id = launched['job']
-        api.result.update(id=job_id, status=launched.get('status'), job=launched,
-                          ignored_fields=launched.get('ignored_fields') or {})
-        if api.result['ignored_fields']:
-            api.module.warn('The service ignored these launch values: %s' % ', '.join(sorted(api.result['ignored_fields'])))
-        if params['wait']:
-            try:
-                api.result.update(_jobs.wait(api.client, job_id, params['timeout'], params['interval']))
-            except _jobs.JobFailed as exc:
-                exc.result = dict(api.result, **exc.result)
-                raise
-    api.exit()
+    jt_id = api.resolve_id('job_templates', params['job_template'], 'job template')
+    api.result['job_template'] = jt_id
+    info = api.client.get('job_templates/%d/launch' % jt_id)
+    name = info.get('job_template_data', {}).get('name') or params['job_template']
+    given = [field for field in LAUNCH_FIELDS if params[field] is not None]
+    _jobs.check_prompts(name, info, given)
+    body = launch_body(api)
+    api.result['changed'] = True
+    if api.check_mode:
+        return
+    launched = _jobs.launch(api.client, jt_id, body)
+    job_id = launched['job']
+    api.result.update(id=job_id, status=launched.get('status'), job=launched,
+                      ignored_fields=launched.get('ignored_fields') or {})
+    if api.result['ignored_fields']:
+        api.warn('The service ignored these launch values: %s' % ', '.join(sorted(api.result['ignored_fields'])))
+    if params['wait']:
+        try:
+            api.result.update(_jobs.wait(api.client, job_id, params['timeout'], params['interval']))
+        except _jobs.JobFailed as exc:
+            exc.result = dict(api.result, **exc.result)
+            raise
+
+
+SPEC = ModuleSpec(ARGUMENT_SPEC, resource='jobs', result_key='job')
+
+
+def main():
+    SPEC.main(run)
 
 
 if __name__ == '__main__':

@@ -118,7 +118,7 @@ job_template:
 '''
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import (
-    ApiModule, dump_variables, is_id, parse_variables,
+    ModuleSpec, dump_variables, is_id, parse_variables,
 )
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
 
@@ -150,26 +150,30 @@ def related_id(api, existing, key, endpoint, value):
     return api.resolve_id(endpoint, value, key)
 
 
-def main():
-    api = ApiModule(ARGUMENT_SPEC, resource='job_templates', result_key='job_template')
+def run(api):
     params = api.params
-    with api.failures():
-        existing = api.get_one('job_templates', name=params['name'])
-        if params['state'] == 'absent':
-            api.ensure_absent(existing)
-        else:
-            missing = [key for key in ('project', 'playbook') if not params[key]]
-            if existing is None and missing:
-                raise ConfigError('%s required to create job template %s.'
-                                  % (' and '.join(missing) + (' are' if len(missing) > 1 else ' is'), params['name']))
-            desired = dict((key, params[key]) for key in PLAIN_FIELDS if params[key] is not None)
-            desired['name'] = params['name']
-            for key, endpoint in (('inventory', 'inventories'), ('project', 'projects')):
-                if params[key] is not None:
-                    desired[key] = related_id(api, existing, key, endpoint, params[key])
-            api.ensure_present(existing, desired, normalize={'extra_vars': parse_variables},
-                               encode={'extra_vars': dump_variables})
-    api.exit()
+    existing = api.get_one('job_templates', name=params['name'])
+    if params['state'] == 'absent':
+        api.ensure_absent(existing)
+    else:
+        missing = [key for key in ('project', 'playbook') if not params[key]]
+        if existing is None and missing:
+            raise ConfigError('%s required to create job template %s.'
+                              % (' and '.join(missing) + (' are' if len(missing) > 1 else ' is'), params['name']))
+        desired = dict((key, params[key]) for key in PLAIN_FIELDS if params[key] is not None)
+        desired['name'] = params['name']
+        for key, endpoint in (('inventory', 'inventories'), ('project', 'projects')):
+            if params[key] is not None:
+                desired[key] = related_id(api, existing, key, endpoint, params[key])
+        api.ensure_present(existing, desired, normalize={'extra_vars': parse_variables},
+                           encode={'extra_vars': dump_variables})
+
+
+SPEC = ModuleSpec(ARGUMENT_SPEC, resource='job_templates', result_key='job_template')
+
+
+def main():
+    SPEC.main(run)
 
 
 if __name__ == '__main__':

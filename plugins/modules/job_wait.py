@@ -102,7 +102,7 @@ stdout:
   sample: "PLAY RECAP ****\nweb01 : ok=2 changed=0 unreachable=0 failed=0"
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._api_module import ApiModule
+from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
 from ansible_collections.automation.service.plugins.module_utils import _jobs
 
 ARGUMENT_SPEC = dict(
@@ -112,12 +112,16 @@ ARGUMENT_SPEC = dict(
 )
 
 
-def main():
-    api = ApiModule(ARGUMENT_SPEC, resource='jobs', result_key='job')
+def run(api):
     params = api.params
-    with api.failures():
-        api.result.update(_jobs.wait(api.client, params['job_id'], params['timeout'], params['interval']))
-    api.exit()
+    api.result.update(_jobs.wait(api.client, params['job_id'], params['timeout'], params['interval']))
+
+
+SPEC = ModuleSpec(ARGUMENT_SPEC, resource='jobs', result_key='job')
+
+
+def main():
+    SPEC.main(run)
 
 
 if __name__ == '__main__':

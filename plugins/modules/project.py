@@ -76,7 +76,7 @@ project:
 '''
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import (
-    ApiModule, is_id, require_present_fields,
+    ModuleSpec, is_id,
 )
 
 ARGUMENT_SPEC = dict(
@@ -88,25 +88,29 @@ ARGUMENT_SPEC = dict(
 )
 
 
-def main():
-    api = ApiModule(ARGUMENT_SPEC, resource='projects', result_key='project')
+def run(api):
     params = api.params
-    with api.failures():
-        org = params['organization']
-        where = {} if org is None else ({'organization': int(org)} if is_id(org) else {'organization__name': org})
-        existing = api.get_one('projects', name=params['name'], **where)
-        if params['state'] == 'absent':
-            api.ensure_absent(existing)
-        else:
-            if existing is None:
-                require_present_fields(api.module, ('organization', 'local_path'), 'present')
-            desired = dict((key, params[key]) for key in ('description', 'local_path') if params[key] is not None)
-            desired['name'] = params['name']
-            api.ensure_present(
-                existing, desired,
-                create=lambda: {'organization': api.resolve_id('organizations', org, 'organization'), 'scm_type': ''},
-            )
-    api.exit()
+    org = params['organization']
+    where = {} if org is None else ({'organization': int(org)} if is_id(org) else {'organization__name': org})
+    existing = api.get_one('projects', name=params['name'], **where)
+    if params['state'] == 'absent':
+        api.ensure_absent(existing)
+    else:
+        if existing is None:
+            api.require_present_fields(('organization', 'local_path'))
+        desired = dict((key, params[key]) for key in ('description', 'local_path') if params[key] is not None)
+        desired['name'] = params['name']
+        api.ensure_present(
+            existing, desired,
+            create=lambda: {'organization': api.resolve_id('organizations', org, 'organization'), 'scm_type': ''},
+        )
+
+
+SPEC = ModuleSpec(ARGUMENT_SPEC, resource='projects', result_key='project')
+
+
+def main():
+    SPEC.main(run)
 
 
 if __name__ == '__main__':

@@ -135,7 +135,7 @@ ansible_facts:
       returned: when a token was minted
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._api_module import ApiModule, is_id
+from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec, is_id
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, NotFound
 from ansible_collections.automation.service.plugins.module_utils._info import object_id
 
@@ -160,9 +160,9 @@ def mint(api):
         application = api.resolve_id('applications', params['application'], 'application')
         endpoint = 'applications/%d/tokens' % application
     api.result['changed'] = True
-    if api.module._diff:
+    if api.diff:
         api.result['diff'] = {'before': {}, 'after': dict(body, application=application)}
-    if api.module.check_mode:
+    if api.check_mode:
         api.result['token'] = dict(body, application=application, token=None)
         return
     token = api.client.request('POST', endpoint, json_body=body, expect=(201,))
@@ -200,35 +200,38 @@ def revoke_all(api):
     ids = sorted((t['id'] for t in tokens), key=lambda i: (i == current, i))
     api.result['revoked'] = ids
     api.result['changed'] = bool(ids)
-    if ids and api.module._diff:
+    if ids and api.diff:
         api.result['diff'] = {'before': {'tokens': ids}, 'after': {'tokens': []}}
-    if not api.module.check_mode:
+    if not api.check_mode:
         for token_id in ids:
             api.client.request('DELETE', 'tokens/%d' % token_id, expect=(202, 204, 404))
 
 
-def main():
-    api = ApiModule(ARGUMENT_SPEC, resource='tokens', result_key='token',
-                    mutually_exclusive=[REVOKE_OPTIONS])
+def run(api):
     params = api.params
     secret = (params['existing_token'] or {}).get('token')
     if secret:
-        api.module.no_log_values.add(str(secret))
-    with api.failures():
-        if params['state'] == 'present':
-            given = [name for name in REVOKE_OPTIONS if params[name] is not None] + (['all_tokens'] if params['all_tokens'] else [])
-            if given:
-                raise ConfigError('%s only make sense with state absent.' % ', '.join(given))
-            mint(api)
-        elif params['user'] is not None:
-            if not params['all_tokens']:
-                raise ConfigError('user revokes tokens only with all_tokens: true.')
-            revoke_all(api)
-        elif params['all_tokens']:
-            raise ConfigError('all_tokens needs user: whose tokens to revoke.')
-        else:
-            revoke_one(api)
-    api.exit()
+        api.no_log_values.add(str(secret))
+    if params['state'] == 'present':
+        given = [name for name in REVOKE_OPTIONS if params[name] is not None] + (['all_tokens'] if params['all_tokens'] else [])
+        if given:
+            raise ConfigError('%s only make sense with state absent.' % ', '.join(given))
+        mint(api)
+    elif params['user'] is not None:
+        if not params['all_tokens']:
+            raise ConfigError('user revokes tokens only with all_tokens: true.')
+        revoke_all(api)
+    elif params['all_tokens']:
+        raise ConfigError('all_tokens needs user: whose tokens to revoke.')
+    else:
+        revoke_one(api)
+
+
+SPEC = ModuleSpec(ARGUMENT_SPEC, resource='tokens', result_key='token', mutually_exclusive=[REVOKE_OPTIONS])
+
+
+def main():
+    SPEC.main(run)
 
 
 if __name__ == '__main__':

@@ -102,7 +102,7 @@ user:
   sample: {"id": 7, "username": "alice", "first_name": "Alice", "email": "alice@example.com", "is_superuser": false}
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._api_module import ApiModule
+from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
 
 ARGUMENT_SPEC = dict(
     username=dict(type='str', required=True),
@@ -119,26 +119,30 @@ ARGUMENT_SPEC = dict(
 FIELDS = ('first_name', 'last_name', 'email', 'is_superuser', 'is_system_auditor')
 
 
-def main():
-    api = ApiModule(ARGUMENT_SPEC, resource='users', result_key='user')
+def run(api):
     params = api.params
-    with api.failures():
-        existing = api.get_one('users', username=params['username'])
-        if existing is None and params['new_username']:
-            existing = api.get_one('users', username=params['new_username'])
+    existing = api.get_one('users', username=params['username'])
+    if existing is None and params['new_username']:
+        existing = api.get_one('users', username=params['new_username'])
 
-        if params['state'] == 'absent':
-            api.ensure_absent(existing)
-        else:
-            desired = dict((key, params[key]) for key in FIELDS if params[key] is not None)
-            desired['username'] = params['new_username'] or params['username']
-            password = params['password']
-            if existing is not None and password and params['update_password'] == 'always':
-                desired['password'] = password
-            api.ensure_present(existing, desired, create=lambda: {'password': password} if password else {},
-                               secret=('password',))
-            api.result[api.result_key].pop('password', None)
-    api.exit()
+    if params['state'] == 'absent':
+        api.ensure_absent(existing)
+    else:
+        desired = dict((key, params[key]) for key in FIELDS if params[key] is not None)
+        desired['username'] = params['new_username'] or params['username']
+        password = params['password']
+        if existing is not None and password and params['update_password'] == 'always':
+            desired['password'] = password
+        api.ensure_present(existing, desired, create=lambda: {'password': password} if password else {},
+                           secret=('password',))
+        api.result[api.result_key].pop('password', None)
+
+
+SPEC = ModuleSpec(ARGUMENT_SPEC, resource='users', result_key='user')
+
+
+def main():
+    SPEC.main(run)
 
 
 if __name__ == '__main__':

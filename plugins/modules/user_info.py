@@ -48,7 +48,7 @@ users:
   sample: [{"id": 7, "username": "alice", "is_superuser": false}]
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._info import run_info
+from ansible_collections.automation.service.plugins.module_utils._info import info_spec, read_all
 
 ARGUMENT_SPEC = dict(
     username=dict(type='str'),
@@ -59,8 +59,15 @@ def filters(params):
     return {'username': params['username']} if params['username'] else {}
 
 
+def run(api):
+    read_all(api, filters(api.params))
+
+
+SPEC = info_spec('users', 'users', ARGUMENT_SPEC)
+
+
 def main():
-    run_info('users', 'users', ARGUMENT_SPEC, filters)
+    SPEC.main(run)
 
 
 if __name__ == '__main__':

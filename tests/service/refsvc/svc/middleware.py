@@ -71,6 +71,8 @@ class RequestLogMiddleware:
                 "accept": request.META.get("HTTP_ACCEPT"),
                 "content_type": request.META.get("CONTENT_TYPE") or None,
                 "referer": "HTTP_REFERER" in request.META,
+                # The client's port: one value per TCP connection.
+                "conn": request.META.get("REMOTE_PORT"),
                 "csrf": "HTTP_X_CSRFTOKEN" in request.META,
             }
         )

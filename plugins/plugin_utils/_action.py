@@ -1,0 +1,106 @@
+# -*- coding: utf-8 -*-
+# Copyright: automation.service contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The action plugin of every module: runs the module's ``run`` inside the
+controller's worker process when the task runs on the controller, otherwise
+hands the task to the module.
+
+In the controller there is no module packaging and no new interpreter, and
+the worker's keep-alive connection serves every item of a loop. The module's
+own argument spec is validated with ansible-core's ArgumentSpecValidator and
+the result is built as AnsibleModule builds it (``invocation.module_args``,
+warnings, secrets masked), so both paths answer alike.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import importlib
+import os
+
+from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
+from ansible.module_utils.common.parameters import remove_values
+from ansible.module_utils.errors import UnsupportedError
+from ansible.plugins.action import ActionBase
+
+from ansible_collections.automation.service.plugins.module_utils._api_module import (
+    ApiTask, infinite_ints, loosened, narrow_token_dict_no_log,
+)
+
+COLLECTION = 'automation.service'
+
+
+class ServiceAction(ActionBase):
+    """Subclasses name their module in ``module``."""
+
+    module = None
+    _supports_check_mode = True
+    _supports_async = True
+
+    def in_controller(self):
+        """The task runs here: a local connection, no become, not async."""
+        return (getattr(self._connection, 'transport', None) in ('local', 'ansible.builtin.local')
+                and not self._play_context.become and not self._task.async_val)
+
+    def run(self, tmp=None, task_vars=None):
+        result = super(ServiceAction, self).run(tmp, task_vars)
+        del tmp  # tmp no longer has any effect
+        if self.in_controller():
+            result.update(self.run_here())
+        else:
+            wrap_async = self._task.async_val and not self._connection.has_native_async
+            result.update(self._execute_module(module_name='%s.%s' % (COLLECTION, self.module),
+                                               module_args=self._task.args, task_vars=task_vars,
+                                               wrap_async=wrap_async))
+            if not wrap_async:
+                self._remove_tmp_path(self._connection._shell.tmpdir)
+        return self.finish(result)
+
+    def finish(self, result):
+        """A hook for a module whose result needs more (the token's secret)."""
+        return result
+
+    def task_environment(self):
+        """The controller's environment with the task's ``environment:`` on top,
+        what a module started here would see."""
+        task_env = {}
+        self._compute_environment_string(task_env)
+        environ = dict(os.environ)
+        environ.update((str(k), str(v)) for k, v in task_env.items() if v is not None)
+        return environ
+
+    def run_here(self):
+        code = importlib.import_module('ansible_collections.%s.plugins.modules.%s' % (COLLECTION, self.module))
+        spec = code.SPEC
+        args = dict(self._task.args)
+        validator = ArgumentSpecValidator(spec.argument_spec, **spec.spec_kwargs)
+        try:
+            validation = validator.validate(args)
+        except OverflowError:
+            loose = ArgumentSpecValidator(loosened(spec.argument_spec), **spec.spec_kwargs).validate(args)
+            return self.failed(infinite_ints(spec.argument_spec, loose.validated_parameters), loose)
+        if validation.error_messages:
+            message = validation.errors.msg
+            if isinstance(validation.errors[0], UnsupportedError):
+                message = 'Unsupported parameters for (%s) module: %s' % (self._task.action, message)
+            return self.failed(message, validation)
+        params = validation.validated_parameters
+        no_log_values = set(validation._no_log_values)
+        narrow_token_dict_no_log(params, no_log_values)
+        api = ApiTask(spec, params, check_mode=bool(self._task.check_mode), diff=bool(self._task.diff),
+                      environ=self.task_environment(), no_log_values=no_log_values)
+        result = api.execute(code.run)
+        warnings = ['Both option %s and its alias %s are set.' % (w['option'], w['alias'])
+                    for w in validation._warnings] + result.pop('warnings', [])
+        if warnings:
+            result['warnings'] = warnings
+        if validation._deprecations:
+            result['deprecations'] = [dict(d) for d in validation._deprecations]
+        result['invocation'] = {'module_args': params}
+        return remove_values(result, api.no_log_values)
+
+    @staticmethod
+    def failed(message, validation):
+        result = {'failed': True, 'msg': message, 'invocation': {'module_args': validation.validated_parameters}}
+        return remove_values(result, validation._no_log_values)

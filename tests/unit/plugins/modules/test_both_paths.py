@@ -1,0 +1,160 @@
+"""Every module runs two ways: inside the controller's worker (its action
+plugin, for a task on the controller) and as a module (a remote host, become,
+async). ``async`` forces the module path here: the same code a non-local
+connection runs. Real ansible-playbook runs against the reference service."""
+
+import json
+import os
+import uuid
+
+import pytest
+
+from ..module_utils.helpers import connect_as
+from .module_runner import module_names
+from .playbook import run_playbook as run_any_playbook, service_defaults as base_defaults
+
+# What the async wrapper adds to a module's result.
+ASYNC_KEYS = {'ansible_job_id', 'finished', 'results_file', 'started', 'stderr', 'stderr_lines', 'stdout',
+              'stdout_lines'}
+
+
+def service_defaults(service):
+    return base_defaults(service, service_username=service.admin_username, service_password=service.admin_password)
+
+
+def run_playbook(workdir, tasks, module_defaults):
+    """A playbook with a session cache of its own."""
+    env = {'SERVICE_CACHE_DIR': os.path.join(str(workdir), 'cache')}
+    return run_any_playbook(workdir, tasks, env=env, module_defaults=module_defaults)
+
+
+def dump_results(names):
+    """A last task that writes the registered results to results.json."""
+    return {'name': 'results', 'ansible.builtin.copy': {
+        'dest': '{{ playbook_dir }}/results.json',
+        'content': '{{ {%s} | to_json }}' % ', '.join("'%s': %s" % (n, n) for n in names)}}
+
+
+def read_results(workdir):
+    with open(os.path.join(str(workdir), 'results.json')) as handle:
+        return json.load(handle)
+
+
+def comparable(result):
+    return dict((k, v) for k, v in result.items() if k not in ASYNC_KEYS and not k.startswith('_ansible'))
+
+
+@pytest.fixture(scope='module')
+def world(service):
+    """What the tasks below find unchanged: an inventory with a host, a user, a job."""
+    admin = connect_as(service, service_auth='basic')
+    tag = uuid.uuid4().hex[:8]
+    inv = admin.request('POST', 'inventories', json_body={'name': 'paths-%s' % tag, 'organization': 1})
+    admin.request('POST', 'hosts', json_body={'name': 'web-%s' % tag, 'inventory': inv['id'], 'variables': '{"a": 1}'})
+    admin.request('POST', 'users', json_body={'username': 'paths-%s' % tag, 'password': 'pw-' + tag, 'first_name': 'P'})
+    return {'tag': tag, 'inventory': inv['name']}
+
+
+def cases(world):
+    tag, inv = world['tag'], world['inventory']
+    return {
+        'host': {'name': 'web-%s' % tag, 'inventory': inv, 'variables': {'a': 1}},
+        'host_info': {'inventory': inv},
+        'inventory': {'name': inv, 'organization': 'Default'},
+        'user': {'username': 'paths-%s' % tag, 'first_name': 'P'},
+        'user_info': {'username': 'paths-%s' % tag},
+        'credential_info': {'name': 'no-such-credential-%s' % tag},
+        'project': {'name': 'Demo Project'},
+        'job_template': {'name': 'no-such-template-%s' % tag, 'state': 'absent'},
+        'token': {'existing_token_id': 999999999, 'state': 'absent'},
+        'job_launch': {'job_template': 'no-such-template-%s' % tag},
+        'job_wait': {'job_id': 999999999, 'timeout': 5},
+    }
+
+
+def test_every_module_answers_alike_in_the_controller_and_as_a_module(service, world, tmp_path):
+    given = cases(world)
+    assert sorted(given) == module_names()
+    tasks, names = [], []
+    for name, args in sorted(given.items()):
+        for way, extra in (('here', {}), ('module', {'async': 60, 'poll': 1})):
+            register = '%s_%s' % (name, way)
+            task = {'name': register, 'automation.service.%s' % name: args, 'register': register,
+                    'ignore_errors': True, 'diff': True}
+            task.update(extra)
+            tasks.append(task)
+            names.append(register)
+    tasks.append(dump_results(names))
+    code, out = run_playbook(tmp_path, tasks, module_defaults=service_defaults(service))
+    assert code == 0, out
+    results = read_results(tmp_path)
+    for name in sorted(given):
+        here, module = results['%s_here' % name], results['%s_module' % name]
+        assert 'ansible_job_id' in module and 'ansible_job_id' not in here, name
+        assert comparable(here) == comparable(module), name
+    # the cases cover success, unchanged, and failures alike
+    assert not results['host_here'].get('failed') and results['host_here']['changed'] is False
+    assert results['job_launch_here']['failed'] and 'was not found' in results['job_launch_here']['msg']
+
+
+def test_bad_arguments_fail_alike(service, tmp_path):
+    bad = [('host', {'name': 'x', 'inventory': 'y', 'bogus': 1}),
+           ('host', {'inventory': 'y'}),
+           ('host', {'name': 'x', 'inventory': 'y', 'state': 'gone'}),
+           ('job_wait', {'job_id': float('inf')}),
+           ('token', {'existing_token_id': 1, 'user': 'u', 'state': 'absent'})]
+    tasks, names = [], []
+    for index, (name, args) in enumerate(bad):
+        for way, extra in (('here', {}), ('module', {'async': 60, 'poll': 1})):
+            register = 'bad%d_%s' % (index, way)
+            task = {'name': register, 'automation.service.%s' % name: args, 'register': register,
+                    'ignore_errors': True}
+            task.update(extra)
+            tasks.append(task)
+            names.append(register)
+    tasks.append(dump_results(names))
+    code, out = run_playbook(tmp_path, tasks, module_defaults=service_defaults(service))
+    assert code == 0, out
+    results = read_results(tmp_path)
+    for index in range(len(bad)):
+        here, module = results['bad%d_here' % index], results['bad%d_module' % index]
+        assert here['failed'] and module['failed'], bad[index]
+        assert here['msg'] == module['msg'], bad[index]
+    assert 'Unsupported parameters for (automation.service.host) module: bogus' in results['bad0_here']['msg']
+    assert 'whole number, not an infinity' in results['bad3_here']['msg']
+
+
+def test_a_loop_runs_in_the_controller_on_one_connection(service, world, tmp_path):
+    mark = service.mark()
+    task = {'name': 'loop', 'automation.service.host': {'name': 'loop-{{ item }}-%s' % world['tag'],
+                                                        'inventory': world['inventory'], 'state': 'absent'},
+            'loop': list(range(6))}
+    code, out = run_playbook(tmp_path, [task], module_defaults=service_defaults(service))
+    assert code == 0, out
+    gets = [e for e in service.since(mark) if e['path'] == '/api/v2/hosts/']
+    assert len(gets) == 6
+    assert len(set(e['conn'] for e in gets)) == 1
+
+
+def test_the_task_environment_reaches_the_options(service, tmp_path):
+    """SERVICE_URL from the task's environment: keyword, as a module would see it."""
+    defaults = service_defaults(service)
+    url = defaults.pop('service_url')
+    task = {'name': 'env', 'automation.service.user_info': {'username': service.admin_username},
+            'environment': {'SERVICE_URL': url}, 'register': 'found'}
+    code, out = run_playbook(tmp_path, [task, dump_results(['found'])], module_defaults=defaults)
+    assert code == 0, out
+    assert read_results(tmp_path)['found']['users'][0]['username'] == service.admin_username
+
+
+def test_async_with_poll_zero_then_async_status(service, world, tmp_path):
+    tasks = [
+        {'name': 'start', 'automation.service.host_info': {'inventory': world['inventory']},
+         'async': 60, 'poll': 0, 'register': 'started'},
+        {'name': 'status', 'ansible.builtin.async_status': {'jid': '{{ started.ansible_job_id }}'},
+         'register': 'done', 'until': 'done.finished', 'retries': 30, 'delay': 1},
+        dump_results(['done']),
+    ]
+    code, out = run_playbook(tmp_path, tasks, module_defaults=service_defaults(service))
+    assert code == 0, out
+    assert [h['name'] for h in read_results(tmp_path)['done']['hosts']] == ['web-%s' % world['tag']]
