@@ -18,6 +18,11 @@ attributes:
   diff_mode:
     description: Will return details on what has changed (or possibly needs changing in check mode), when in diff mode.
     support: full
+  action:
+    description: >-
+      Runs in the controller's worker process through an action plugin when the task runs on the controller (a local
+      connection, no become, not async); otherwise the module runs where the task runs.
+    support: full
   action_group:
     description: Use C(group/automation.service.api) in C(module_defaults) to set the connection options once.
     support: full
@@ -34,6 +39,11 @@ attributes:
   diff_mode:
     description: Reads only; returns no diff.
     support: N/A
+  action:
+    description: >-
+      Runs in the controller's worker process through an action plugin when the task runs on the controller (a local
+      connection, no become, not async); otherwise the module runs where the task runs.
+    support: full
   action_group:
     description: Use C(group/automation.service.api) in C(module_defaults) to set the connection options once.
     support: full

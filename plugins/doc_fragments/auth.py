@@ -10,6 +10,8 @@ __metaclass__ = type
 class ModuleDocFragment(object):
 
     DOCUMENTATION = r'''
+requirements:
+  - requests (in the Python that runs C(ansible-playbook); on a remote host that runs the module, there too)
 options:
   service_url:
     description:

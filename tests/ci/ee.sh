@@ -5,7 +5,7 @@
 #
 # 1. ansible-builder introspect reads meta/execution-environment.yml of the
 #    installed collection and must find its Python requirements (meta/ee-requirements.txt,
-#    empty today: the collection needs only the standard library).
+#    which lists requests).
 # 2. ansible-builder create writes the build context of an execution environment
 #    that installs this collection's artifact; no image is built (no container engine).
 # Tools: requirements-importer.txt in .run/tools/importer. Output in .run/ee/.

@@ -158,3 +158,29 @@ def test_async_with_poll_zero_then_async_status(service, world, tmp_path):
     code, out = run_playbook(tmp_path, tasks, module_defaults=service_defaults(service))
     assert code == 0, out
     assert [h['name'] for h in read_results(tmp_path)['done']['hosts']] == ['web-%s' % world['tag']]
+
+
+def test_a_controller_without_requests_gets_one_line_saying_how_to_install_it(service, tmp_path):
+    """A real ansible-playbook whose Python cannot import requests (a
+    sitecustomize in PYTHONPATH hides it, as if it were not installed)."""
+    hide = tmp_path / 'hide'
+    hide.mkdir()
+    (hide / 'sitecustomize.py').write_text(
+        'import sys\n'
+        'class Hide:\n'
+        '    def find_spec(self, name, path=None, target=None):\n'
+        '        if name == "requests" or name.startswith("requests."):\n'
+        '            raise ImportError("No module named %r" % name)\n'
+        '        return None\n'
+        'sys.meta_path.insert(0, Hide())\n')
+    task = {'name': 'no requests', 'automation.service.user_info': {'username': service.admin_username},
+            'register': 'found', 'ignore_errors': True}
+    env = {'PYTHONPATH': str(hide), 'SERVICE_CACHE_DIR': str(tmp_path / 'cache')}
+    code, out = run_any_playbook(tmp_path, [task, dump_results(['found'])], env=env,
+                                 module_defaults=service_defaults(service))
+    assert code == 0, out
+    found = read_results(tmp_path)['found']
+    assert found['failed']
+    assert found['msg'].startswith('The Python package requests is not installed for ')
+    assert '-m pip install requests' in found['msg']
+    assert 'Traceback' not in out
