@@ -73,6 +73,7 @@ class RequestLogMiddleware:
                 "referer": "HTTP_REFERER" in request.META,
                 # The client's port: one value per TCP connection.
                 "conn": request.META.get("REMOTE_PORT"),
+                "agent": request.META.get("HTTP_USER_AGENT", "")[:80],
                 "csrf": "HTTP_X_CSRFTOKEN" in request.META,
             }
         )
