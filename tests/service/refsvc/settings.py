@@ -23,6 +23,7 @@ INSTALLED_APPS = [
     "oauth2_provider",
     "refsvc.svc",
     "refsvc.jobs",
+    "refsvc.resources",
 ]
 
 MIDDLEWARE = [

@@ -2,8 +2,9 @@ from django.urls import include, path
 
 from refsvc.svc.urls import urlpatterns  # noqa: F401
 from refsvc.jobs.urls import urlpatterns as jobs_urlpatterns
+from refsvc.resources.urls import urlpatterns as resources_urlpatterns
 
-urlpatterns = urlpatterns + jobs_urlpatterns
+urlpatterns = urlpatterns + jobs_urlpatterns + resources_urlpatterns
 urlpatterns = urlpatterns + [path("sso/", include("refsvc.sso.urls"))]
 
 handler404 = "refsvc.svc.views.not_found"

@@ -36,6 +36,9 @@ class Organization(TimestampedModel):
     name = models.CharField(max_length=512, unique=True)
     description = models.TextField(blank=True, default="")
     max_hosts = models.PositiveIntegerField(default=0)
+    default_environment = models.ForeignKey(
+        "resources.ExecutionEnvironment", null=True, blank=True, default=None, on_delete=models.SET_NULL, related_name="+"
+    )
     members = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="svc_organizations")
     admins = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="svc_admin_of_organizations")
 
@@ -50,6 +53,7 @@ class Inventory(TimestampedModel):
     variables = models.TextField(blank=True, default="")
     kind = models.CharField(max_length=32, blank=True, default="")
     host_filter = models.TextField(blank=True, null=True, default=None)
+    prevent_instance_group_fallback = models.BooleanField(default=False)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
 
     class Meta:

@@ -58,3 +58,6 @@ def seed(admin_username: str, admin_password: str) -> None:
         CredentialType.objects.get_or_create(
             name=name, kind=kind, defaults={"namespace": namespace, "managed": True, "inputs": inputs}
         )
+    from refsvc.resources.seed import seed as seed_resources
+
+    seed_resources()

@@ -124,19 +124,42 @@ class OrganizationSerializer(ResourceSerializer):
 
     class Meta:
         model = Organization
-        fields = ResourceSerializer.base_fields + ("name", "description", "max_hosts")
+        fields = ResourceSerializer.base_fields + ("name", "description", "max_hosts", "custom_virtualenv", "default_environment")
         validators = []
+
+    max_hosts = serializers.IntegerField(required=False, default=0, min_value=0, max_value=2147483647)
+    custom_virtualenv = serializers.SerializerMethodField()
+
+    def get_custom_virtualenv(self, obj):
+        return None
 
     def get_related(self, obj):
         base = self.get_url(obj)
-        return {
-            "inventories": base + "inventories/",
-            "credentials": base + "credentials/",
-            "users": base + "users/",
-            "admins": base + "admins/",
+        related = {
+            name: base + name + "/"
+            for name in (
+                "execution_environments", "projects", "inventories", "job_templates", "workflow_job_templates", "users",
+                "admins", "teams", "credentials", "applications", "activity_stream", "notification_templates",
+                "notification_templates_started", "notification_templates_success", "notification_templates_error",
+                "notification_templates_approvals", "object_roles", "access_list", "instance_groups", "galaxy_credentials",
+            )
         }
+        if obj.default_environment_id:
+            related["default_environment"] = "/api/v2/execution_environments/%d/" % obj.default_environment_id
+        return related
+
+    def get_summary_fields(self, obj):
+        data = {"user_capabilities": {"edit": True, "delete": True}}
+        ee = obj.default_environment
+        if ee is not None:
+            data["default_environment"] = {"id": ee.id, "name": ee.name, "description": ee.description, "image": ee.image}
+        return data
 
     def validate(self, attrs):
+        request = self.context.get("request")
+        if request is not None and not request.user.is_superuser and "max_hosts" in attrs:
+            if attrs["max_hosts"] != getattr(self.instance, "max_hosts", 0):
+                raise serializers.ValidationError(["Cannot change max_hosts."])
         self.unique_error(Organization, ("name",), attrs, "Organization with this Name already exists.")
         return attrs
 
@@ -149,17 +172,54 @@ class InventorySerializer(ResourceSerializer):
 
     class Meta:
         model = Inventory
-        fields = ResourceSerializer.base_fields + ("name", "description", "organization", "kind", "host_filter", "variables", "total_hosts")
+        fields = ResourceSerializer.base_fields + (
+            "name", "description", "organization", "kind", "host_filter", "variables", "has_active_failures",
+            "total_hosts", "hosts_with_active_failures", "total_groups", "has_inventory_sources",
+            "total_inventory_sources", "inventory_sources_with_failures", "pending_deletion", "prevent_instance_group_fallback",
+        )
         validators = []
 
     total_hosts = serializers.SerializerMethodField()
+    total_groups = serializers.SerializerMethodField()
+    has_inventory_sources = serializers.SerializerMethodField()
+    total_inventory_sources = serializers.SerializerMethodField()
+    has_active_failures = serializers.SerializerMethodField()
+    hosts_with_active_failures = serializers.SerializerMethodField()
+    inventory_sources_with_failures = serializers.SerializerMethodField()
+    pending_deletion = serializers.SerializerMethodField()
 
     def get_total_hosts(self, obj):
         return obj.hosts.count()
 
+    def get_total_groups(self, obj):
+        return obj.groups.count()
+
+    def get_has_inventory_sources(self, obj):
+        return obj.inventory_sources.exists()
+
+    def get_total_inventory_sources(self, obj):
+        return obj.inventory_sources.count()
+
+    def get_has_active_failures(self, obj):
+        return False
+
+    def get_hosts_with_active_failures(self, obj):
+        return 0
+
+    def get_inventory_sources_with_failures(self, obj):
+        return 0
+
+    def get_pending_deletion(self, obj):
+        return False
+
     def get_related(self, obj):
         base = self.get_url(obj)
-        return {"organization": "/api/v2/organizations/%d/" % obj.organization_id, "hosts": base + "hosts/"}
+        related = {"organization": "/api/v2/organizations/%d/" % obj.organization_id}
+        for name in ("hosts", "groups", "root_groups", "variable_data", "script", "tree", "inventory_sources",
+                     "update_inventory_sources", "activity_stream", "job_templates", "ad_hoc_commands", "access_list",
+                     "object_roles", "instance_groups", "copy", "labels"):
+            related[name] = base + name + "/"
+        return related
 
     def get_summary_fields(self, obj):
         org = obj.organization
@@ -167,6 +227,7 @@ class InventorySerializer(ResourceSerializer):
             "organization": {"id": org.id, "name": org.name, "description": org.description},
             "created_by": user_summary(obj.created_by),
             "user_capabilities": {"edit": True, "delete": True, "copy": True, "adhoc": True},
+            "labels": {"count": obj.labels.count(), "results": [{"id": lb.id, "name": lb.name} for lb in obj.labels.all()[:10]]},
         }
 
     def validate_kind(self, value):
@@ -188,7 +249,9 @@ class HostSerializer(ResourceSerializer):
         validators = []
 
     def get_related(self, obj):
-        return {"inventory": "/api/v2/inventories/%d/" % obj.inventory_id, "variable_data": self.get_url(obj) + "variable_data/"}
+        base = self.get_url(obj)
+        return {"inventory": "/api/v2/inventories/%d/" % obj.inventory_id, "variable_data": base + "variable_data/",
+                "groups": base + "groups/", "all_groups": base + "all_groups/"}
 
     def get_summary_fields(self, obj):
         inv = obj.inventory
@@ -196,9 +259,14 @@ class HostSerializer(ResourceSerializer):
             "inventory": {"id": inv.id, "name": inv.name, "description": inv.description, "kind": inv.kind, "organization_id": inv.organization_id},
             "created_by": user_summary(obj.created_by),
             "user_capabilities": {"edit": True, "delete": True},
+            "groups": {"count": obj.groups.count(), "results": [{"id": g.id, "name": g.name} for g in obj.groups.order_by("id")[:5]]},
         }
 
     def validate(self, attrs):
+        name = attrs.get("name", self.instance.name if self.instance else "")
+        inventory = attrs.get("inventory", self.instance.inventory if self.instance else None)
+        if inventory is not None and inventory.groups.filter(name=name).exists():
+            raise serializers.ValidationError("A Group with that name already exists.")
         self.unique_error(Host, ("name", "inventory"), attrs, "Host with this Name and Inventory already exists.")
         return attrs
 
@@ -221,11 +289,63 @@ class CredentialSerializer(ResourceSerializer):
     type_name = "credential"
     url_base = "credentials"
     inputs = serializers.JSONField(required=False, default=dict)
+    user = serializers.PrimaryKeyRelatedField(
+        queryset=User.objects.all(), required=False, default=None, write_only=True, allow_null=True,
+        help_text="Write-only field used to add user to owner role. If provided, do not give either team or organization. Only valid for creation.",
+    )
+    team = serializers.IntegerField(
+        required=False, default=None, write_only=True, allow_null=True,
+        help_text="Write-only field used to add team to owner role. If provided, do not give either user or organization. Only valid for creation.",
+    )
 
     class Meta:
         model = Credential
-        fields = ResourceSerializer.base_fields + ("name", "description", "organization", "credential_type", "inputs")
+        fields = ResourceSerializer.base_fields + ("name", "description", "organization", "credential_type", "inputs", "user", "team")
         validators = []
+        extra_kwargs = {"organization": {"required": False, "default": None, "allow_null": True}}
+
+    def get_fields(self):
+        fields = super().get_fields()
+        if isinstance(self.instance, Credential):
+            fields.pop("user", None)
+            fields.pop("team", None)
+        return fields
+
+    def owner_users(self, obj):
+        from refsvc.resources.models import CredentialOwner
+
+        return [link.user for link in CredentialOwner.objects.filter(credential=obj).select_related("user")]
+
+    def create(self, validated_data):
+        from refsvc.resources.models import CredentialOwner
+
+        user = validated_data.pop("user", None)
+        validated_data.pop("team", None)
+        credential = super().create(validated_data)
+        if user is not None:
+            CredentialOwner.objects.create(credential=credential, user=user)
+        return credential
+
+    def validate_owners(self, attrs):
+        owners = set()
+        for field in ("user", "team", "organization"):
+            if field in attrs:
+                if attrs[field]:
+                    owners.add(field)
+                else:
+                    attrs.pop(field)
+        if not owners:
+            raise serializers.ValidationError({"detail": ["Missing 'user', 'team', or 'organization'."]})
+        if len(owners) > 1:
+            raise serializers.ValidationError(
+                {"detail": ["Only one of 'user', 'team', or 'organization' should be provided, received {} fields.".format(", ".join(sorted(owners)))]}
+            )
+        if "team" in owners:
+            # No teams are served here: every team id is unknown.
+            raise serializers.ValidationError({"team": ['Invalid pk "%s" - object does not exist.' % attrs["team"]]})
+        ct = attrs.get("credential_type")
+        if ct is not None and ct.kind == "galaxy" and owners != {"organization"}:
+            raise serializers.ValidationError({"organization": ["Galaxy credentials must be owned by an Organization."]})
 
     def to_representation(self, obj):
         data = super().to_representation(obj)
@@ -233,20 +353,35 @@ class CredentialSerializer(ResourceSerializer):
         data["inputs"] = {k: (ENCRYPTED if k in secrets and v not in ("", None) else v) for k, v in (obj.inputs or {}).items()}
         data["kind"] = obj.credential_type.namespace
         data["cloud"] = obj.credential_type.kind == "cloud"
+        data["kubernetes"] = obj.credential_type.kind == "kubernetes"
         data["managed"] = False
         return data
 
     def get_related(self, obj):
         related = {"credential_type": "/api/v2/credential_types/%d/" % obj.credential_type_id}
+        base = self.get_url(obj)
+        for name in ("activity_stream", "access_list", "object_roles", "owner_users", "owner_teams", "copy", "input_sources"):
+            related[name] = base + name + "/"
         if obj.organization_id:
             related["organization"] = "/api/v2/organizations/%d/" % obj.organization_id
+        else:
+            users = self.owner_users(obj)
+            if users:
+                related["user"] = "/api/v2/users/%d/" % users[0].id
         return related
 
     def get_summary_fields(self, obj):
         ct = obj.credential_type
         summary = {"credential_type": {"id": ct.id, "name": ct.name, "description": ct.description}, "created_by": user_summary(obj.created_by)}
+        owners = [
+            {"id": u.id, "type": "user", "name": u.username, "description": " ".join([u.first_name, u.last_name]), "url": "/api/v2/users/%d/" % u.id}
+            for u in self.owner_users(obj)
+        ]
         if obj.organization_id:
-            summary["organization"] = {"id": obj.organization.id, "name": obj.organization.name, "description": obj.organization.description}
+            org = obj.organization
+            summary["organization"] = {"id": org.id, "name": org.name, "description": org.description}
+            owners.append({"id": org.id, "type": "organization", "name": org.name, "description": org.description, "url": "/api/v2/organizations/%d/" % org.id})
+        summary["owners"] = owners
         return summary
 
     def validate_inputs(self, value):
@@ -255,6 +390,8 @@ class CredentialSerializer(ResourceSerializer):
         return value
 
     def validate(self, attrs):
+        if self.instance is None:
+            self.validate_owners(attrs)
         ct = attrs.get("credential_type") or (self.instance.credential_type if self.instance else None)
         inputs = attrs.get("inputs")
         if ct is not None and inputs is not None:

@@ -1,0 +1,263 @@
+"""Labels, groups, inventory sources, credential input sources, execution
+environments, instances and instance groups, notification templates and
+schedules, with their links to the objects of the other apps."""
+from django.conf import settings
+from django.db import models
+
+from refsvc.svc.models import Credential, Host, Inventory, Organization, TimestampedModel
+
+SOURCE_CHOICES = [
+    ("file", "File, Directory or Script"),
+    ("constructed", "Template additional groups and hostvars at runtime"),
+    ("scm", "Sourced from a Project"),
+    ("ec2", "Amazon EC2"),
+    ("gce", "Google Compute Engine"),
+    ("azure_rm", "Microsoft Azure Resource Manager"),
+    ("vmware", "VMware vCenter"),
+    ("satellite6", "Red Hat Satellite 6"),
+    ("openstack", "OpenStack"),
+    ("rhv", "Red Hat Virtualization"),
+    ("controller", "Red Hat Ansible Automation Platform"),
+    ("insights", "Red Hat Insights"),
+    ("terraform", "Terraform State"),
+    ("openshift_virtualization", "OpenShift Virtualization"),
+]
+NOTIFICATION_TYPES = [
+    ("awssns", "AWS SNS"), ("email", "Email"), ("grafana", "Grafana"), ("irc", "IRC"), ("mattermost", "Mattermost"),
+    ("pagerduty", "Pagerduty"), ("rocketchat", "Rocket.Chat"), ("slack", "Slack"), ("twilio", "Twilio"), ("webhook", "Webhook"),
+]
+PULL_CHOICES = [
+    ("", "---------"),
+    ("always", "Always pull container before running."),
+    ("missing", "Only pull the image if not present before running."),
+    ("never", "Never pull container before running."),
+]
+NODE_TYPES = [
+    ("control", "Control plane node"), ("execution", "Execution plane node"),
+    ("hybrid", "Controller and execution"), ("hop", "Message-passing node, no execution capability"),
+]
+NODE_STATES = [
+    ("provisioning", "Provisioning"), ("provision-fail", "Provisioning Failure"), ("installed", "Installed"),
+    ("ready", "Ready"), ("unavailable", "Unavailable"), ("deprovisioning", "De-provisioning"),
+    ("deprovision-fail", "De-provisioning Failure"),
+]
+
+
+class Owned(TimestampedModel):
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        abstract = True
+
+
+class ExecutionEnvironment(Owned):
+    name = models.CharField(max_length=512)
+    description = models.TextField(blank=True, default="")
+    organization = models.ForeignKey(Organization, null=True, blank=True, on_delete=models.CASCADE, related_name="execution_environments")
+    image = models.CharField(max_length=1024)
+    managed = models.BooleanField(default=False)
+    credential = models.ForeignKey(Credential, null=True, blank=True, on_delete=models.SET_NULL, related_name="execution_environments")
+    pull = models.CharField(max_length=16, blank=True, default="", choices=PULL_CHOICES)
+
+    class Meta:
+        ordering = ["id"]
+
+
+class Label(Owned):
+    name = models.CharField(max_length=512)
+    organization = models.ForeignKey(Organization, on_delete=models.CASCADE, related_name="labels")
+    inventories = models.ManyToManyField(Inventory, blank=True, related_name="labels")
+    job_templates = models.ManyToManyField("jobs.JobTemplate", blank=True, related_name="labels")
+
+    class Meta:
+        ordering = ["name"]
+        unique_together = [("name", "organization")]
+
+
+class Group(Owned):
+    name = models.CharField(max_length=512)
+    description = models.TextField(blank=True, default="")
+    inventory = models.ForeignKey(Inventory, on_delete=models.CASCADE, related_name="groups")
+    variables = models.TextField(blank=True, default="")
+    hosts = models.ManyToManyField(Host, blank=True, related_name="groups")
+    children = models.ManyToManyField("self", symmetrical=False, blank=True, related_name="parents")
+
+    class Meta:
+        ordering = ["name"]
+        unique_together = [("name", "inventory")]
+
+
+class InventorySource(Owned):
+    name = models.CharField(max_length=512)
+    description = models.TextField(blank=True, default="")
+    inventory = models.ForeignKey(Inventory, on_delete=models.CASCADE, related_name="inventory_sources")
+    source = models.CharField(max_length=32, blank=True, default="", choices=SOURCE_CHOICES)
+    source_path = models.CharField(max_length=1024, blank=True, default="")
+    source_vars = models.TextField(blank=True, default="")
+    source_project = models.ForeignKey("jobs.Project", null=True, blank=True, on_delete=models.CASCADE, related_name="scm_inventory_sources")
+    scm_branch = models.CharField(max_length=1024, blank=True, default="")
+    credentials = models.ManyToManyField(Credential, blank=True, related_name="inventory_sources")
+    enabled_var = models.TextField(blank=True, default="")
+    enabled_value = models.TextField(blank=True, default="")
+    host_filter = models.TextField(blank=True, default="")
+    limit = models.TextField(blank=True, default="")
+    overwrite = models.BooleanField(default=False)
+    overwrite_vars = models.BooleanField(default=False)
+    timeout = models.IntegerField(default=0)
+    verbosity = models.PositiveIntegerField(default=1)
+    update_on_launch = models.BooleanField(default=False)
+    update_cache_timeout = models.PositiveIntegerField(default=0)
+    execution_environment = models.ForeignKey(ExecutionEnvironment, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ["inventory", "name"]
+
+
+class CredentialInputSource(Owned):
+    description = models.TextField(blank=True, default="")
+    target_credential = models.ForeignKey(Credential, on_delete=models.CASCADE, related_name="input_sources")
+    source_credential = models.ForeignKey(Credential, on_delete=models.CASCADE, related_name="target_input_sources")
+    input_field_name = models.CharField(max_length=1024)
+    metadata = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+        unique_together = [("target_credential", "input_field_name")]
+
+
+class CredentialOwner(models.Model):
+    """The user a credential was created for (`user` on creation)."""
+
+    credential = models.ForeignKey(Credential, on_delete=models.CASCADE, related_name="owner_links")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+
+
+class Instance(TimestampedModel):
+    hostname = models.CharField(max_length=250, unique=True)
+    uuid = models.CharField(max_length=40, default="")
+    version = models.CharField(max_length=120, blank=True, default="")
+    ip_address = models.CharField(max_length=50, blank=True, default="")
+    capacity = models.PositiveIntegerField(default=0)
+    capacity_adjustment = models.DecimalField(max_digits=3, decimal_places=2, default=1)
+    cpu = models.DecimalField(max_digits=4, decimal_places=1, default=0)
+    memory = models.BigIntegerField(default=0)
+    cpu_capacity = models.IntegerField(default=0)
+    mem_capacity = models.IntegerField(default=0)
+    enabled = models.BooleanField(default=True)
+    managed_by_policy = models.BooleanField(default=True)
+    managed = models.BooleanField(default=False)
+    node_type = models.CharField(max_length=16, choices=NODE_TYPES, default="execution")
+    node_state = models.CharField(max_length=16, choices=NODE_STATES, default="installed")
+    listener_port = models.PositiveIntegerField(null=True, blank=True, default=None)
+    peers_from_control_nodes = models.BooleanField(default=False)
+    peers = models.ManyToManyField("self", symmetrical=False, blank=True, related_name="reverse_peers")
+    last_seen = models.DateTimeField(null=True, default=None)
+    last_health_check = models.DateTimeField(null=True, default=None)
+    errors = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["hostname"]
+
+
+class InstanceGroup(TimestampedModel):
+    name = models.CharField(max_length=250, unique=True)
+    instances = models.ManyToManyField(Instance, blank=True, related_name="rampart_groups")
+    is_container_group = models.BooleanField(default=False)
+    credential = models.ForeignKey(Credential, null=True, blank=True, on_delete=models.SET_NULL, related_name="instancegroups")
+    policy_instance_percentage = models.IntegerField(default=0)
+    policy_instance_minimum = models.IntegerField(default=0)
+    policy_instance_list = models.JSONField(default=list, blank=True)
+    pod_spec_override = models.TextField(blank=True, default="")
+    max_concurrent_jobs = models.IntegerField(default=0)
+    max_forks = models.IntegerField(default=0)
+
+    class Meta:
+        ordering = ["id"]
+
+
+class OrganizationInstanceGroup(models.Model):
+    organization = models.ForeignKey(Organization, on_delete=models.CASCADE, related_name="instance_group_links")
+    instance_group = models.ForeignKey(InstanceGroup, on_delete=models.CASCADE, related_name="+")
+    position = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position", "id"]
+        unique_together = [("organization", "instance_group")]
+
+
+class OrganizationGalaxyCredential(models.Model):
+    organization = models.ForeignKey(Organization, on_delete=models.CASCADE, related_name="galaxy_credential_links")
+    credential = models.ForeignKey(Credential, on_delete=models.CASCADE, related_name="+")
+    position = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position", "id"]
+        unique_together = [("organization", "credential")]
+
+
+class InventoryInstanceGroup(models.Model):
+    inventory = models.ForeignKey(Inventory, on_delete=models.CASCADE, related_name="instance_group_links")
+    instance_group = models.ForeignKey(InstanceGroup, on_delete=models.CASCADE, related_name="+")
+    position = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position", "id"]
+        unique_together = [("inventory", "instance_group")]
+
+
+class NotificationTemplate(Owned):
+    name = models.CharField(max_length=512)
+    description = models.TextField(blank=True, default="")
+    organization = models.ForeignKey(Organization, on_delete=models.CASCADE, related_name="notification_templates")
+    notification_type = models.CharField(max_length=32, choices=NOTIFICATION_TYPES)
+    notification_configuration = models.JSONField(default=dict, blank=True)
+    messages = models.JSONField(null=True, blank=True, default=None)
+    # Organization associations (notification_templates_{started,success,error,approvals}).
+    organizations_started = models.ManyToManyField(Organization, blank=True, related_name="notification_templates_started")
+    organizations_success = models.ManyToManyField(Organization, blank=True, related_name="notification_templates_success")
+    organizations_error = models.ManyToManyField(Organization, blank=True, related_name="notification_templates_error")
+    organizations_approvals = models.ManyToManyField(Organization, blank=True, related_name="notification_templates_approvals")
+    job_templates_started = models.ManyToManyField("jobs.JobTemplate", blank=True, related_name="notification_templates_started")
+    job_templates_success = models.ManyToManyField("jobs.JobTemplate", blank=True, related_name="notification_templates_success")
+    job_templates_error = models.ManyToManyField("jobs.JobTemplate", blank=True, related_name="notification_templates_error")
+
+    class Meta:
+        ordering = ["name"]
+        unique_together = [("organization", "name")]
+
+
+class Schedule(Owned):
+    name = models.CharField(max_length=512)
+    description = models.TextField(blank=True, default="")
+    # What the schedule launches: exactly one of these.
+    job_template = models.ForeignKey("jobs.JobTemplate", null=True, blank=True, on_delete=models.CASCADE, related_name="schedules")
+    project = models.ForeignKey("jobs.Project", null=True, blank=True, on_delete=models.CASCADE, related_name="schedules")
+    inventory_source = models.ForeignKey(InventorySource, null=True, blank=True, on_delete=models.CASCADE, related_name="schedules")
+    enabled = models.BooleanField(default=True)
+    rrule = models.CharField(max_length=255)
+    dtstart = models.DateTimeField(null=True, default=None)
+    dtend = models.DateTimeField(null=True, default=None)
+    next_run = models.DateTimeField(null=True, default=None)
+    # Launch-time values (prompts); None = not set.
+    extra_data = models.JSONField(default=dict, blank=True)
+    inventory = models.ForeignKey(Inventory, null=True, blank=True, on_delete=models.SET_NULL, related_name="schedules")
+    execution_environment = models.ForeignKey(ExecutionEnvironment, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    scm_branch = models.CharField(max_length=1024, null=True, blank=True, default=None)
+    job_type = models.CharField(max_length=64, null=True, blank=True, default=None)
+    job_tags = models.TextField(null=True, blank=True, default=None)
+    skip_tags = models.TextField(null=True, blank=True, default=None)
+    limit = models.TextField(null=True, blank=True, default=None)
+    diff_mode = models.BooleanField(null=True, default=None)
+    verbosity = models.PositiveIntegerField(null=True, blank=True, default=None)
+    forks = models.PositiveIntegerField(null=True, blank=True, default=None)
+    job_slice_count = models.PositiveIntegerField(null=True, blank=True, default=None)
+    timeout = models.IntegerField(null=True, blank=True, default=None)
+    credentials = models.ManyToManyField(Credential, blank=True, related_name="schedules")
+    labels = models.ManyToManyField(Label, blank=True, related_name="schedules")
+
+    class Meta:
+        ordering = ["-next_run", "id"]
+
+    @property
+    def unified_job_template(self):
+        return self.job_template or self.project or self.inventory_source

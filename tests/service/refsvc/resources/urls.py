@@ -1,0 +1,57 @@
+from django.urls import path
+
+from refsvc.jobs.models import JobTemplate, Project
+from refsvc.svc.models import Inventory, Organization
+
+from . import views
+from .models import InventorySource
+
+v2 = [
+    ("labels/", views.LabelList),
+    ("labels/<int:pk>/", views.LabelDetail),
+    ("groups/", views.GroupList),
+    ("groups/<int:pk>/", views.GroupDetail),
+    ("groups/<int:pk>/children/", views.GroupChildren),
+    ("groups/<int:pk>/hosts/", views.GroupHosts),
+    ("hosts/<int:pk>/groups/", views.HostGroups),
+    ("inventories/<int:pk>/groups/", views.InventoryGroups),
+    ("inventories/<int:pk>/inventory_sources/", views.InventorySources),
+    ("inventories/<int:pk>/instance_groups/", views.InventoryInstanceGroups),
+    ("inventory_sources/", views.InventorySourceList),
+    ("inventory_sources/<int:pk>/", views.InventorySourceDetail),
+    ("credential_input_sources/", views.CredentialInputSourceList),
+    ("credential_input_sources/<int:pk>/", views.CredentialInputSourceDetail),
+    ("credentials/<int:pk>/input_sources/", views.CredentialInputSources),
+    ("execution_environments/", views.ExecutionEnvironmentList),
+    ("execution_environments/<int:pk>/", views.ExecutionEnvironmentDetail),
+    ("instance_groups/", views.InstanceGroupList),
+    ("instance_groups/<int:pk>/", views.InstanceGroupDetail),
+    ("instance_groups/<int:pk>/instances/", views.InstanceGroupInstances),
+    ("instances/", views.InstanceList),
+    ("instances/<int:pk>/", views.InstanceDetail),
+    ("instances/<int:pk>/instance_groups/", views.InstanceInstanceGroups),
+    ("notification_templates/", views.NotificationTemplateList),
+    ("notification_templates/<int:pk>/", views.NotificationTemplateDetail),
+    ("organizations/<int:pk>/notification_templates/", views.OrganizationNotificationTemplates),
+    ("organizations/<int:pk>/instance_groups/", views.OrganizationInstanceGroups),
+    ("organizations/<int:pk>/galaxy_credentials/", views.OrganizationGalaxyCredentials),
+    ("schedules/", views.ScheduleList),
+    ("schedules/<int:pk>/", views.ScheduleDetail),
+]
+
+extra = []
+for event in ("started", "success", "error", "approvals"):
+    extra.append(("organizations/<int:pk>/notification_templates_%s/" % event,
+                  views.NotificationTemplateLinks.as_view(parent_model=Organization, relation="notification_templates_" + event)))
+for event in ("started", "success", "error"):
+    extra.append(("job_templates/<int:pk>/notification_templates_%s/" % event,
+                  views.NotificationTemplateLinks.as_view(parent_model=JobTemplate, relation="notification_templates_" + event)))
+extra += [
+    ("job_templates/<int:pk>/labels/", views.Labels.as_view(parent_model=JobTemplate, relation="labels")),
+    ("inventories/<int:pk>/labels/", views.Labels.as_view(parent_model=Inventory, relation="labels")),
+    ("job_templates/<int:pk>/schedules/", views.TemplateSchedules.as_view(parent_model=JobTemplate, parent_field="job_template")),
+    ("projects/<int:pk>/schedules/", views.TemplateSchedules.as_view(parent_model=Project, parent_field="project")),
+    ("inventory_sources/<int:pk>/schedules/", views.TemplateSchedules.as_view(parent_model=InventorySource, parent_field="inventory_source")),
+]
+
+urlpatterns = [path("api/v2/" + p, v.as_view()) for p, v in v2] + [path("api/v2/" + p, v) for p, v in extra]
