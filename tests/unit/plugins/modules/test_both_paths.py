@@ -64,6 +64,8 @@ def cases(world):
         'user': {'username': 'paths-%s' % tag, 'first_name': 'P'},
         'user_info': {'username': 'paths-%s' % tag},
         'credential_info': {'name': 'no-such-credential-%s' % tag},
+        'credential_type': {'name': 'no-such-type-%s' % tag, 'state': 'absent'},
+        'organization': {'name': 'Default'},
         'project': {'name': 'Demo Project'},
         'job_template': {'name': 'no-such-template-%s' % tag, 'state': 'absent'},
         'token': {'existing_token_id': 999999999, 'state': 'absent'},

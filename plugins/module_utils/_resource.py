@@ -1,0 +1,146 @@
+# -*- coding: utf-8 -*-
+# Copyright: automation.service contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Resource declarations: what a resource module manages, said once, run by
+the shared verbs.
+
+A resource module is its documentation, its argument spec and a ``Resource``:
+the endpoint, the option that names an object and the options that scope the
+name (an organization, an inventory), the fields copied as given, the fields
+given by name or id, the fields compared as data, the secret fields, and the
+associations kept in sub-lists (``POST {"id": N}`` to add, with
+``"disassociate": true`` to remove).
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible_collections.automation.service.plugins.module_utils._api_module import (
+    ModuleSpec, dump_variables, is_id, parse_variables,
+)
+from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
+
+STATE = dict(type='str', choices=['present', 'absent'], default='present')
+
+
+def as_data(value):
+    """A dict or list given as such or as JSON/YAML text, for comparing."""
+    if isinstance(value, (dict, list)) or value is None:
+        return value if value is not None else {}
+    return parse_variables(value)
+
+
+class Resource:
+    """The declaration of one endpoint's resource module."""
+
+    def __init__(self, endpoint, result_key, label, name='name', scope=None, fields=(), references=None,
+                 text_data=(), json_data=(), secret=(), associations=None, required_on_create=()):
+        self.endpoint = endpoint
+        self.result_key = result_key
+        self.label = label
+        self.name = name                          # option and field that name an object
+        self.scope = scope or {}                  # option -> endpoint of the object that scopes the name
+        self.fields = tuple(fields)               # options sent as given
+        self.references = references or {}        # option -> endpoint; sent as the id of the object named
+        self.text_data = tuple(text_data)         # data the service keeps as JSON text (variables)
+        self.json_data = tuple(json_data)         # data the service keeps as JSON (inputs, injectors)
+        self.secret = tuple(secret)               # fields masked in the diff
+        self.associations = associations or {}    # option -> (sub-list, endpoint of its objects)
+        self.required_on_create = tuple(required_on_create)
+
+    def spec(self, argument_spec, **spec_kwargs):
+        return ModuleSpec(argument_spec, resource=self.endpoint, result_key=self.result_key, **spec_kwargs)
+
+    # -- finding -----------------------------------------------------------------
+
+    def scope_filter(self, api):
+        where = {}
+        for option in self.scope:
+            value = api.params.get(option)
+            if value is not None:
+                where.update({option: int(value)} if is_id(value) else {option + '__name': value})
+        return where
+
+    def find(self, api):
+        params = api.params
+        where = self.scope_filter(api)
+        existing = api.get_one(self.endpoint, **dict(where, **{self.name: params[self.name]}))
+        new_name = params.get('new_' + self.name)
+        if existing is None and new_name:
+            existing = api.get_one(self.endpoint, **dict(where, **{self.name: new_name}))
+        return existing
+
+    # -- what the user asks for --------------------------------------------------
+
+    def desired(self, api, existing):
+        params = api.params
+        wanted = dict((key, params[key]) for key in self.fields + self.text_data + self.json_data
+                      if params.get(key) is not None)
+        wanted[self.name] = params.get('new_' + self.name) or params[self.name]
+        for option, endpoint in self.references.items():
+            value = params.get(option)
+            if value is not None:
+                wanted[option] = self.reference_id(api, existing, option, endpoint, value)
+        return wanted
+
+    @staticmethod
+    def reference_id(api, existing, option, endpoint, value):
+        """The id of ``value``; no request when it names the object's current one."""
+        if value == '':
+            return None
+        if is_id(value):
+            return int(value)
+        current = ((existing or {}).get('summary_fields') or {}).get(option) or {}
+        if current.get('name') == value and current.get('id') is not None:
+            return current['id']
+        return api.resolve_id(endpoint, value, option.replace('_', ' '))
+
+    def scope_ids(self, api):
+        return dict((option, api.resolve_id(endpoint, api.params[option], option.replace('_', ' ')))
+                    for option, endpoint in self.scope.items() if api.params.get(option) is not None)
+
+    # -- the verbs ---------------------------------------------------------------
+
+    def run(self, api):
+        params = api.params
+        existing = self.find(api)
+        if params.get('state', 'present') == 'absent':
+            api.ensure_absent(existing)
+            return
+        if existing is None:
+            missing = [option for option in self.required_on_create if params.get(option) in (None, '')]
+            if missing:
+                raise ConfigError('%s required to create %s %s.'
+                                  % (' and '.join(missing) + (' are' if len(missing) > 1 else ' is'),
+                                     self.label, params[self.name]))
+        normalize = dict((key, parse_variables) for key in self.text_data)
+        normalize.update((key, as_data) for key in self.json_data)
+        encode = dict((key, dump_variables) for key in self.text_data)
+        obj = api.ensure_present(existing, self.desired(api, existing), create=lambda: self.scope_ids(api),
+                                 normalize=normalize, encode=encode, secret=self.secret)
+        for option, (sublist, endpoint) in sorted(self.associations.items()):
+            if params.get(option) is not None:
+                self.associate(api, obj, existing is None, option, sublist, endpoint)
+
+    def associate(self, api, obj, new, option, sublist, endpoint):
+        """Make the sub-list hold exactly the objects ``option`` names."""
+        wanted = [self.reference_id(api, None, option, endpoint, value) for value in api.params[option]]
+        path = None if obj.get('id') is None else '%s/%s/%s' % (self.endpoint, obj['id'], sublist)
+        have = [] if new or path is None else [item['id'] for item in api.client.iterate(path, {'page_size': 200})]
+        add = [item for item in wanted if item not in have]
+        remove = [item for item in have if item not in wanted]
+        if not add and not remove:
+            return
+        api.result['changed'] = True
+        if api.diff:
+            diff = api.result.setdefault('diff', {'before': {}, 'after': {}})
+            if not new:
+                diff['before'][option] = sorted(have)
+            diff['after'][option] = sorted(wanted)
+        if api.check_mode or path is None:
+            return
+        for item in remove:
+            api.client.request('POST', path, json_body={'id': item, 'disassociate': True}, expect=(204,))
+        for item in add:
+            api.client.request('POST', path, json_body={'id': item}, expect=(204,))

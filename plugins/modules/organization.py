@@ -1,0 +1,123 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: automation.service contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+module: organization
+short_description: Create, update or delete an organization
+version_added: 0.2.0
+description:
+  - Makes an organization of the service match the fields given; fields not given are left alone.
+  - Takes the options of awx.awx's C(organization) module.
+author:
+  - automation.service maintainers (@automation-service)
+options:
+  name:
+    description:
+      - Name of the organization.
+    type: str
+    required: true
+  new_name:
+    description:
+      - A new name for the organization (found by O(name), or by O(new_name) when it was already renamed).
+    type: str
+  description:
+    description:
+      - Description of the organization.
+    type: str
+  default_environment:
+    description:
+      - The default execution environment of the organization's jobs, by name or id; V('') clears it.
+    type: str
+  max_hosts:
+    description:
+      - The most hosts the organization's inventories may hold; V(0) means no limit.
+    type: int
+  galaxy_credentials:
+    description:
+      - The Galaxy credentials of the organization, by name or id, in the order they are searched. The list given
+        replaces the organization's list; V([]) empties it.
+    type: list
+    elements: str
+  instance_groups:
+    description:
+      - The instance groups of the organization, by name or id. The list given replaces the organization's list.
+    type: list
+    elements: str
+  state:
+    description:
+      - V(present) creates or updates the organization, V(absent) deletes it.
+    type: str
+    choices: [present, absent]
+    default: present
+extends_documentation_fragment:
+  - automation.service.auth
+  - automation.service.attributes
+'''
+
+EXAMPLES = r'''
+- name: Make sure the Engineering organization exists
+  automation.service.organization:
+    name: Engineering
+    description: Everything the engineers run
+    max_hosts: 500
+
+- name: Rename it
+  automation.service.organization:
+    name: Engineering
+    new_name: R&D
+
+- name: Remove an organization
+  automation.service.organization:
+    name: R&D
+    state: absent
+'''
+
+RETURN = r'''
+id:
+  description: Id of the organization (of the deleted organization with O(state=absent)).
+  returned: when the organization exists or existed
+  type: int
+  sample: 2
+organization:
+  description: The organization as the service returns it (the would-be organization in check mode).
+  returned: with O(state=present)
+  type: dict
+  sample: {"id": 2, "name": "Engineering", "description": "Everything the engineers run", "max_hosts": 500}
+'''
+
+from ansible_collections.automation.service.plugins.module_utils._resource import STATE, Resource
+
+ARGUMENT_SPEC = dict(
+    name=dict(type='str', required=True),
+    new_name=dict(type='str'),
+    description=dict(type='str'),
+    default_environment=dict(type='str'),
+    max_hosts=dict(type='int'),
+    galaxy_credentials=dict(type='list', elements='str'),
+    instance_groups=dict(type='list', elements='str'),
+    state=STATE,
+)
+
+RESOURCE = Resource(
+    'organizations', 'organization', 'organization',
+    fields=('description', 'max_hosts'),
+    references={'default_environment': 'execution_environments'},
+    associations={'galaxy_credentials': ('galaxy_credentials', 'credentials'),
+                  'instance_groups': ('instance_groups', 'instance_groups')},
+)
+SPEC = RESOURCE.spec(ARGUMENT_SPEC)
+run = RESOURCE.run
+
+
+def main():
+    SPEC.main(run)
+
+
+if __name__ == '__main__':
+    main()
