@@ -23,6 +23,8 @@ INSTALLED_APPS = [
     "oauth2_provider",
     "refsvc.svc",
     "refsvc.jobs",
+    "refsvc.rbac",
+    "refsvc.workflows",
 ]
 
 MIDDLEWARE = [

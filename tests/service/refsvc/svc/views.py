@@ -114,6 +114,7 @@ class ApiV2RootView(ApiMixin, APIView):
             "activity_stream", "workflow_job_templates", "workflow_jobs", "workflow_approvals",
             "workflow_job_template_nodes", "workflow_job_nodes", "mesh_visualizer", "bulk", "analytics",
         ]
+        names += ["role_definitions", "role_team_assignments", "role_user_assignments"]
         data = {n: "/api/v2/%s/" % n for n in names}
         data["inventory"] = "/api/v2/inventories/"
         return Response(data)
