@@ -495,7 +495,9 @@ OAUTH2_KEYS = {
 
 class SettingsListView(ApiMixin, APIView):
     def get(self, request):
-        results = [{"url": "/api/v2/settings/authentication/", "slug": "authentication", "name": "Authentication"}]
+        from refsvc.conf.views import SETTING_CATEGORIES
+
+        results = [{"url": "/api/v2/settings/%s/" % slug, "slug": slug, "name": name} for slug, name in SETTING_CATEGORIES]
         return Response({"count": len(results), "next": None, "previous": None, "results": results})
 
 
