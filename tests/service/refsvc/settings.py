@@ -24,6 +24,8 @@ INSTALLED_APPS = [
     "refsvc.svc",
     "refsvc.jobs",
     "refsvc.resources",
+    "refsvc.rbac",
+    "refsvc.workflows",
 ]
 
 MIDDLEWARE = [

@@ -10,6 +10,7 @@ from refsvc.svc import access
 from refsvc.svc.models import Credential, Inventory
 
 from .models import ASK_FIELDS, Job
+from .surveys import variables_needed
 
 OTHER_ASK_FLAGS = (
     "ask_scm_branch_on_launch", "ask_diff_mode_on_launch", "ask_execution_environment_on_launch",
@@ -29,8 +30,8 @@ def launch_info(jt):
     for flag in list(ASK_FIELDS.values()) + list(OTHER_ASK_FLAGS):
         data[flag] = bool(getattr(jt, flag, False))
     data.update({
-        "survey_enabled": False,
-        "variables_needed_to_start": [],
+        "survey_enabled": bool(jt.survey_enabled and jt.survey_spec),
+        "variables_needed_to_start": variables_needed(jt),
         "credential_needed_to_start": False,
         "inventory_needed_to_start": jt.inventory_id is None,
         "job_template_data": {"name": jt.name, "id": jt.id, "description": jt.description},

@@ -23,7 +23,37 @@ ASK_FIELDS = {
 }
 
 
-class Project(TimestampedModel):
+WEBHOOK_SERVICES = [("github", "GitHub"), ("gitlab", "GitLab"), ("bitbucket_dc", "BitBucket DataCenter")]
+SCM_TYPES = [("", "Manual"), ("git", "Git"), ("svn", "Subversion"), ("insights", "Red Hat Insights"), ("archive", "Remote Archive")]
+
+
+class UnifiedJobTemplate(models.Model):
+    """The id space shared by projects, job templates and workflow job templates,
+    as on the real service (a workflow node's unified_job_template is one id)."""
+
+    kind = models.CharField(max_length=32)
+    name = models.CharField(max_length=512, blank=True, default="")
+
+
+class UnifiedIdMixin:
+    unified_kind = None
+
+    def save(self, *args, **kwargs):
+        if self.pk is None:
+            self.pk = UnifiedJobTemplate.objects.create(kind=self.unified_kind, name=self.name).pk
+        else:
+            UnifiedJobTemplate.objects.update_or_create(pk=self.pk, defaults={"kind": self.unified_kind, "name": self.name})
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        pk = self.pk
+        result = super().delete(*args, **kwargs)
+        UnifiedJobTemplate.objects.filter(pk=pk).delete()
+        return result
+
+
+class Project(UnifiedIdMixin, TimestampedModel):
+    unified_kind = "project"
     name = models.CharField(max_length=512)
     description = models.TextField(blank=True, default="")
     organization = models.ForeignKey(Organization, null=True, on_delete=models.CASCADE, related_name="projects")
@@ -31,6 +61,18 @@ class Project(TimestampedModel):
     scm_url = models.CharField(max_length=1024, blank=True, default="")
     scm_branch = models.CharField(max_length=256, blank=True, default="")
     local_path = models.CharField(max_length=1024, blank=True, default="")
+    scm_refspec = models.CharField(max_length=1024, blank=True, default="")
+    scm_clean = models.BooleanField(default=False)
+    scm_track_submodules = models.BooleanField(default=False)
+    scm_delete_on_update = models.BooleanField(default=False)
+    scm_update_on_launch = models.BooleanField(default=False)
+    scm_update_cache_timeout = models.PositiveIntegerField(default=0)
+    allow_override = models.BooleanField(default=False)
+    timeout = models.IntegerField(default=0)
+    credential = models.ForeignKey(Credential, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    signature_validation_credential = models.ForeignKey(Credential, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    # An execution environment id (execution environments are not modelled here).
+    default_environment = models.PositiveIntegerField(null=True, blank=True, default=None)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
 
     class Meta:
@@ -60,9 +102,35 @@ class JobOptions(models.Model):
         return self.project.organization if self.project_id else None
 
 
-class JobTemplate(TimestampedModel, JobOptions):
-    name = models.CharField(max_length=512, unique=True)
+class JobTemplate(UnifiedIdMixin, TimestampedModel, JobOptions):
+    unified_kind = "job_template"
+    name = models.CharField(max_length=512)
     description = models.TextField(blank=True, default="")
+    # Set from the project on save, as the real service does.
+    organization = models.ForeignKey(Organization, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    scm_branch = models.CharField(max_length=1024, blank=True, default="")
+    diff_mode = models.BooleanField(default=False)
+    become_enabled = models.BooleanField(default=False)
+    force_handlers = models.BooleanField(default=False)
+    use_fact_cache = models.BooleanField(default=False)
+    allow_simultaneous = models.BooleanField(default=False)
+    prevent_instance_group_fallback = models.BooleanField(default=False)
+    start_at_task = models.CharField(max_length=1024, blank=True, default="")
+    host_config_key = models.CharField(max_length=1024, blank=True, default="")
+    job_slice_count = models.PositiveIntegerField(default=1)
+    execution_environment = models.PositiveIntegerField(null=True, blank=True, default=None)
+    survey_enabled = models.BooleanField(default=False)
+    survey_spec = models.JSONField(default=dict, blank=True)
+    webhook_service = models.CharField(max_length=16, blank=True, default="", choices=WEBHOOK_SERVICES)
+    webhook_credential = models.ForeignKey(Credential, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    ask_scm_branch_on_launch = models.BooleanField(default=False)
+    ask_diff_mode_on_launch = models.BooleanField(default=False)
+    ask_execution_environment_on_launch = models.BooleanField(default=False)
+    ask_labels_on_launch = models.BooleanField(default=False)
+    ask_forks_on_launch = models.BooleanField(default=False)
+    ask_job_slice_count_on_launch = models.BooleanField(default=False)
+    ask_timeout_on_launch = models.BooleanField(default=False)
+    ask_instance_groups_on_launch = models.BooleanField(default=False)
     ask_limit_on_launch = models.BooleanField(default=False)
     ask_variables_on_launch = models.BooleanField(default=False)
     ask_inventory_on_launch = models.BooleanField(default=False)
@@ -75,6 +143,10 @@ class JobTemplate(TimestampedModel, JobOptions):
 
     class Meta:
         ordering = ["id"]
+
+    def save(self, *args, **kwargs):
+        self.organization = self.project.organization if self.project_id else None
+        super().save(*args, **kwargs)
 
 
 class Job(TimestampedModel, JobOptions):

@@ -3,7 +3,25 @@ from rest_framework import serializers
 from refsvc.svc.serializers import ResourceSerializer, VariablesField, user_summary
 
 from . import projects
-from .models import ASK_FIELDS, Job, JobTemplate, Project
+from .models import SCM_TYPES, WEBHOOK_SERVICES, Job, JobTemplate, Project
+
+
+def object_roles(obj):
+    from refsvc.rbac.registry import object_roles as roles
+
+    return roles(obj)
+
+
+def unique_combination(serializer, model, attrs, fields=("name", "organization")):
+    """The real service's soft uniqueness of templates (name within an organization)."""
+    values = {}
+    for f in fields:
+        values[f] = attrs[f] if f in attrs else getattr(serializer.instance, f, None)
+    qs = model.objects.filter(**values)
+    if serializer.instance is not None:
+        qs = qs.exclude(pk=serializer.instance.pk)
+    if qs.exists():
+        raise serializers.ValidationError({"__all__": ["%s with this (%s) combination already exists." % (model.__name__, ", ".join(fields))]})
 
 
 def summary(obj, *names):
@@ -13,18 +31,36 @@ def summary(obj, *names):
 class ProjectSerializer(ResourceSerializer):
     type_name = "project"
     url_base = "projects"
-    scm_type = serializers.ChoiceField(choices=[("", "Manual"), ("git", "Git")], required=False, allow_blank=True, default="")
+    scm_type = serializers.ChoiceField(choices=SCM_TYPES, required=False, allow_blank=True, default="")
+    local_path = serializers.CharField(max_length=1024, required=False, allow_blank=True)
     status = serializers.SerializerMethodField()
+    scm_update_cache_timeout = serializers.IntegerField(min_value=0, max_value=2147483647, required=False, default=0)
+    timeout = serializers.IntegerField(min_value=-2147483648, max_value=2147483647, required=False, default=0)
+    default_environment = serializers.IntegerField(required=False, allow_null=True)
 
     class Meta:
         model = Project
         fields = ResourceSerializer.base_fields + (
-            "name", "description", "organization", "scm_type", "scm_url", "scm_branch", "local_path", "status",
+            "name", "description", "local_path", "scm_type", "scm_url", "scm_branch", "scm_refspec", "scm_clean",
+            "scm_track_submodules", "scm_delete_on_update", "credential", "timeout", "organization",
+            "scm_update_on_launch", "scm_update_cache_timeout", "allow_override", "default_environment",
+            "signature_validation_credential", "status",
         )
         validators = []
 
     def get_status(self, obj):
+        if obj.scm_type:
+            return "never updated"
         return "ok" if projects.directory(obj) is not None else "missing"
+
+    def validate_default_environment(self, value):
+        return validate_execution_environment(value)
+
+    def to_representation(self, obj):
+        data = super().to_representation(obj)
+        data.update({"scm_revision": "", "last_job_run": None, "last_job_failed": False, "next_job_run": None,
+                     "last_update_failed": False, "last_updated": None, "custom_virtualenv": None})
+        return data
 
     def get_related(self, obj):
         base = self.get_url(obj)
@@ -34,22 +70,37 @@ class ProjectSerializer(ResourceSerializer):
         return related
 
     def get_summary_fields(self, obj):
-        return {
+        data = {
             "organization": summary(obj.organization, "id", "name", "description"),
             "created_by": user_summary(obj.created_by),
+            "object_roles": object_roles(obj),
             "user_capabilities": {"edit": True, "delete": True, "start": True, "schedule": True, "copy": True},
         }
+        for name in ("credential", "signature_validation_credential"):
+            cred = getattr(obj, name)
+            if cred is not None:
+                data[name] = {"id": cred.id, "name": cred.name, "description": cred.description,
+                              "kind": cred.credential_type.namespace, "cloud": cred.credential_type.kind == "cloud",
+                              "credential_type_id": cred.credential_type_id}
+        return data
 
     def validate(self, attrs):
-        scm_type = attrs.get("scm_type", self.instance.scm_type if self.instance else "")
-        local_path = attrs.get("local_path", self.instance.local_path if self.instance else "")
+        def current(name, default=""):
+            return attrs.get(name, getattr(self.instance, name) if self.instance else default)
+
+        scm_type = current("scm_type") or ""
         if scm_type:
-            raise serializers.ValidationError({"scm_type": ["Only manual projects (scm_type \"\") are available on this service."]})
-        available = projects.local_paths()
-        if local_path not in available:
-            raise serializers.ValidationError(
-                {"local_path": ["Invalid path choice. Available choices are: %s" % ", ".join(available)]}
-            )
+            if scm_type != "insights" and not (current("scm_url") or "").strip():
+                raise serializers.ValidationError({"scm_url": ["SCM URL is required."]})
+            attrs["local_path"] = ""
+        else:
+            attrs["scm_url"] = ""
+            local_path = current("local_path")
+            available = projects.local_paths()
+            if local_path not in available:
+                raise serializers.ValidationError(
+                    {"local_path": ["Invalid path choice. Available choices are: %s" % ", ".join(available)]}
+                )
         self.unique_error(Project, ("name", "organization"), attrs, "Project with this Name and Organization already exists.")
         return attrs
 
@@ -87,24 +138,85 @@ class JobOptionsSerializer(ResourceSerializer):
         return related
 
 
+def validate_execution_environment(value):
+    """An execution environment id, checked when the service models them."""
+    if value is None:
+        return None
+    from django.apps import apps
+
+    try:
+        model = apps.get_model("resources", "ExecutionEnvironment")
+    except LookupError:
+        model = None
+    if model is None or not model.objects.filter(pk=value).exists():
+        raise serializers.ValidationError('Invalid pk "%s" - object does not exist.' % value)
+    return value
+
+
+JT_FLAGS = (
+    "scm_branch", "forks", "limit", "verbosity", "extra_vars", "job_tags", "force_handlers", "skip_tags",
+    "start_at_task", "timeout", "use_fact_cache", "host_config_key", "ask_scm_branch_on_launch",
+    "ask_diff_mode_on_launch", "ask_variables_on_launch", "ask_limit_on_launch", "ask_tags_on_launch",
+    "ask_skip_tags_on_launch", "ask_job_type_on_launch", "ask_verbosity_on_launch", "ask_inventory_on_launch",
+    "ask_credential_on_launch", "ask_execution_environment_on_launch", "ask_labels_on_launch",
+    "ask_forks_on_launch", "ask_job_slice_count_on_launch", "ask_timeout_on_launch",
+    "ask_instance_groups_on_launch", "survey_enabled", "become_enabled", "diff_mode", "allow_simultaneous",
+    "job_slice_count", "webhook_service", "webhook_credential", "prevent_instance_group_fallback",
+    "execution_environment",
+)
+
+
 class JobTemplateSerializer(JobOptionsSerializer):
     type_name = "job_template"
     url_base = "job_templates"
+    forks = serializers.IntegerField(min_value=0, max_value=2147483647, required=False, default=0)
+    job_slice_count = serializers.IntegerField(min_value=0, max_value=2147483647, required=False, default=1)
+    timeout = serializers.IntegerField(min_value=-2147483648, max_value=2147483647, required=False, default=0)
+    execution_environment = serializers.IntegerField(required=False, allow_null=True)
+    webhook_service = serializers.ChoiceField(choices=[("", "---------")] + WEBHOOK_SERVICES, required=False, allow_blank=True, allow_null=True)
 
     class Meta:
         model = JobTemplate
-        fields = ResourceSerializer.base_fields + ("name", "description") + JobOptionsSerializer.option_fields + tuple(ASK_FIELDS.values())
+        fields = ResourceSerializer.base_fields + ("name", "description", "job_type", "inventory", "project", "playbook") + JT_FLAGS
         validators = []
 
     def get_related(self, obj):
         related = self.related_of(obj)
         base = self.get_url(obj)
-        related.update({"launch": base + "launch/", "jobs": base + "jobs/"})
+        for name in ("launch", "jobs", "survey_spec", "labels", "instance_groups", "schedules", "activity_stream",
+                     "access_list", "object_roles", "copy", "slice_workflow_jobs", "webhook_key", "webhook_receiver"):
+            related[name] = base + name + "/"
+        if obj.organization_id:
+            related["organization"] = "/api/v2/organizations/%d/" % obj.organization_id
+        if obj.webhook_credential_id:
+            related["webhook_credential"] = "/api/v2/credentials/%d/" % obj.webhook_credential_id
         return related
+
+    def get_summary_fields(self, obj):
+        data = super().get_summary_fields(obj)
+        data["object_roles"] = object_roles(obj)
+        data["survey"] = {"title": obj.survey_spec.get("name", ""), "description": obj.survey_spec.get("description", "")} if obj.survey_spec else None
+        if data["survey"] is None:
+            del data["survey"]
+        if obj.webhook_credential_id:
+            cred = obj.webhook_credential
+            data["webhook_credential"] = {"id": cred.id, "name": cred.name, "description": cred.description,
+                                          "kind": cred.credential_type.namespace, "cloud": cred.credential_type.kind == "cloud",
+                                          "credential_type_id": cred.credential_type_id}
+        data["labels"] = {"count": 0, "results": []}
+        return data
+
+    def validate_execution_environment(self, value):
+        return validate_execution_environment(value)
+
+    def validate_webhook_service(self, value):
+        return value or ""
 
     def to_representation(self, obj):
         data = super().to_representation(obj)
-        data["organization"] = obj.organization.id if obj.organization else None
+        data["organization"] = obj.organization_id
+        data["next_job_run"] = None
+        data["custom_virtualenv"] = None
         last = obj.jobs.order_by("-id").first()
         data["status"] = last.status if last else "never updated"
         data["last_job_run"] = serializers.DateTimeField().to_representation(last.finished) if last and last.finished else None
@@ -120,13 +232,16 @@ class JobTemplateSerializer(JobOptionsSerializer):
         playbook = current("playbook")
         if project is None:
             errors["project"] = ["This field is required."]
-        elif playbook not in projects.playbooks(project):
+        elif project.scm_type and not playbook:
+            errors["playbook"] = ["Must select playbook for project."]
+        elif not project.scm_type and playbook not in projects.playbooks(project):
             errors["playbook"] = ['Playbook not found for project.']
         if current("inventory") is None and not current("ask_inventory_on_launch"):
             errors["inventory"] = ["Job Templates must have an inventory or allow prompting for it."]
         if errors:
             raise serializers.ValidationError(errors)
-        self.unique_error(JobTemplate, ("name",), attrs, "Job template with this Name already exists.")
+        attrs_org = dict(attrs, organization=project.organization if project is not None else None)
+        unique_combination(self, JobTemplate, attrs_org)
         return attrs
 
 

@@ -11,6 +11,7 @@ v2 = [
     ("job_templates/<int:pk>/launch/", views.JobTemplateLaunch),
     ("job_templates/<int:pk>/jobs/", views.JobList),
     ("job_templates/<int:pk>/credentials/", views.RelatedCredentials),
+    ("job_templates/<int:pk>/survey_spec/", views.JobTemplateSurveySpec),
     ("jobs/", views.JobList),
     ("jobs/<int:pk>/", views.JobDetail),
     ("jobs/<int:pk>/stdout/", views.JobStdout),

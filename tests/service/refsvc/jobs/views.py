@@ -11,30 +11,37 @@ from refsvc.svc.filters import FieldLookupBackend
 from refsvc.svc.models import Credential, Organization
 from refsvc.svc.views import ApiMixin, CreatedByMixin, ResourceDetail, ResourceList
 
-from . import launch, projects, runner
+from . import launch, projects, runner, surveys
 from .models import Job, JobTemplate, Project
 from .serializers import JobSerializer, JobTemplateSerializer, ProjectSerializer
 
 
 def visible(model, user):
+    from refsvc.rbac.registry import allowed_q
+
     qs = model.objects.all()
     if access._sees_all(user):
         return qs
     orgs = Organization.objects.filter(Q(members=user) | Q(admins=user)).values("id")
     mine = Q(created_by=user) if model is not Job else Q(launched_by=user)
     if model is Project:
-        return qs.filter(Q(organization__in=orgs) | mine)
+        return qs.filter(Q(organization__in=orgs) | mine | allowed_q(user, Project, "view"))
     if model is JobTemplate:
-        return qs.filter(Q(project__organization__in=orgs) | mine)
-    return qs.filter(Q(project__organization__in=orgs) | mine)
+        return qs.filter(Q(project__organization__in=orgs) | mine | allowed_q(user, JobTemplate, "view"))
+    return qs.filter(Q(project__organization__in=orgs) | mine | Q(job_template__in=visible(JobTemplate, user).values("id")))
 
 
-def can_change(user, obj):
+def can_change(user, obj, action="change"):
+    """May ``user`` do ``action`` (change, execute, ...) on a project or job template?"""
+    from refsvc.rbac.registry import has_perm
+
     if user.is_superuser:
         return True
     if getattr(obj, "created_by_id", None) == user.id:
         return True
-    return access.is_org_admin(user, obj.organization)
+    if access.is_org_admin(user, obj.organization):
+        return True
+    return not isinstance(obj, Job) and has_perm(user, obj, action)
 
 
 class JobsResourceList(ResourceList):
@@ -126,7 +133,7 @@ class JobTemplateLaunch(ApiMixin, APIView):
 
     def post(self, request, pk):
         jt = self.get_template()
-        if not can_change(request.user, jt):
+        if not can_change(request.user, jt, "execute"):
             raise PermissionDenied()
         with transaction.atomic():
             job, ignored = launch.launch(jt, request.data, request.user)
@@ -134,6 +141,14 @@ class JobTemplateLaunch(ApiMixin, APIView):
         data = {"job": job.id, "ignored_fields": ignored}
         data.update(JobSerializer(job, context={"request": request}).data)
         return Response(data, status=status.HTTP_201_CREATED, headers={"Location": data["url"]})
+
+
+class JobTemplateSurveySpec(surveys.SurveySpecView):
+    def get_template(self):
+        return self.lookup(visible(JobTemplate, self.request.user), self.kwargs["pk"])
+
+    def can_change(self, user, obj):
+        return can_change(user, obj)
 
 
 class JobList(ApiMixin, generics.ListAPIView):

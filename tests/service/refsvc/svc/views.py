@@ -120,6 +120,7 @@ class ApiV2RootView(ApiMixin, APIView):
             "activity_stream", "workflow_job_templates", "workflow_jobs", "workflow_approvals",
             "workflow_job_template_nodes", "workflow_job_nodes", "mesh_visualizer", "bulk", "analytics",
         ]
+        names += ["role_definitions", "role_team_assignments", "role_user_assignments"]
         data = {n: "/api/v2/%s/" % n for n in names}
         data["inventory"] = "/api/v2/inventories/"
         return Response(data)
@@ -500,7 +501,9 @@ OAUTH2_KEYS = {
 
 class SettingsListView(ApiMixin, APIView):
     def get(self, request):
-        results = [{"url": "/api/v2/settings/authentication/", "slug": "authentication", "name": "Authentication"}]
+        from refsvc.conf.views import SETTING_CATEGORIES
+
+        results = [{"url": "/api/v2/settings/%s/" % slug, "slug": slug, "name": name} for slug, name in SETTING_CATEGORIES]
         return Response({"count": len(results), "next": None, "previous": None, "results": results})
 
 

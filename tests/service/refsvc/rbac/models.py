@@ -1,0 +1,74 @@
+"""Teams and the two permission systems of the service: the legacy object roles
+(one Role per object and role field, granted to users and teams) and the role
+definitions with their user and team assignments."""
+from django.conf import settings
+from django.contrib.contenttypes.fields import GenericForeignKey
+from django.contrib.contenttypes.models import ContentType
+from django.db import models
+
+from refsvc.svc.models import Organization, TimestampedModel
+
+
+class Team(TimestampedModel):
+    name = models.CharField(max_length=512)
+    description = models.TextField(blank=True, default="")
+    organization = models.ForeignKey(Organization, on_delete=models.CASCADE, related_name="teams")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ["id"]
+        unique_together = [("name", "organization")]
+
+
+class Role(models.Model):
+    """The `role_field` role of one object; held by users and by teams (whose members then hold it)."""
+
+    content_type = models.ForeignKey(ContentType, on_delete=models.CASCADE, related_name="+")
+    object_id = models.PositiveIntegerField()
+    content_object = GenericForeignKey("content_type", "object_id")
+    role_field = models.CharField(max_length=64)
+    members = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="svc_roles")
+    teams = models.ManyToManyField(Team, blank=True, related_name="granted_roles")
+
+    class Meta:
+        ordering = ["id"]
+        unique_together = [("content_type", "object_id", "role_field")]
+
+
+class RoleDefinition(TimestampedModel):
+    name = models.TextField(unique=True)
+    description = models.TextField(blank=True, default="")
+    permissions = models.JSONField(default=list)  # ["awx.view_jobtemplate", ...]
+    content_type = models.CharField(max_length=64, null=True, blank=True, default=None)  # "awx.jobtemplate"
+    managed = models.BooleanField(default=False)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    modified_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ["id"]
+
+
+class Assignment(models.Model):
+    created = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    role_definition = models.ForeignKey(RoleDefinition, on_delete=models.CASCADE, related_name="+")
+    content_type = models.CharField(max_length=64, null=True, blank=True, default=None)
+    object_id = models.CharField(max_length=64, null=True, blank=True, default=None)
+
+    class Meta:
+        abstract = True
+        ordering = ["id"]
+
+
+class RoleUserAssignment(Assignment):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="svc_role_assignments")
+
+    class Meta(Assignment.Meta):
+        unique_together = [("role_definition", "user", "content_type", "object_id")]
+
+
+class RoleTeamAssignment(Assignment):
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="role_assignments")
+
+    class Meta(Assignment.Meta):
+        unique_together = [("role_definition", "team", "content_type", "object_id")]

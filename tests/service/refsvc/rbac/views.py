@@ -1,0 +1,530 @@
+from django.contrib.auth.models import User
+from django.contrib.contenttypes.models import ContentType
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.shortcuts import get_object_or_404
+from rest_framework import generics, status
+from rest_framework.exceptions import ParseError, PermissionDenied, ValidationError
+from rest_framework.response import Response
+
+from refsvc.svc import access
+from refsvc.svc.filters import FieldLookupBackend
+from refsvc.svc.models import Credential, Organization
+from refsvc.svc.serializers import UserSerializer
+from refsvc.svc.views import ApiMixin, CreatedByMixin, ResourceDetail, ResourceList
+
+from . import registry
+from .models import Role, RoleDefinition, RoleTeamAssignment, RoleUserAssignment, Team
+from .serializers import (
+    DOES_NOT_EXIST,
+    RoleDefinitionSerializer,
+    RoleSerializer,
+    RoleTeamAssignmentSerializer,
+    RoleUserAssignmentSerializer,
+    TeamSerializer,
+    ansible_id,
+)
+
+PARTICIPATION = "You cannot assign an Organization participation role as a child role for a Team."
+
+
+# ---------------------------------------------------------------- association requests
+
+def get_object_or_400(queryset, pk):
+    try:
+        return queryset.get(pk=pk)
+    except queryset.model.DoesNotExist:
+        raise ParseError("%s matching query does not exist." % queryset.model.__name__)
+
+
+def association(request, sub_name):
+    """(id, disassociate) of a POST to an association sub-list, or raise/return the real error answers."""
+    data = request.data
+    if not isinstance(data, dict):
+        return None, None, Response("invalid type for post data", status=400)
+    disassociate = "disassociate" in data
+    sub_id = data.get("id")
+    if not sub_id:
+        msg = '"id" is required to disassociate' if disassociate else "%s 'id' field is missing." % sub_name
+        return None, None, Response({"msg": msg}, status=400)
+    if not isinstance(sub_id, int):
+        try:
+            sub_id = int(sub_id)
+        except (TypeError, ValueError):
+            return None, None, Response({"msg": '"id" field must be an integer.'}, status=400)
+    return sub_id, disassociate, None
+
+
+class SubList(ApiMixin, generics.ListAPIView):
+    filter_backends = [FieldLookupBackend]
+    search_fields = ("name", "description")
+
+    def can_write_metadata(self, request, method):
+        return False
+
+
+# ---------------------------------------------------------------- teams
+
+def visible_teams(user):
+    qs = Team.objects.all()
+    if access._sees_all(user):
+        return qs
+    orgs = Organization.objects.filter(Q(members=user) | Q(admins=user)).values("id")
+    return qs.filter(Q(organization__in=orgs) | registry.allowed_q(user, Team, "view"))
+
+
+def can_change(user, obj, action="change"):
+    return user.is_superuser or registry.has_perm(user, obj, action)
+
+
+class TeamList(CreatedByMixin, ResourceList):
+    model = Team
+    serializer_class = TeamSerializer
+
+    def get_queryset(self):
+        return visible_teams(self.request.user).select_related("organization", "created_by")
+
+    def can_write_metadata(self, request, method):
+        return request.user.is_superuser or Organization.objects.filter(admins=request.user).exists()
+
+    def perform_create(self, serializer):
+        org = serializer.validated_data.get("organization")
+        if not (self.request.user.is_superuser or registry.has_perm(self.request.user, org, "change")):
+            raise PermissionDenied()
+        serializer.save(**self.extra_save_kwargs())
+
+
+class TeamDetail(ResourceDetail):
+    model = Team
+    serializer_class = TeamSerializer
+
+    def get_queryset(self):
+        return visible_teams(self.request.user)
+
+    def check_change(self, obj, data=None):
+        if not can_change(self.request.user, obj):
+            raise PermissionDenied()
+
+
+class OrganizationTeams(TeamList):
+    """/organizations/<pk>/teams/: the organization's teams; POST creates one in it."""
+
+    def get_parent(self):
+        return get_object_or_404(access.visible(Organization, self.request.user), pk=self.kwargs["pk"])
+
+    def get_queryset(self):
+        return super().get_queryset().filter(organization=self.get_parent())
+
+    def create(self, request, *args, **kwargs):
+        data = request.data.copy() if hasattr(request.data, "copy") else {}
+        data["organization"] = self.get_parent().pk
+        serializer = self.get_serializer(data=data)
+        serializer.is_valid(raise_exception=True)
+        self.perform_create(serializer)
+        return Response(serializer.data, status=status.HTTP_201_CREATED)
+
+
+def role_users(role):
+    """The users holding a role directly (an organization's member and admin roles are its lists)."""
+    target = role.content_object
+    if isinstance(target, Organization) and role.role_field in ("member_role", "admin_role"):
+        return (target.members if role.role_field == "member_role" else target.admins).all()
+    return role.members.all()
+
+
+def set_role_user(role, user, grant):
+    target = role.content_object
+    if isinstance(target, Organization) and role.role_field in ("member_role", "admin_role"):
+        relation = target.members if role.role_field == "member_role" else target.admins
+        if grant:
+            relation.add(user)
+            if role.role_field == "admin_role":
+                target.members.add(user)
+        else:
+            relation.remove(user)
+        return
+    if grant:
+        role.members.add(user)
+    else:
+        role.members.remove(user)
+
+
+def can_grant(user, role):
+    target = role.content_object
+    if user.is_superuser:
+        return True
+    if target is None:
+        return False
+    if isinstance(target, Organization):
+        return registry.has_perm(user, target, "change")
+    return registry.has_perm(user, target, "change")
+
+
+class TeamUsers(SubList):
+    """/teams/<pk>/users/: the team's members; POST {"id": N} adds, with "disassociate" removes."""
+
+    serializer_class = UserSerializer
+    search_fields = ("username", "first_name", "last_name", "email")
+
+    def get_parent(self):
+        return get_object_or_404(visible_teams(self.request.user), pk=self.kwargs["pk"])
+
+    def get_queryset(self):
+        return registry.roles_of(self.get_parent())["member_role"].members.all().order_by("id")
+
+    def post(self, request, pk):
+        team = self.get_parent()
+        sub_id, disassociate, error = association(request, "User")
+        if error:
+            return error
+        user = get_object_or_400(User.objects.all(), sub_id)
+        if not can_change(request.user, team):
+            raise PermissionDenied()
+        set_role_user(registry.roles_of(team)["member_role"], user, not disassociate)
+        return Response(status=204)
+
+
+# ---------------------------------------------------------------- legacy roles
+
+def visible_roles(user):
+    qs = Role.objects.all()
+    if access._sees_all(user):
+        return qs
+    team_ids = registry._teams_of(user)
+    held = Role.objects.filter(Q(members=user) | Q(teams__in=team_ids)).values_list("content_type_id", "object_id")
+    q = Q(pk__in=[])
+    for ct, oid in set(held):
+        q |= Q(content_type_id=ct, object_id=oid)
+    return qs.filter(q)
+
+
+class RoleList(SubList):
+    model = Role
+    serializer_class = RoleSerializer
+    search_fields = ("role_field", "content_type__model")
+
+    def get_queryset(self):
+        return visible_roles(self.request.user).select_related("content_type")
+
+
+class RoleDetail(ApiMixin, generics.RetrieveAPIView):
+    model = Role
+    serializer_class = RoleSerializer
+
+    def get_queryset(self):
+        return visible_roles(self.request.user)
+
+
+class RoleUsers(SubList):
+    """/roles/<pk>/users/: POST {"id": N} grants the role, with "disassociate" revokes."""
+
+    serializer_class = UserSerializer
+    search_fields = ("username", "first_name", "last_name", "email")
+
+    def get_parent(self):
+        return get_object_or_404(visible_roles(self.request.user), pk=self.kwargs["pk"])
+
+    def get_queryset(self):
+        return role_users(self.get_parent()).order_by("id")
+
+    def post(self, request, pk):
+        role = self.get_parent()
+        sub_id, disassociate, error = association(request, "User")
+        if error:
+            return error
+        user = get_object_or_400(User.objects.all(), sub_id)
+        target = role.content_object
+        if isinstance(target, Credential) and not disassociate:
+            if target.organization_id and not target.organization.members.filter(pk=user.pk).exists() \
+                    and not target.organization.admins.filter(pk=user.pk).exists():
+                return Response({"msg": "You cannot grant credential access to a user not in the credentials' organization"}, status=400)
+            if not target.organization_id and not request.user.is_superuser:
+                return Response({"msg": "You cannot grant private credential access to another user"}, status=400)
+        if not can_grant(request.user, role):
+            raise PermissionDenied()
+        set_role_user(role, user, not disassociate)
+        return Response(status=204)
+
+
+def check_team_grant(role, team):
+    target = role.content_object
+    if isinstance(target, Organization) and role.role_field in ("member_role", "admin_role"):
+        return Response({"msg": PARTICIPATION}, status=400)
+    if isinstance(target, Credential) and (not target.organization_id or target.organization_id != team.organization_id):
+        return Response({"msg": "You cannot grant credential access to a team not in the credentials' organization"}, status=400)
+    return None
+
+
+class RoleTeams(SubList):
+    """/roles/<pk>/teams/: POST {"id": N} grants the role to a team, with "disassociate" revokes."""
+
+    serializer_class = TeamSerializer
+
+    def get_parent(self):
+        return get_object_or_404(visible_roles(self.request.user), pk=self.kwargs["pk"])
+
+    def get_queryset(self):
+        return self.get_parent().teams.all().order_by("id")
+
+    def post(self, request, pk):
+        role = self.get_parent()
+        sub_id, disassociate, error = association(request, "Team")
+        if error:
+            return error
+        team = get_object_or_400(Team.objects.all(), sub_id)
+        error = check_team_grant(role, team)
+        if error:
+            return error
+        if not can_grant(request.user, role):
+            raise PermissionDenied()
+        if disassociate:
+            role.teams.remove(team)
+        else:
+            role.teams.add(team)
+        return Response(status=204)
+
+
+class UserRoles(SubList):
+    """/users/<pk>/roles/: the roles the user holds; POST {"id": role} grants, with "disassociate" revokes."""
+
+    serializer_class = RoleSerializer
+    search_fields = ("role_field", "content_type__model")
+
+    def get_parent(self):
+        return get_object_or_404(access.visible(User, self.request.user), pk=self.kwargs["pk"])
+
+    def get_queryset(self):
+        user = self.get_parent()
+        org_ct = ContentType.objects.get_for_model(Organization)
+        q = Q(members=user)
+        for field, relation in (("member_role", "members"), ("admin_role", "admins")):
+            org_ids = Organization.objects.filter(**{relation: user}).values_list("id", flat=True)
+            q |= Q(content_type=org_ct, role_field=field, object_id__in=list(org_ids))
+        return Role.objects.filter(q).distinct().order_by("id").select_related("content_type")
+
+    def post(self, request, pk):
+        user = self.get_parent()
+        sub_id, disassociate, error = association(request, "Role")
+        if error:
+            return error
+        role = get_object_or_400(Role.objects.all(), sub_id)
+        if not can_grant(request.user, role):
+            raise PermissionDenied()
+        set_role_user(role, user, not disassociate)
+        return Response(status=204)
+
+
+class TeamRoles(SubList):
+    """/teams/<pk>/roles/: the roles granted to the team; POST {"id": role} grants, with "disassociate" revokes."""
+
+    serializer_class = RoleSerializer
+    search_fields = ("role_field", "content_type__model")
+
+    def get_parent(self):
+        return get_object_or_404(visible_teams(self.request.user), pk=self.kwargs["pk"])
+
+    def get_queryset(self):
+        return self.get_parent().granted_roles.all().order_by("id").select_related("content_type")
+
+    def post(self, request, pk):
+        team = self.get_parent()
+        sub_id, disassociate, error = association(request, "Role")
+        if error:
+            return error
+        role = get_object_or_400(Role.objects.all(), sub_id)
+        error = check_team_grant(role, team)
+        if error:
+            return error
+        if not can_grant(request.user, role):
+            raise PermissionDenied()
+        if disassociate:
+            role.teams.remove(team)
+        else:
+            role.teams.add(team)
+        return Response(status=204)
+
+
+# ---------------------------------------------------------------- role definitions and assignments
+
+MANAGED = "Role is managed by the system"
+
+
+class RoleDefinitionList(ApiMixin, generics.ListCreateAPIView):
+    model = RoleDefinition
+    serializer_class = RoleDefinitionSerializer
+    filter_backends = [FieldLookupBackend]
+    search_fields = ("name", "description")
+    queryset = RoleDefinition.objects.all()
+
+    def can_write_metadata(self, request, method):
+        return request.user.is_superuser
+
+    def perform_create(self, serializer):
+        if not self.request.user.is_superuser:
+            raise PermissionDenied()
+        serializer.save(created_by=self.request.user, modified_by=self.request.user)
+
+
+class RoleDefinitionDetail(ApiMixin, generics.RetrieveUpdateDestroyAPIView):
+    model = RoleDefinition
+    serializer_class = RoleDefinitionSerializer
+    queryset = RoleDefinition.objects.all()
+
+    def get_serializer(self, *args, **kwargs):
+        serializer = super().get_serializer(*args, **kwargs)
+        serializer.fields["content_type"].read_only = True
+        return serializer
+
+    def perform_update(self, serializer):
+        if not self.request.user.is_superuser:
+            raise PermissionDenied()
+        if serializer.instance.managed:
+            raise ValidationError(MANAGED)
+        serializer.save(modified_by=self.request.user)
+
+    def perform_destroy(self, instance):
+        if not self.request.user.is_superuser:
+            raise PermissionDenied()
+        if instance.managed:
+            raise ValidationError(MANAGED)
+        instance.delete()
+
+
+def _by_ansible_id(value, candidates, kind_key, field):
+    for obj in candidates:
+        if ansible_id(kind_key, obj.pk) == str(value):
+            return obj
+    raise ValidationError({field: DOES_NOT_EXIST % value})
+
+
+class AssignmentList(ApiMixin, generics.ListCreateAPIView):
+    filter_backends = [FieldLookupBackend]
+    search_fields = ()
+    actor_field = None
+
+    def can_write_metadata(self, request, method):
+        return True
+
+    def get_queryset(self):
+        qs = self.model.objects.all().select_related("role_definition", self.actor_field, "created_by")
+        user = self.request.user
+        if access._sees_all(user):
+            return qs
+        if self.actor_field == "user":
+            return qs.filter(user=user)
+        return qs.filter(team__in=visible_teams(user))
+
+    def actor_queryset(self):
+        if self.actor_field == "user":
+            return access.visible(User, self.request.user)
+        return visible_teams(self.request.user)
+
+    def perform_create(self, serializer):
+        data = serializer.validated_data
+        user = self.request.user
+        rd = data["role_definition"]
+        field = self.actor_field
+        aid_field = field + "_ansible_id"
+        msg = "Provide exactly one of %s or %s_ansible_id" % (field, field)
+        if data.get(field) and data.get(aid_field):
+            raise ValidationError({field: msg, aid_field: msg})
+        if data.get(field):
+            actor = data[field]
+            if not self.actor_queryset().filter(pk=actor.pk).exists():
+                raise ValidationError({field: [DOES_NOT_EXIST % actor.pk]})
+        elif data.get(aid_field):
+            actor = _by_ansible_id(data[aid_field], self.actor_queryset(), field, aid_field)
+        else:
+            raise ValidationError({field: msg, aid_field: msg})
+        obj = None
+        if data.get("object_id") and data.get("object_ansible_id"):
+            msg = "Provide exactly one of object_id or object_id_ansible_id"
+            raise ValidationError({"object_id": msg, "object_id_ansible_id": msg})
+        kind = registry.BY_LABEL.get(rd.content_type or "")
+        if data.get("object_id"):
+            if kind is None:
+                raise ValidationError({"object_id": "System role does not allow for object assignment"})
+            visible = self.visible_objects(kind)
+            try:
+                obj = visible.filter(pk=int(data["object_id"])).first()
+            except (TypeError, ValueError):
+                raise ValidationError({"object_id": ["Incorrect type. Expected pk value, received str."]})
+            if obj is None:
+                raise ValidationError({"object_id": [DOES_NOT_EXIST % data["object_id"]]})
+        elif data.get("object_ansible_id"):
+            if kind is None:
+                raise ValidationError({"object_ansible_id": "System role does not allow for object assignment"})
+            obj = _by_ansible_id(data["object_ansible_id"], self.visible_objects(kind), kind.key, "object_ansible_id")
+        if kind is None:
+            if not user.is_superuser:
+                raise PermissionDenied()
+        elif obj is None:
+            raise ValidationError({"object_id": "Object must be specified for this role assignment"})
+        elif not (user.is_superuser or registry.has_perm(user, obj, "change")):
+            raise PermissionDenied("You do not have permission to perform this action.")
+        if field == "team" and kind is not None and kind.key == "organization" and "shared.member_organization" in rd.permissions:
+            raise ValidationError("Assigning organization member permission to teams is not allowed")
+        values = {"role_definition": rd, field: actor, "content_type": rd.content_type,
+                  "object_id": str(obj.pk) if obj is not None else None}
+        try:
+            with transaction.atomic():
+                serializer.instance = self.model.objects.create(created_by=user, **values)
+        except IntegrityError:
+            serializer.instance = self.model.objects.get(**values)
+
+    def visible_objects(self, kind):
+        from refsvc.jobs.views import visible as jobs_visible
+
+        model = kind.model
+        user = self.request.user
+        if kind.key in ("organization", "inventory", "credential"):
+            return access.visible(model, user)
+        if kind.key == "team":
+            return visible_teams(user)
+        if kind.key in ("project", "job_template"):
+            return jobs_visible(model, user)
+        try:
+            from refsvc.workflows.views import visible_wfjts
+        except ImportError:
+            return model.objects.none()
+        if kind.key == "workflow_job_template":
+            return visible_wfjts(user)
+        return model.objects.all() if user.is_superuser else model.objects.none()
+
+
+class AssignmentDetail(ApiMixin, generics.RetrieveDestroyAPIView):
+    actor_field = None
+
+    def get_queryset(self):
+        return AssignmentList.get_queryset(self)
+
+    def perform_destroy(self, instance):
+        user = self.request.user
+        target = self.get_serializer().content_object(instance)
+        if not (user.is_superuser or (target is not None and registry.has_perm(user, target, "change"))):
+            raise PermissionDenied()
+        instance.delete()
+
+
+class RoleUserAssignmentList(AssignmentList):
+    model = RoleUserAssignment
+    serializer_class = RoleUserAssignmentSerializer
+    actor_field = "user"
+
+
+class RoleUserAssignmentDetail(AssignmentDetail):
+    model = RoleUserAssignment
+    serializer_class = RoleUserAssignmentSerializer
+    actor_field = "user"
+
+
+class RoleTeamAssignmentList(AssignmentList):
+    model = RoleTeamAssignment
+    serializer_class = RoleTeamAssignmentSerializer
+    actor_field = "team"
+
+
+class RoleTeamAssignmentDetail(AssignmentDetail):
+    model = RoleTeamAssignment
+    serializer_class = RoleTeamAssignmentSerializer
+    actor_field = "team"

@@ -1,0 +1,80 @@
+"""Workflow job templates, their nodes (a graph of success/failure/always edges)
+and approval templates."""
+import uuid
+
+from django.conf import settings
+from django.db import models
+
+from refsvc.jobs.models import WEBHOOK_SERVICES, UnifiedIdMixin, UnifiedJobTemplate
+from refsvc.svc.models import Credential, Inventory, Organization, TimestampedModel
+
+
+class WorkflowJobTemplate(UnifiedIdMixin, TimestampedModel):
+    unified_kind = "workflow_job_template"
+    name = models.CharField(max_length=512)
+    description = models.TextField(blank=True, default="")
+    organization = models.ForeignKey(Organization, null=True, blank=True, on_delete=models.SET_NULL, related_name="workflows")
+    inventory = models.ForeignKey(Inventory, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    extra_vars = models.TextField(blank=True, default="")
+    limit = models.TextField(null=True, blank=True, default=None)
+    scm_branch = models.TextField(null=True, blank=True, default=None)
+    job_tags = models.TextField(null=True, blank=True, default=None)
+    skip_tags = models.TextField(null=True, blank=True, default=None)
+    allow_simultaneous = models.BooleanField(default=False)
+    survey_enabled = models.BooleanField(default=False)
+    survey_spec = models.JSONField(default=dict, blank=True)
+    ask_variables_on_launch = models.BooleanField(default=False)
+    ask_inventory_on_launch = models.BooleanField(default=False)
+    ask_scm_branch_on_launch = models.BooleanField(default=False)
+    ask_limit_on_launch = models.BooleanField(default=False)
+    ask_labels_on_launch = models.BooleanField(default=False)
+    ask_skip_tags_on_launch = models.BooleanField(default=False)
+    ask_tags_on_launch = models.BooleanField(default=False)
+    webhook_service = models.CharField(max_length=16, blank=True, default="", choices=WEBHOOK_SERVICES)
+    webhook_credential = models.ForeignKey(Credential, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ["id"]
+
+
+class WorkflowApprovalTemplate(UnifiedIdMixin, TimestampedModel):
+    unified_kind = "workflow_approval_template"
+    name = models.CharField(max_length=512)
+    description = models.TextField(blank=True, default="")
+    timeout = models.IntegerField(default=0)
+
+    class Meta:
+        ordering = ["id"]
+
+
+def new_identifier():
+    return str(uuid.uuid4())
+
+
+class WorkflowJobTemplateNode(TimestampedModel):
+    workflow_job_template = models.ForeignKey(WorkflowJobTemplate, on_delete=models.CASCADE, related_name="workflow_job_template_nodes")
+    unified_job_template = models.ForeignKey(UnifiedJobTemplate, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    success_nodes = models.ManyToManyField("self", symmetrical=False, blank=True, related_name="success_parents")
+    failure_nodes = models.ManyToManyField("self", symmetrical=False, blank=True, related_name="failure_parents")
+    always_nodes = models.ManyToManyField("self", symmetrical=False, blank=True, related_name="always_parents")
+    identifier = models.CharField(max_length=512, default=new_identifier)
+    all_parents_must_converge = models.BooleanField(default=False)
+    extra_data = models.JSONField(default=dict, blank=True)
+    inventory = models.ForeignKey(Inventory, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    credentials = models.ManyToManyField(Credential, blank=True, related_name="+")
+    execution_environment = models.PositiveIntegerField(null=True, blank=True, default=None)
+    diff_mode = models.BooleanField(null=True, default=None)
+    forks = models.PositiveIntegerField(null=True, default=None)
+    job_slice_count = models.PositiveIntegerField(null=True, default=None)
+    timeout = models.IntegerField(null=True, default=None)
+    verbosity = models.PositiveIntegerField(null=True, default=None)
+    job_type = models.CharField(max_length=8, null=True, blank=True, default=None)
+    job_tags = models.TextField(null=True, blank=True, default=None)
+    skip_tags = models.TextField(null=True, blank=True, default=None)
+    limit = models.TextField(null=True, blank=True, default=None)
+    scm_branch = models.TextField(null=True, blank=True, default=None)
+
+    class Meta:
+        ordering = ["id"]
+        unique_together = [("identifier", "workflow_job_template")]

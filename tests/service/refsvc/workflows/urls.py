@@ -1,0 +1,20 @@
+from django.urls import path
+
+from . import views
+
+v2 = [
+    ("workflow_job_templates/", views.WorkflowJobTemplateList),
+    ("workflow_job_templates/<int:pk>/", views.WorkflowJobTemplateDetail),
+    ("workflow_job_templates/<int:pk>/survey_spec/", views.WorkflowJobTemplateSurveySpec),
+    ("workflow_job_templates/<int:pk>/workflow_nodes/", views.WorkflowNodes),
+    ("workflow_job_template_nodes/", views.NodeList),
+    ("workflow_job_template_nodes/<int:pk>/", views.NodeDetail),
+    ("workflow_job_template_nodes/<int:pk>/credentials/", views.NodeCredentials),
+    ("workflow_job_template_nodes/<int:pk>/create_approval_template/", views.NodeCreateApproval),
+    ("workflow_approval_templates/<int:pk>/", views.ApprovalTemplateDetail),
+]
+
+urlpatterns = [path("api/v2/" + p, v.as_view()) for p, v in v2] + [
+    path("api/v2/workflow_job_template_nodes/<int:pk>/%s/" % rel, views.NodeChildren.as_view(relationship=rel))
+    for rel in views.RELATIONSHIPS
+]

@@ -1,0 +1,264 @@
+from django.db import transaction
+from django.db.models import Q
+from django.shortcuts import get_object_or_404
+from rest_framework import generics, status
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.response import Response
+
+from refsvc.jobs import surveys
+from refsvc.rbac.registry import allowed_q, has_perm
+from refsvc.rbac.views import association, get_object_or_400
+from refsvc.svc import access
+from refsvc.svc.filters import FieldLookupBackend
+from refsvc.svc.models import Credential, Organization
+from refsvc.svc.serializers import CredentialSerializer
+from refsvc.svc.views import ApiMixin, CreatedByMixin, ResourceDetail, ResourceList
+
+from .models import WorkflowApprovalTemplate, WorkflowJobTemplate, WorkflowJobTemplateNode
+from .serializers import WorkflowApprovalTemplateSerializer, WorkflowJobTemplateNodeSerializer, WorkflowJobTemplateSerializer
+
+RELATIONSHIPS = ("success_nodes", "failure_nodes", "always_nodes")
+NODE_SEARCH = ("unified_job_template__name", "unified_job_template__description")
+
+
+def visible_wfjts(user):
+    qs = WorkflowJobTemplate.objects.all()
+    if access._sees_all(user):
+        return qs
+    admin_orgs = Organization.objects.filter(admins=user).values("id")
+    return qs.filter(Q(organization__in=admin_orgs) | Q(created_by=user) | allowed_q(user, WorkflowJobTemplate, "view"))
+
+
+def can_change_wfjt(user, wfjt):
+    return user.is_superuser or wfjt.created_by_id == user.id or access.is_org_admin(user, wfjt.organization) \
+        or has_perm(user, wfjt, "change")
+
+
+def visible_nodes(user):
+    return WorkflowJobTemplateNode.objects.filter(workflow_job_template__in=visible_wfjts(user).values("id"))
+
+
+class WorkflowJobTemplateList(CreatedByMixin, ResourceList):
+    model = WorkflowJobTemplate
+    serializer_class = WorkflowJobTemplateSerializer
+
+    def get_queryset(self):
+        return visible_wfjts(self.request.user).select_related("organization", "inventory", "created_by")
+
+    def can_write_metadata(self, request, method):
+        return request.user.is_superuser or Organization.objects.filter(admins=request.user).exists()
+
+    def perform_create(self, serializer):
+        user = self.request.user
+        org = serializer.validated_data.get("organization")
+        if not (user.is_superuser or (org is not None and has_perm_add(user, org))):
+            raise PermissionDenied()
+        serializer.save(**self.extra_save_kwargs())
+
+
+def has_perm_add(user, org):
+    from refsvc.rbac.registry import grants
+
+    return access.is_org_admin(user, org) or any(
+        key == "organization" and oid == org.pk and "add_workflowjobtemplate" in perms for key, oid, perms in grants(user))
+
+
+class WorkflowJobTemplateDetail(ResourceDetail):
+    model = WorkflowJobTemplate
+    serializer_class = WorkflowJobTemplateSerializer
+
+    def get_queryset(self):
+        return visible_wfjts(self.request.user)
+
+    def check_change(self, obj, data=None):
+        if not can_change_wfjt(self.request.user, obj):
+            raise PermissionDenied()
+
+
+class WorkflowJobTemplateSurveySpec(surveys.SurveySpecView):
+    def get_template(self):
+        return self.lookup(visible_wfjts(self.request.user), self.kwargs["pk"])
+
+    def can_change(self, user, obj):
+        return can_change_wfjt(user, obj)
+
+
+class NodeList(ResourceList):
+    model = WorkflowJobTemplateNode
+    serializer_class = WorkflowJobTemplateNodeSerializer
+    search_fields = NODE_SEARCH
+
+    def get_queryset(self):
+        return visible_nodes(self.request.user).select_related("workflow_job_template", "unified_job_template").prefetch_related(*RELATIONSHIPS)
+
+    def can_write_metadata(self, request, method):
+        return True
+
+    def perform_create(self, serializer):
+        wfjt = serializer.validated_data.get("workflow_job_template")
+        if wfjt is None or not can_change_wfjt(self.request.user, wfjt):
+            raise PermissionDenied()
+        serializer.save()
+
+
+class NodeDetail(ResourceDetail):
+    model = WorkflowJobTemplateNode
+    serializer_class = WorkflowJobTemplateNodeSerializer
+
+    def get_queryset(self):
+        return visible_nodes(self.request.user)
+
+    def check_change(self, obj, data=None):
+        if not can_change_wfjt(self.request.user, obj.workflow_job_template):
+            raise PermissionDenied()
+
+
+class WorkflowNodes(NodeList):
+    """/workflow_job_templates/<pk>/workflow_nodes/: the workflow's nodes; POST creates one in it."""
+
+    def get_parent(self):
+        return get_object_or_404(visible_wfjts(self.request.user), pk=self.kwargs["pk"])
+
+    def get_queryset(self):
+        return super().get_queryset().filter(workflow_job_template=self.get_parent()).order_by("id")
+
+    def create(self, request, *args, **kwargs):
+        data = request.data.copy() if hasattr(request.data, "copy") else {}
+        data["workflow_job_template"] = self.get_parent().pk
+        serializer = self.get_serializer(data=data)
+        serializer.is_valid(raise_exception=True)
+        self.perform_create(serializer)
+        return Response(serializer.data, status=status.HTTP_201_CREATED)
+
+
+def has_cycle(wfjt):
+    edges = {}
+    for node in wfjt.workflow_job_template_nodes.prefetch_related(*RELATIONSHIPS):
+        edges[node.pk] = [c.pk for rel in RELATIONSHIPS for c in getattr(node, rel).all()]
+    state = {}
+
+    def visit(n):
+        state[n] = 1
+        for child in edges.get(n, []):
+            if state.get(child) == 1 or (state.get(child) is None and visit(child)):
+                return True
+        state[n] = 2
+        return False
+
+    return any(state.get(n) is None and visit(n) for n in list(edges))
+
+
+class NodeChildren(NodeList):
+    """/workflow_job_template_nodes/<pk>/{success,failure,always}_nodes/: POST {"id": N}
+    links a node of the same workflow, with "disassociate" unlinks; without "id" a new
+    node of the workflow is created and linked."""
+
+    relationship = None
+
+    def get_parent(self):
+        return get_object_or_404(visible_nodes(self.request.user), pk=self.kwargs["pk"])
+
+    def get_queryset(self):
+        return getattr(self.get_parent(), self.relationship).all().order_by("id")
+
+    def post(self, request, pk):
+        parent = self.get_parent()
+        relation = getattr(parent, self.relationship)
+        if not isinstance(request.data, dict):
+            return Response("invalid type for post data", status=400)
+        if "disassociate" not in request.data and not request.data.get("id"):
+            data = dict(request.data)
+            data["workflow_job_template"] = parent.workflow_job_template_id
+            serializer = self.get_serializer(data=data)
+            serializer.is_valid(raise_exception=True)
+            if not can_change_wfjt(request.user, parent.workflow_job_template):
+                raise PermissionDenied()
+            with transaction.atomic():
+                sub = serializer.save()
+                relation.add(sub)
+            return Response(self.get_serializer(sub).data, status=201)
+        sub_id, disassociate, error = association(request, "Workflow Job Template Node")
+        if error:
+            return error
+        sub = get_object_or_400(WorkflowJobTemplateNode.objects.all(), sub_id)
+        if not can_change_wfjt(request.user, parent.workflow_job_template):
+            raise PermissionDenied()
+        if disassociate:
+            relation.remove(sub)
+            return Response(status=204)
+        if sub.workflow_job_template_id != parent.workflow_job_template_id:
+            raise PermissionDenied()
+        if parent.pk == sub.pk:
+            return Response({"Error": "Cycle detected."}, status=400)
+        others = [r for r in RELATIONSHIPS if r != self.relationship]
+        if any(getattr(parent, r).filter(pk=sub.pk).exists() for r in others):
+            return Response({"Error": "Relationship not allowed."}, status=400)
+        with transaction.atomic():
+            relation.add(sub)
+            if has_cycle(parent.workflow_job_template):
+                transaction.set_rollback(True)
+                return Response({"Error": "Cycle detected."}, status=400)
+        return Response(status=204)
+
+
+class NodeCredentials(ApiMixin, generics.ListAPIView):
+    """/workflow_job_template_nodes/<pk>/credentials/: POST {"id": N} adds, with "disassociate" removes."""
+
+    serializer_class = CredentialSerializer
+    filter_backends = [FieldLookupBackend]
+
+    def get_parent(self):
+        return get_object_or_404(visible_nodes(self.request.user), pk=self.kwargs["pk"])
+
+    def get_queryset(self):
+        return self.get_parent().credentials.all().order_by("id")
+
+    def post(self, request, pk):
+        node = self.get_parent()
+        sub_id, disassociate, error = association(request, "Credential")
+        if error:
+            return error
+        cred = get_object_or_400(access.visible(Credential, request.user), sub_id)
+        if not can_change_wfjt(request.user, node.workflow_job_template):
+            raise PermissionDenied()
+        if disassociate:
+            node.credentials.remove(cred)
+        else:
+            node.credentials.add(cred)
+        return Response(status=204)
+
+
+class NodeCreateApproval(ApiMixin, generics.GenericAPIView):
+    """/workflow_job_template_nodes/<pk>/create_approval_template/: POST {name, description, timeout}."""
+
+    serializer_class = WorkflowApprovalTemplateSerializer
+
+    def get_node(self):
+        return get_object_or_404(visible_nodes(self.request.user), pk=self.kwargs["pk"])
+
+    def get(self, request, pk):
+        self.get_node()
+        return Response({"name": "", "description": "", "timeout": None})
+
+    def post(self, request, pk):
+        node = self.get_node()
+        if not can_change_wfjt(request.user, node.workflow_job_template):
+            raise PermissionDenied()
+        serializer = self.get_serializer(data=request.data)
+        if not serializer.is_valid():
+            return Response(serializer.errors, status=400)
+        with transaction.atomic():
+            approval = serializer.save()
+            node.unified_job_template_id = approval.pk
+            node.save(update_fields=["unified_job_template", "modified"])
+        return Response(self.get_serializer(approval).data, status=201)
+
+
+class ApprovalTemplateDetail(ApiMixin, generics.RetrieveUpdateDestroyAPIView):
+    serializer_class = WorkflowApprovalTemplateSerializer
+    queryset = WorkflowApprovalTemplate.objects.all()
+
+    def check_permissions(self, request):
+        super().check_permissions(request)
+        if request.method not in ("GET", "HEAD", "OPTIONS") and not request.user.is_superuser:
+            self.permission_denied(request)
