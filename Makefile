@@ -6,6 +6,8 @@ RUN := .run
 COLLECTIONS := $(RUN)/collections
 COLLECTION_LINK := $(COLLECTIONS)/ansible_collections/automation/service
 STAMP := $(VENV)/.requirements-dev.stamp
+OIDC_IDP := tests/idp/oidc
+OIDC_STAMP := $(OIDC_IDP)/node_modules/.npm-ci.stamp
 PYTEST_ARGS ?=
 SANITY_ARGS ?=
 INTEGRATION_ARGS ?=
@@ -26,7 +28,7 @@ MATRIX ?=
 TEST_STEPS := pytest sanity units integration lint changelog-lint docs importer ee matrix-ci
 
 .DEFAULT_GOAL := help
-.PHONY: help venv collection-path demo test $(TEST_STEPS) build clean bench matrix
+.PHONY: help venv system-deps idp-packages collection-path demo test $(TEST_STEPS) build clean bench matrix
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18
@@ -38,6 +40,15 @@ $(STAMP): requirements-dev.txt
 	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	touch $@
 
+system-deps:  ## install the Debian packages the tests and the demo need (xmlsec1, graphviz, nodejs, npm) that are missing, as root or with sudo -n; else print the apt-get line
+	@tests/ci/system-deps.sh
+
+idp-packages: $(OIDC_STAMP)  ## npm ci for the OIDC test identity provider (tests/idp/oidc), again only when its package-lock.json changes
+
+$(OIDC_STAMP): $(OIDC_IDP)/package-lock.json $(OIDC_IDP)/package.json | system-deps
+	cd $(OIDC_IDP) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
 collection-path:  ## make .run/collections/ansible_collections/automation/service point at this tree
 	@mkdir -p $(dir $(COLLECTION_LINK))
 	@if [ -e $(COLLECTION_LINK) ] && [ ! -L $(COLLECTION_LINK) ]; then \
@@ -45,24 +56,24 @@ collection-path:  ## make .run/collections/ansible_collections/automation/servic
 	@ln -sfn ../../../.. $(COLLECTION_LINK)
 	@echo "ANSIBLE_COLLECTIONS_PATH=$(COLLECTIONS)"
 
-demo: venv collection-path  ## start the reference service, run examples/demo.yml against it, stop it
+demo: venv system-deps idp-packages collection-path  ## start the reference service, run examples/demo.yml against it, stop it
 	tests/ci/demo.sh
 
-test: venv collection-path  ## the whole suite (what CI runs), with a summary table at the end
+test: venv system-deps idp-packages collection-path  ## the whole suite (what CI runs), with a summary table at the end
 	@# tests/unit runs once, under ansible-test (the units step), not in the pytest step too.
 	@# (--ignore does not apply to testpaths, which pytest takes as given paths: name the others instead)
-	@PYTEST_ARGS="$(PYTEST_ARGS) tests/service/tests" python tests/ci/run_steps.py --make "$(MAKE)" $(TEST_STEPS)
+	@PYTEST_ARGS="$(PYTEST_ARGS) tests/service/tests tests/ci/tests" python tests/ci/run_steps.py --make "$(MAKE)" $(TEST_STEPS)
 
-pytest: venv collection-path  ## unit tests and the reference service's tests (pytest.ini: testpaths)
+pytest: venv system-deps idp-packages collection-path  ## unit tests and the reference service's tests (pytest.ini: testpaths)
 	python -m pytest $(PYTEST_ARGS)
 
 sanity: venv  ## ansible-test sanity, on a copy under .run/ansible-test
 	tests/ci/sanity.sh $(SANITY_ARGS)
 
-units: venv  ## ansible-test units: tests/unit, with the reference service, on a copy under .run/ansible-test
+units: venv system-deps idp-packages  ## ansible-test units: tests/unit, with the reference service, on a copy under .run/ansible-test
 	tests/ci/units.sh $(UNITS_ARGS)
 
-integration: venv  ## ansible-test integration, against a reference service started for the run
+integration: venv system-deps idp-packages  ## ansible-test integration, against a reference service started for the run
 	tests/ci/integration.sh $(INTEGRATION_ARGS)
 
 lint: venv  ## ansible-lint (production profile)
@@ -71,11 +82,11 @@ lint: venv  ## ansible-lint (production profile)
 changelog-lint: venv  ## antsibull-changelog lint
 	antsibull-changelog lint
 
-bench: venv collection-path  ## benchmark beside awx.awx (writes benchmarks/RESULTS.md, results.png; about 14 min at the default N = 50, 3 runs)
+bench: venv system-deps idp-packages collection-path  ## benchmark beside awx.awx (writes benchmarks/RESULTS.md, results.png; about 14 min at the default N = 50, 3 runs)
 	python -m pip install --quiet --disable-pip-version-check -r benchmarks/requirements.txt
 	python benchmarks/bench.py $(BENCH_ARGS)
 
-docs: venv  ## lint the docs (antsibull-docs) and build the HTML site into docs/_build/html (offline; needs graphviz)
+docs: venv system-deps  ## lint the docs (antsibull-docs) and build the HTML site into docs/_build/html (offline; needs graphviz)
 	tests/ci/docs.sh
 
 importer: venv  ## build the artifact and run galaxy-importer on it; any WARNING:/ERROR: line fails
@@ -84,10 +95,10 @@ importer: venv  ## build the artifact and run galaxy-importer on it; any WARNING
 ee: venv  ## ansible-builder: introspect the collection's EE requirements, create an EE build context
 	tests/ci/ee.sh
 
-matrix: venv  ## sanity + integration under every supported ansible-core (MATRIX="2.16 2.21" for some)
+matrix: venv system-deps idp-packages  ## sanity + integration under every supported ansible-core (MATRIX="2.16 2.21" for some)
 	tests/ci/matrix.sh $(MATRIX)
 
-matrix-ci: venv  ## the matrix's oldest and newest ansible-core (MATRIX_CI), as CI runs it
+matrix-ci: venv system-deps idp-packages  ## the matrix's oldest and newest ansible-core (MATRIX_CI), as CI runs it
 	tests/ci/matrix.sh $(MATRIX_CI)
 
 build: venv  ## build the collection artifact (automation-service-<version>.tar.gz)

@@ -14,12 +14,12 @@
 #    diagrams become ``graphviz`` directives there.
 # 4. sphinx-build -W with docs/conf.py (graphviz for the diagrams, no intersphinx).
 #
-# The tools come from requirements-docs.txt, in .run/tools/docs. Needs graphviz's `dot`.
+# The tools come from requirements-docs.txt, in .run/tools/docs. Needs graphviz's `dot` (make system-deps).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
-command -v dot >/dev/null || { echo "docs: graphviz's dot is missing (apt-get install graphviz)" >&2; exit 2; }
+command -v dot >/dev/null || { echo "docs: graphviz's dot is missing (make system-deps installs it)" >&2; exit 2; }
 venv=$(tests/ci/tools-venv.sh docs requirements-docs.txt)
 export PATH="$venv/bin:$PATH"
 
