@@ -1,7 +1,8 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Benchmark callback: writes, for every task, its start and end time and how
-many loop items it ran, as JSON lines to the file named by BENCH_TIMINGS."""
+"""Benchmark callback: writes, for every task, its start and end time, how
+many loop items it ran and when each item's result came, as JSON lines to the
+file named by BENCH_TIMINGS."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -42,7 +43,7 @@ class CallbackModule(CallbackBase):
     def v2_playbook_on_task_start(self, task, is_conditional):
         self._flush()
         self._task = {'name': task.get_name(), 'start': time.time(), 'end': None,
-                      'items': 0, 'ok': 0, 'changed': 0, 'failed': 0, 'hosts': 0}
+                      'items': 0, 'item_ends': [], 'ok': 0, 'changed': 0, 'failed': 0, 'hosts': 0}
 
     def _item(self, result, failed=False):
         if self._task is None:
@@ -53,6 +54,7 @@ class CallbackModule(CallbackBase):
         elif result._result.get('changed'):
             self._task['changed'] += 1
         self._task['end'] = time.time()
+        self._task['item_ends'].append(self._task['end'])
 
     def v2_runner_item_on_ok(self, result):
         self._item(result)
