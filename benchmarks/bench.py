@@ -72,6 +72,8 @@ PREVIOUS_COMMITTED = {"commit": "8aee1b8", "token": 0.298, "floor": 0.266}
 MODES = ("loop", "separate")
 
 COMMAND = "make bench"
+DEFAULT_N = 50
+DEFAULT_RUNS = 3
 
 
 def log(message):
@@ -520,6 +522,20 @@ def round_trip(service, token, inventory_name, samples=30):
     return statistics.median(fresh), statistics.median(reused)
 
 
+def requests_import_cost(samples=7):
+    """What importing requests adds to a Python that imports ansible.module_utils.basic, as a module does."""
+    def run(code):
+        times = []
+        for _ in range(samples):
+            t0 = time.perf_counter()
+            subprocess.run([sys.executable, "-c", code], check=True)
+            times.append(time.perf_counter() - t0)
+        return statistics.median(times)
+
+    base = run("import ansible.module_utils.basic")
+    return run("import ansible.module_utils.basic, requests, requests.adapters") - base
+
+
 def measure_update(service, token_config, n):
     """A changed host task (a new description for an existing host): GET and PATCH."""
     m = measure_loop(token_config, service, n, "bench-token", description="benchmark, changed")
@@ -838,19 +854,60 @@ MODULE_PATH_TEXT = (
     "runs once, to show that the path works and costs one request per item.")
 
 
+def findings(by, rt):
+    """Where the time goes, in sentences computed from this run."""
+    out = []
+    if "token" in by and "token-preloaded" in by:
+        t, p = by["token"].med["separate"], by["token-preloaded"].med["separate"]
+        out.append(
+            "A separate task with a token takes %s ms; the same task with requests and the module's code imported in "
+            "ansible-playbook before the workers fork takes %s ms. So %s ms of every separate task is its new worker "
+            "importing them: the action plugin imports them only when the task runs, in the worker, and each task's "
+            "worker starts from ansible-playbook's imports again. ansible-playbook loads the action plugin's module "
+            "itself before it forks the task's worker (the linear strategy asks the plugin class whether it bypasses "
+            "the host loop), so what that module imports at its top the workers inherit."
+            % (ms(t), ms(p), ms(t - p)))
+    if "token" in by and by["token"].runs["loop"] and by["token"].runs["loop"][0].rest is not None:
+        c = by["token"]
+        first = statistics.median(over_runs(c, "loop", "first"))
+        rest = statistics.median(over_runs(c, "loop", "rest"))
+        out.append(
+            "In a loop with a token the first item takes %s ms (the worker imports requests and the module's code and "
+            "opens the connection), each later item %s ms, of which one request on the kept-alive connection is about "
+            "%s ms here." % (ms(first), ms(rest), ms(rt[1])))
+        if "session" in by:
+            s = statistics.median(over_runs(by["session"], "loop", "rest"))
+            out.append(
+                "A cached session's later items take %s ms, %s ms more than a token's: every task checks the password "
+                "against the cached session's verifier (PBKDF2), on purpose." % (ms(s), ms(s - rest)))
+    if "token-module" in by and "previous" in by and len(rt) > 2:
+        tm, prev = by["token-module"].med["loop"], by["previous"].med["loop"]
+        out.append(
+            "On the module path a task with a token takes %s ms in a loop, the previous module %s ms (%+.0f ms). The "
+            "module now imports requests, which adds %s ms to a Python that imports ansible.module_utils.basic on this "
+            "machine (measured in this run); the previous module spoke HTTP over socket and ssl and kept its "
+            "compiled code in the cache directory." % (ms(tm), ms(prev), (tm - prev) * 1000, ms(rt[2])))
+    if "token-module" in by and "floor-request" in by:
+        out.append("The module-path target marked (added) is not a target of the design: it holds the same measure "
+                   "against the one-request floor, a module that sends the GET and nothing else, instead of ping.")
+    return out
+
+
 def write_results(configs, extras, rt, info, args, started, elapsed, notes):
     by = summarize(configs)
     n = args.n
     floor = by["floor"]
     awx_pw = by.get("awx-password")
     awx_tok = by.get("awx-token")
-    rt_fresh, rt_reused = rt
+    rt_fresh, rt_reused = rt[:2]
     lines = []
     add = lines.append
     add("# Benchmark results")
     add("")
+    command = COMMAND if (n, args.runs) == (DEFAULT_N, DEFAULT_RUNS) else '%s BENCH_ARGS="--n %d --runs %d"' % (
+        COMMAND, n, args.runs)
     add("Produced by `%s` (`benchmarks/bench.py --n %d --runs %d`) on %s UTC; the run took %.0f s."
-        % (COMMAND, n, args.runs, started.strftime("%Y-%m-%d %H:%M"), elapsed))
+        % (command, n, args.runs, started.strftime("%Y-%m-%d %H:%M"), elapsed))
     add("")
     add("Machine: %s, %s cores, %s, Python %s, ansible-core %s (all configurations). Load average (1, 5, 15 min) at the "
         "start: %s; at the end: %s. Other work on the machine slows every configuration; they take turns, so the "
@@ -1002,6 +1059,7 @@ def write_results(configs, extras, rt, info, args, started, elapsed, notes):
     add("## " + TARGET_GROUPS[2][1])
     add("")
     target_table("other")
+    notes = findings(by, rt) + list(notes)
     if notes:
         add("## Notes")
         add("")
@@ -1168,10 +1226,12 @@ def plot(configs, rt, args, started):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--n", type=int, default=int(os.environ.get("BENCH_N", 50)),
-                        help="items per loop and tasks per play of separate tasks (50)")
-    parser.add_argument("--runs", type=int, default=int(os.environ.get("BENCH_RUNS", 3)),
-                        help="unchanged runs per configuration, each a loop and separate tasks (3)")
+    parser.add_argument("--n", type=int, default=int(os.environ.get("BENCH_N", DEFAULT_N)),
+                        help="items per loop and tasks per play of separate tasks (%d)" % DEFAULT_N)
+    parser.add_argument("--runs", type=int, default=int(os.environ.get("BENCH_RUNS", DEFAULT_RUNS)),
+                        help="unchanged runs per configuration, each a loop and separate tasks (%d)" % DEFAULT_RUNS)
+    parser.add_argument("--note", action="append", default=[],
+                        help="a note for RESULTS.md about this run (for example why N or the runs are not the defaults)")
     parser.add_argument("--only", help="comma-separated configuration keys, with floor, token and awx-token always "
                                        "(for trying things; the report wants all): " + ", ".join(CONFIG_ORDER))
     parser.add_argument("--skip-extras", action="store_true", help="skip the update, forks, scale, lookup, launches and async")
@@ -1192,7 +1252,7 @@ def main(argv=None):
     awx_collections = ensure_awx_collection()
     ensure_awx_venv()
     service = Service(SERVICE_DIR).start(with_idp=sso_wanted())
-    notes = []
+    notes = list(args.note)
     try:
         token = service.api("POST", "/api/v2/tokens/", json={"description": "benchmark", "scope": "write"})["token"]
         configs = make_configs(service, token, awx_collections)
@@ -1231,7 +1291,9 @@ def main(argv=None):
                            " (%s ms inside each task)" % ms(m.inside) if m.inside else ""))
         by = {c.key: c for c in configs}
         rt = round_trip(service, token, by["token"].inventory)
-        log("round trip %s ms fresh, %s ms kept alive" % (ms(rt[0]), ms(rt[1])))
+        rt = (rt[0], rt[1], requests_import_cost())
+        log("round trip %s ms fresh, %s ms kept alive; importing requests in a module %s ms"
+            % (ms(rt[0]), ms(rt[1]), ms(rt[2])))
         extras = {}
         if not args.skip_extras:
             # The async loop before the update, which changes the token configuration's first hosts.
