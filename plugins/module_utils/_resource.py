@@ -9,7 +9,9 @@ the endpoint, the option that names an object and the options that scope the
 name (an organization, an inventory), the fields copied as given, the fields
 given by name or id, the fields compared as data, the secret fields, and the
 associations kept in sub-lists (``POST {"id": N}`` to add, with
-``"disassociate": true`` to remove).
+``"disassociate": true`` to remove). An association may name its objects
+within the scope (a group's hosts, in its inventory) and may be kept: its
+``preserve`` option, when true, adds what is missing and removes nothing.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -35,7 +37,8 @@ class Resource:
     """The declaration of one endpoint's resource module."""
 
     def __init__(self, endpoint, result_key, label, name='name', scope=None, fields=(), references=None,
-                 text_data=(), json_data=(), secret=(), associations=None, required_on_create=()):
+                 text_data=(), json_data=(), secret=(), associations=None, required_on_create=(),
+                 scoped_associations=(), preserve=None):
         self.endpoint = endpoint
         self.result_key = result_key
         self.label = label
@@ -48,6 +51,8 @@ class Resource:
         self.secret = tuple(secret)               # fields masked in the diff
         self.associations = associations or {}    # option -> (sub-list, endpoint of its objects)
         self.required_on_create = tuple(required_on_create)
+        self.scoped_associations = tuple(scoped_associations)  # associations named within the scope
+        self.preserve = preserve or {}            # association option -> bool option: add, never remove
 
     def spec(self, argument_spec, **spec_kwargs):
         return ModuleSpec(argument_spec, resource=self.endpoint, result_key=self.result_key, **spec_kwargs)
@@ -85,7 +90,7 @@ class Resource:
         return wanted
 
     @staticmethod
-    def reference_id(api, existing, option, endpoint, value):
+    def reference_id(api, existing, option, endpoint, value, **filters):
         """The id of ``value``; no request when it names the object's current one."""
         if value == '':
             return None
@@ -94,7 +99,7 @@ class Resource:
         current = ((existing or {}).get('summary_fields') or {}).get(option) or {}
         if current.get('name') == value and current.get('id') is not None:
             return current['id']
-        return api.resolve_id(endpoint, value, option.replace('_', ' '))
+        return api.resolve_id(endpoint, value, option.replace('_', ' '), **filters)
 
     def scope_ids(self, api):
         return dict((option, api.resolve_id(endpoint, api.params[option], option.replace('_', ' ')))
@@ -125,9 +130,12 @@ class Resource:
 
     def associate(self, api, obj, new, option, sublist, endpoint):
         """Make the sub-list hold exactly the objects ``option`` names."""
-        wanted = [self.reference_id(api, None, option, endpoint, value) for value in api.params[option]]
+        filters = self.scope_filter(api) if option in self.scoped_associations else {}
+        wanted = [self.reference_id(api, None, option, endpoint, value, **filters) for value in api.params[option]]
         path = None if obj.get('id') is None else '%s/%s/%s' % (self.endpoint, obj['id'], sublist)
         have = [] if new or path is None else [item['id'] for item in api.client.iterate(path, {'page_size': 200})]
+        if api.params.get(self.preserve.get(option)):
+            wanted = have + [item for item in wanted if item not in have]
         add = [item for item in wanted if item not in have]
         remove = [item for item in have if item not in wanted]
         if not add and not remove:

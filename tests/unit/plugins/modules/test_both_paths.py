@@ -52,6 +52,7 @@ def world(service):
     inv = admin.request('POST', 'inventories', json_body={'name': 'paths-%s' % tag, 'organization': 1})
     admin.request('POST', 'hosts', json_body={'name': 'web-%s' % tag, 'inventory': inv['id'], 'variables': '{"a": 1}'})
     admin.request('POST', 'users', json_body={'username': 'paths-%s' % tag, 'password': 'pw-' + tag, 'first_name': 'P'})
+    admin.request('POST', 'groups', json_body={'name': 'grp-%s' % tag, 'inventory': inv['id'], 'variables': '{"g": 1}'})
     return {'tag': tag, 'inventory': inv['name']}
 
 
@@ -64,6 +65,10 @@ def cases(world):
         'user': {'username': 'paths-%s' % tag, 'first_name': 'P'},
         'user_info': {'username': 'paths-%s' % tag},
         'credential_info': {'name': 'no-such-credential-%s' % tag},
+        'credential': {'name': 'no-such-credential-%s' % tag, 'credential_type': 'Machine',
+                       'organization': 'Default', 'state': 'absent'},
+        'group': {'name': 'grp-%s' % tag, 'inventory': inv, 'variables': {'g': 1}},
+        'inventory_source': {'name': 'no-such-source-%s' % tag, 'inventory': inv, 'state': 'absent'},
         'credential_type': {'name': 'no-such-type-%s' % tag, 'state': 'absent'},
         'organization': {'name': 'Default'},
         'project': {'name': 'Demo Project'},
@@ -96,6 +101,7 @@ def test_every_module_answers_alike_in_the_controller_and_as_a_module(service, w
         assert comparable(here) == comparable(module), name
     # the cases cover success, unchanged, and failures alike
     assert not results['host_here'].get('failed') and results['host_here']['changed'] is False
+    assert not results['group_here'].get('failed') and results['group_here']['changed'] is False
     assert results['job_launch_here']['failed'] and 'was not found' in results['job_launch_here']['msg']
 
 

@@ -12,6 +12,9 @@ import pytest
 
 from .playbook import run_playbook, service_defaults
 
+# A credential's secret input, from the environment like the auth options.
+CREDENTIAL_INPUTS = {'username': '{{ prefix }}-login', 'password': "{{ lookup('ansible.builtin.env', 'T_CRED_SECRET') }}"}
+
 MODULE_TASKS = [
     ('automation.service.inventory', {'name': '{{ prefix }}-inv', 'organization': 'Default',
                                       'variables': {'a': 1}}),
@@ -21,6 +24,15 @@ MODULE_TASKS = [
                                  'description': 'second'}),
     ('automation.service.host', {'name': '{{ prefix }}-h1', 'inventory': '{{ prefix }}-inv', 'state': 'absent'}),
     ('automation.service.inventory', {'name': '{{ prefix }}-inv', 'organization': 'Default', 'state': 'absent'}),
+    ('automation.service.credential', {'name': '{{ prefix }}-cred', 'credential_type': 'Machine',
+                                       'organization': 'Default', 'inputs': CREDENTIAL_INPUTS}),
+    ('automation.service.credential', {'name': '{{ prefix }}-cred', 'credential_type': 'Machine',
+                                       'organization': 'Default', 'inputs': CREDENTIAL_INPUTS}),
+    ('automation.service.credential', {'name': '{{ prefix }}-cred', 'credential_type': 'Machine',
+                                       'organization': 'Default', 'description': 'changed',
+                                       'inputs': CREDENTIAL_INPUTS}),
+    ('automation.service.credential', {'name': '{{ prefix }}-cred', 'credential_type': 'Machine',
+                                       'organization': 'Default', 'state': 'absent'}),
 ]
 
 
@@ -74,7 +86,8 @@ def test_no_secret_anywhere(service, secret_user, tmp_path, method):
     cache = tmp_path / 'cache'
     env = {'HOME': str(home), 'SERVICE_CACHE_DIR': str(cache), 'ANSIBLE_LOG_PATH': str(tmp_path / 'ansible.log'),
            'ANSIBLE_LOCAL_TEMP': str(tmp_path / 'tmp'), 'ANSIBLE_REMOTE_TEMP': str(tmp_path / 'rtmp')}
-    secrets = [password]
+    secrets = [password, 'CRED-%s-secret' % uuid.uuid4().hex]
+    env['T_CRED_SECRET'] = secrets[1]
     if method in ('basic', 'session'):
         auth = {'service_auth': method, 'service_username': username, 'service_password': password}
     elif method == 'token':
@@ -104,4 +117,4 @@ def test_no_secret_anywhere(service, secret_user, tmp_path, method):
         in_cache = path.startswith(str(cache) + os.sep) and path.endswith('.json')
         for secret in secrets:
             if secret.encode() in content:
-                assert in_cache and secret != password, 'secret found in %s' % path
+                assert in_cache and secret not in secrets[:2], 'secret found in %s' % path
