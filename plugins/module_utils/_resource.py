@@ -19,9 +19,11 @@ __metaclass__ = type
 from ansible_collections.automation.service.plugins.module_utils._api_module import (
     ModuleSpec, dump_variables, is_id, parse_variables,
 )
-from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
+from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, NotFound
 
 STATE = dict(type='str', choices=['present', 'absent'], default='present')
+# ``exists``: create the object when it is missing, leave it as it is when found.
+STATE_EXISTS = dict(type='str', choices=['present', 'absent', 'exists'], default='present')
 
 
 def as_data(value):
@@ -46,7 +48,7 @@ class Resource:
         self.text_data = tuple(text_data)         # data the service keeps as JSON text (variables)
         self.json_data = tuple(json_data)         # data the service keeps as JSON (inputs, injectors)
         self.secret = tuple(secret)               # fields masked in the diff
-        self.associations = associations or {}    # option -> (sub-list, endpoint of its objects)
+        self.associations = associations or {}    # option -> (sub-list, endpoint of its objects[, name field])
         self.required_on_create = tuple(required_on_create)
 
     def spec(self, argument_spec, **spec_kwargs):
@@ -85,7 +87,7 @@ class Resource:
         return wanted
 
     @staticmethod
-    def reference_id(api, existing, option, endpoint, value):
+    def reference_id(api, existing, option, endpoint, value, name_field='name'):
         """The id of ``value``; no request when it names the object's current one."""
         if value == '':
             return None
@@ -94,6 +96,11 @@ class Resource:
         current = ((existing or {}).get('summary_fields') or {}).get(option) or {}
         if current.get('name') == value and current.get('id') is not None:
             return current['id']
+        if name_field != 'name':
+            found = api.get_one(endpoint, **{name_field: value})
+            if found is None:
+                raise NotFound('%s %r was not found.' % (option.replace('_', ' ').rstrip('s'), value))
+            return found['id']
         return api.resolve_id(endpoint, value, option.replace('_', ' '))
 
     def scope_ids(self, api):
@@ -108,6 +115,9 @@ class Resource:
         if params.get('state', 'present') == 'absent':
             api.ensure_absent(existing)
             return
+        if params.get('state') == 'exists' and existing is not None:
+            api.ensure_present(existing, {})
+            return
         if existing is None:
             missing = [option for option in self.required_on_create if params.get(option) in (None, '')]
             if missing:
@@ -119,13 +129,13 @@ class Resource:
         encode = dict((key, dump_variables) for key in self.text_data)
         obj = api.ensure_present(existing, self.desired(api, existing), create=lambda: self.scope_ids(api),
                                  normalize=normalize, encode=encode, secret=self.secret)
-        for option, (sublist, endpoint) in sorted(self.associations.items()):
+        for option, association in sorted(self.associations.items()):
             if params.get(option) is not None:
-                self.associate(api, obj, existing is None, option, sublist, endpoint)
+                self.associate(api, obj, existing is None, option, *association)
 
-    def associate(self, api, obj, new, option, sublist, endpoint):
-        """Make the sub-list hold exactly the objects ``option`` names."""
-        wanted = [self.reference_id(api, None, option, endpoint, value) for value in api.params[option]]
+    def associate(self, api, obj, new, option, sublist, endpoint, name_field='name'):
+        """Make the sub-list hold exactly the objects ``option`` names (by ``name_field`` or id)."""
+        wanted = [self.reference_id(api, None, option, endpoint, value, name_field) for value in api.params[option]]
         path = None if obj.get('id') is None else '%s/%s/%s' % (self.endpoint, obj['id'], sublist)
         have = [] if new or path is None else [item['id'] for item in api.client.iterate(path, {'page_size': 200})]
         add = [item for item in wanted if item not in have]
