@@ -71,6 +71,7 @@ def cases(world):
         'token': {'existing_token_id': 999999999, 'state': 'absent'},
         'job_launch': {'job_template': 'no-such-template-%s' % tag},
         'job_wait': {'job_id': 999999999, 'timeout': 5},
+        'team': {'name': 'no-such-team-%s' % tag, 'organization': 'Default', 'state': 'absent'},
     }
 
 
