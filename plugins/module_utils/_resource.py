@@ -21,9 +21,11 @@ __metaclass__ = type
 from ansible_collections.automation.service.plugins.module_utils._api_module import (
     ModuleSpec, dump_variables, is_id, parse_variables,
 )
-from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
+from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, NotFound
 
 STATE = dict(type='str', choices=['present', 'absent'], default='present')
+# ``exists``: create the object when it is missing, leave it as it is when found.
+STATE_EXISTS = dict(type='str', choices=['present', 'absent', 'exists'], default='present')
 
 
 def as_data(value):
@@ -49,7 +51,7 @@ class Resource:
         self.text_data = tuple(text_data)         # data the service keeps as JSON text (variables)
         self.json_data = tuple(json_data)         # data the service keeps as JSON (inputs, injectors)
         self.secret = tuple(secret)               # fields masked in the diff
-        self.associations = associations or {}    # option -> (sub-list, endpoint of its objects)
+        self.associations = associations or {}    # option -> (sub-list, endpoint of its objects[, name field])
         self.required_on_create = tuple(required_on_create)
         self.scoped_associations = tuple(scoped_associations)  # associations named within the scope
         self.preserve = preserve or {}            # association option -> bool option: add, never remove
@@ -90,7 +92,7 @@ class Resource:
         return wanted
 
     @staticmethod
-    def reference_id(api, existing, option, endpoint, value, **filters):
+    def reference_id(api, existing, option, endpoint, value, name_field='name', **filters):
         """The id of ``value``; no request when it names the object's current one."""
         if value == '':
             return None
@@ -99,7 +101,10 @@ class Resource:
         current = ((existing or {}).get('summary_fields') or {}).get(option) or {}
         if current.get('name') == value and current.get('id') is not None:
             return current['id']
-        return api.resolve_id(endpoint, value, option.replace('_', ' '), **filters)
+        found = api.get_one(endpoint, **dict(filters, **{name_field: value}))
+        if found is None:
+            raise NotFound('%s %r was not found.' % (option.replace('_', ' '), value))
+        return found['id']
 
     def scope_ids(self, api):
         return dict((option, api.resolve_id(endpoint, api.params[option], option.replace('_', ' ')))
@@ -113,6 +118,9 @@ class Resource:
         if params.get('state', 'present') == 'absent':
             api.ensure_absent(existing)
             return
+        if params.get('state') == 'exists' and existing is not None:
+            api.ensure_present(existing, {})
+            return
         if existing is None:
             missing = [option for option in self.required_on_create if params.get(option) in (None, '')]
             if missing:
@@ -124,14 +132,15 @@ class Resource:
         encode = dict((key, dump_variables) for key in self.text_data)
         obj = api.ensure_present(existing, self.desired(api, existing), create=lambda: self.scope_ids(api),
                                  normalize=normalize, encode=encode, secret=self.secret)
-        for option, (sublist, endpoint) in sorted(self.associations.items()):
+        for option, association in sorted(self.associations.items()):
             if params.get(option) is not None:
-                self.associate(api, obj, existing is None, option, sublist, endpoint)
+                self.associate(api, obj, existing is None, option, *association)
 
-    def associate(self, api, obj, new, option, sublist, endpoint):
-        """Make the sub-list hold exactly the objects ``option`` names."""
+    def associate(self, api, obj, new, option, sublist, endpoint, name_field='name'):
+        """Make the sub-list hold exactly the objects ``option`` names (by ``name_field`` or id)."""
         filters = self.scope_filter(api) if option in self.scoped_associations else {}
-        wanted = [self.reference_id(api, None, option, endpoint, value, **filters) for value in api.params[option]]
+        wanted = [self.reference_id(api, None, option, endpoint, value, name_field, **filters)
+                  for value in api.params[option]]
         path = None if obj.get('id') is None else '%s/%s/%s' % (self.endpoint, obj['id'], sublist)
         have = [] if new or path is None else [item['id'] for item in api.client.iterate(path, {'page_size': 200})]
         if api.params.get(self.preserve.get(option)):

@@ -46,13 +46,14 @@ def comparable(result):
 
 @pytest.fixture(scope='module')
 def world(service):
-    """What the tasks below find unchanged: an inventory with a host, a user, a job."""
+    """What the tasks below find unchanged: an inventory with a host, a user, a label, a job."""
     admin = connect_as(service, service_auth='basic')
     tag = uuid.uuid4().hex[:8]
     inv = admin.request('POST', 'inventories', json_body={'name': 'paths-%s' % tag, 'organization': 1})
     admin.request('POST', 'hosts', json_body={'name': 'web-%s' % tag, 'inventory': inv['id'], 'variables': '{"a": 1}'})
     admin.request('POST', 'users', json_body={'username': 'paths-%s' % tag, 'password': 'pw-' + tag, 'first_name': 'P'})
     admin.request('POST', 'groups', json_body={'name': 'grp-%s' % tag, 'inventory': inv['id'], 'variables': '{"g": 1}'})
+    admin.request('POST', 'labels', json_body={'name': 'paths-%s' % tag, 'organization': 1})
     return {'tag': tag, 'inventory': inv['name']}
 
 
@@ -76,6 +77,10 @@ def cases(world):
         'token': {'existing_token_id': 999999999, 'state': 'absent'},
         'job_launch': {'job_template': 'no-such-template-%s' % tag},
         'job_wait': {'job_id': 999999999, 'timeout': 5},
+        'instance_group': {'name': 'default'},
+        'execution_environment': {'name': 'no-such-ee-%s' % tag, 'state': 'absent'},
+        'label': {'name': 'paths-%s' % tag, 'organization': 'Default'},
+        'team': {'name': 'no-such-team-%s' % tag, 'organization': 'Default', 'state': 'absent'},
     }
 
 

@@ -1,0 +1,108 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: automation.service contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+module: team
+short_description: Create, update or delete a team
+version_added: 0.2.0
+description:
+  - Makes a team of an organization match the fields given; fields not given are left alone.
+  - A team is named within its organization; O(organization) says which one.
+  - Takes the options of awx.awx's C(team) module.
+author:
+  - automation.service maintainers (@automation-service)
+options:
+  name:
+    description:
+      - Name of the team, unique within its organization.
+    type: str
+    required: true
+  new_name:
+    description:
+      - A new name for the team (found by O(name), or by O(new_name) when it was already renamed).
+    type: str
+  description:
+    description:
+      - Description of the team.
+    type: str
+  organization:
+    description:
+      - The organization of the team, by name or id.
+    type: str
+    required: true
+  state:
+    description:
+      - V(present) creates or updates the team, V(absent) deletes it.
+      - V(exists) creates the team when it is missing and leaves a team found as it is.
+    type: str
+    choices: [present, absent, exists]
+    default: present
+extends_documentation_fragment:
+  - automation.service.auth
+  - automation.service.attributes
+'''
+
+EXAMPLES = r'''
+- name: Make sure the Operators team exists
+  automation.service.team:
+    name: Operators
+    organization: Default
+    description: Runs the production jobs
+
+- name: Rename it
+  automation.service.team:
+    name: Operators
+    new_name: Operations
+    organization: Default
+
+- name: Remove a team
+  automation.service.team:
+    name: Operations
+    organization: Default
+    state: absent
+'''
+
+RETURN = r'''
+id:
+  description: Id of the team (of the deleted team with O(state=absent)).
+  returned: when the team exists or existed
+  type: int
+  sample: 4
+team:
+  description: The team as the service returns it (the would-be team in check mode).
+  returned: with O(state=present) or O(state=exists)
+  type: dict
+  sample: {"id": 4, "name": "Operators", "organization": 1, "description": "Runs the production jobs"}
+'''
+
+from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS, Resource
+
+ARGUMENT_SPEC = dict(
+    name=dict(type='str', required=True),
+    new_name=dict(type='str'),
+    description=dict(type='str'),
+    organization=dict(type='str', required=True),
+    state=STATE_EXISTS,
+)
+
+RESOURCE = Resource(
+    'teams', 'team', 'team',
+    scope={'organization': 'organizations'},
+    fields=('description',),
+)
+SPEC = RESOURCE.spec(ARGUMENT_SPEC)
+run = RESOURCE.run
+
+
+def main():
+    SPEC.main(run)
+
+
+if __name__ == '__main__':
+    main()
