@@ -76,7 +76,7 @@ units: venv system-deps idp-packages  ## ansible-test units: tests/unit, with th
 integration: venv system-deps idp-packages  ## ansible-test integration, against a reference service started for the run
 	tests/ci/integration.sh $(INTEGRATION_ARGS)
 
-lint: venv  ## ansible-lint (production profile)
+lint: venv collection-path  ## ansible-lint (production profile)
 	ansible-lint
 
 changelog-lint: venv  ## antsibull-changelog lint
