@@ -6,8 +6,9 @@ in one run, against one reference service.
 
 (`make bench` runs it with the project's virtualenv.) It
 
-1. starts the reference service in benchmarks/.work/service (fresh database),
-   makes awx.awx's own virtualenv in benchmarks/.work/awx-venv (ansible-core,
+1. copies the collection to benchmarks/.work/collection (edits made while the run
+   goes on stay out of it), starts the reference service in
+   benchmarks/.work/service (fresh database), makes awx.awx's own virtualenv in benchmarks/.work/awx-venv (ansible-core,
    pinned like ours), unpacks awx.awx 24.6.1 from ansible==12.3.0 and, from git,
    the collection as it was before its action plugins (the previous module);
 2. for every configuration runs a play whose one host task loops over N items
@@ -53,7 +54,6 @@ WORK = HERE / ".work"
 SERVICE_DIR = WORK / "service"
 AWX_VENV = WORK / "awx-venv"
 PLAYBOOKS = HERE / "playbooks"
-OUR_COLLECTIONS = ROOT / ".run" / "collections"
 ANSIBLE_CORE_PIN = "ansible-core==2.19.14"
 LOOKUP_PAGE_SIZE = 200  # the largest page size the service allows
 TOLERANCE_FLOOR_RT = 1.5
@@ -83,14 +83,25 @@ def log(message):
 # -- environment -----------------------------------------------------------------
 
 
-def ensure_collection_link():
-    link = OUR_COLLECTIONS / "ansible_collections" / "automation" / "service"
-    if not link.exists():
-        link.parent.mkdir(parents=True, exist_ok=True)
-        if link.is_symlink():
-            link.unlink()
-        link.symlink_to(Path("../../../.."))
-    return OUR_COLLECTIONS
+def snapshot_collection():
+    """A copy of the collection as it is when the run starts, under .work, so that edits made to the tree while the
+    run goes on do not mix into it: (collections path, which code it is)."""
+    root = WORK / "collection"
+    target = root / "ansible_collections" / "automation" / "service"
+    shutil.rmtree(root, ignore_errors=True)
+    target.mkdir(parents=True)
+    for name in ("plugins", "meta"):
+        shutil.copytree(ROOT / name, target / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    shutil.copy2(ROOT / "galaxy.yml", target / "galaxy.yml")
+    try:
+        head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], check=True,
+                              capture_output=True, text=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--", "plugins", "meta", "galaxy.yml"],
+                               check=True, capture_output=True, text=True).stdout.strip()
+        code = "commit %s%s" % (head, " with changes not yet committed" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        code = "a tree outside git"
+    return root, code
 
 
 def ensure_awx_collection():
@@ -344,7 +355,7 @@ CONFIG_ORDER = ("basic", "session", "token", "sso", "auto", "token-preloaded", "
                 "awx-password", "awx-token", "floor", "floor-request")
 
 
-def make_configs(service, token, awx_collections):
+def make_configs(service, token, awx_collections, our_collections):
     base = clean_environ()
     ours_path = str(Path(sys.executable).parent) + os.pathsep + base.get("PATH", "")
     awx_path = str(AWX_VENV / "bin") + os.pathsep + base.get("PATH", "")
@@ -352,7 +363,8 @@ def make_configs(service, token, awx_collections):
     shutil.rmtree(cache_root, ignore_errors=True)
     host_module = "automation.service.host"
 
-    def ours(key, label, path="controller", collections=OUR_COLLECTIONS, **extra):
+    def ours(key, label, path="controller", collections=None, **extra):
+        collections = collections or our_collections
         env = dict(base, PATH=ours_path, ANSIBLE_COLLECTIONS_PATH=str(collections),
                    SERVICE_URL=service.url, SERVICE_CA_PATH=service.ca,
                    SERVICE_CACHE_DIR=str(cache_root / key))
@@ -909,6 +921,8 @@ def write_results(configs, extras, rt, info, args, started, elapsed, notes):
     add("Produced by `%s` (`benchmarks/bench.py --n %d --runs %d`) on %s UTC; the run took %.0f s."
         % (command, n, args.runs, started.strftime("%Y-%m-%d %H:%M"), elapsed))
     add("")
+    add("The collection measured: %s (copied when the run started)." % info.get("code", "?"))
+    add("")
     add("Machine: %s, %s cores, %s, Python %s, ansible-core %s (all configurations). Load average (1, 5, 15 min) at the "
         "start: %s; at the end: %s. Other work on the machine slows every configuration; they take turns, so the "
         "ratios suffer least."
@@ -1248,14 +1262,14 @@ def main(argv=None):
     t0 = time.time()
     WORK.mkdir(parents=True, exist_ok=True)
     info = machine()
-    ensure_collection_link()
+    our_collections, info["code"] = snapshot_collection()
     awx_collections = ensure_awx_collection()
     ensure_awx_venv()
     service = Service(SERVICE_DIR).start(with_idp=sso_wanted())
     notes = list(args.note)
     try:
         token = service.api("POST", "/api/v2/tokens/", json={"description": "benchmark", "scope": "write"})["token"]
-        configs = make_configs(service, token, awx_collections)
+        configs = make_configs(service, token, awx_collections, our_collections)
         if args.only:
             keep = set(args.only.split(",")) | {"floor", "token", "awx-token"}
             configs = [c for c in configs if c.key in keep]
