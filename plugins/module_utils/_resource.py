@@ -92,7 +92,7 @@ class Resource:
         return wanted
 
     @staticmethod
-    def reference_id(api, existing, option, endpoint, value, name_field='name', **filters):
+    def reference_id(api, existing, option, endpoint, value, name_field='name', label=None, **filters):
         """The id of ``value``; no request when it names the object's current one."""
         if value == '':
             return None
@@ -103,7 +103,7 @@ class Resource:
             return current['id']
         found = api.get_one(endpoint, **dict(filters, **{name_field: value}))
         if found is None:
-            raise NotFound('%s %r was not found.' % (option.replace('_', ' '), value))
+            raise NotFound('%s %r was not found.' % (label or option.replace('_', ' '), value))
         return found['id']
 
     def scope_ids(self, api):
@@ -139,7 +139,8 @@ class Resource:
     def associate(self, api, obj, new, option, sublist, endpoint, name_field='name'):
         """Make the sub-list hold exactly the objects ``option`` names (by ``name_field`` or id)."""
         filters = self.scope_filter(api) if option in self.scoped_associations else {}
-        wanted = [self.reference_id(api, None, option, endpoint, value, name_field, **filters)
+        label = option.replace('_', ' ').rstrip('s')  # one of the list
+        wanted = [self.reference_id(api, None, option, endpoint, value, name_field, label, **filters)
                   for value in api.params[option]]
         path = None if obj.get('id') is None else '%s/%s/%s' % (self.endpoint, obj['id'], sublist)
         have = [] if new or path is None else [item['id'] for item in api.client.iterate(path, {'page_size': 200})]
