@@ -286,6 +286,27 @@ def request_floor_playbook():
     return path
 
 
+WORKER_FLOOR_PLAY = """---
+# The third floor: a loop of ansible.builtin.debug, an action that runs in the worker and sends nothing:
+# what Ansible itself costs per item on the controller path.
+- name: Benchmark floor in the worker
+  hosts: localhost
+  connection: local
+  gather_facts: false
+  tasks:
+    - name: Debug task
+      ansible.builtin.debug:
+        msg: "bench-host-{{ item }}"
+      loop: "{{ range(bench_n | int) | list }}"
+"""
+
+
+def worker_floor_playbook():
+    path = WORK / "debug.yml"
+    path.write_text(WORKER_FLOOR_PLAY)
+    return path
+
+
 def one_request_path(host, inventory):
     return "/api/v2/hosts/?name=%s&inventory__name=%s&page_size=2" % (host, inventory)
 
@@ -296,6 +317,8 @@ def task_args(config, i):
         return {}
     if config.module == "one_request":
         return {"path": one_request_path("bench-host-%d" % i, config.inventory)}
+    if config.module == "ansible.builtin.debug":
+        return {"msg": "bench-host-%d" % i}
     return {"name": "bench-host-%d" % i, "inventory": config.inventory, "description": "benchmark"}
 
 
@@ -352,7 +375,7 @@ def previous_collection():
 
 
 CONFIG_ORDER = ("basic", "session", "token", "sso", "auto", "token-preloaded", "token-module", "previous",
-                "awx-password", "awx-token", "floor", "floor-request")
+                "awx-password", "awx-token", "floor", "floor-request", "floor-worker")
 
 
 def make_configs(service, token, awx_collections, our_collections):
@@ -418,6 +441,8 @@ def make_configs(service, token, awx_collections, our_collections):
                     SERVICE_CA_PATH=service.ca, SERVICE_TOKEN=token), request_floor_playbook(), "one_request"),
     ]
     configs[-1].inventory = "bench-token"
+    configs.append(Config("floor-worker", "floor in the worker: ansible.builtin.debug", "floor", dict(base, PATH=ours_path),
+                          worker_floor_playbook(), "ansible.builtin.debug", path="controller"))
     return configs
 
 
@@ -721,8 +746,10 @@ RUNS_AS = {"controller": "in the worker", "module": "as a module"}
 SHORT = {"basic": "basic", "session": "session (cached)", "token": "token", "sso": "sso (cached)", "auto": "auto",
          "token-module": "token, module path", "previous": "previous module, token",
          "awx-password": "awx.awx, password", "awx-token": "awx.awx, token", "floor": "ping floor",
+         "floor-worker": "debug floor (in the worker)",
          "floor-request": "one-request floor"}
-HEADLINE_KEYS = ("session", "token", "sso", "basic", "token-module", "previous", "awx-password", "awx-token", "floor")
+HEADLINE_KEYS = ("session", "token", "sso", "basic", "token-module", "previous", "awx-password", "awx-token", "floor",
+                 "floor-worker")
 
 
 def tasks_as(mode, n):
@@ -770,7 +797,7 @@ def collect_targets(by, extras, rt, args):
                % SHORT[key], all(reqs[m] == [n] and checks[m] == [0] for m in MODES),
                "; ".join("%s: %s requests, %s password checks per run of %d" % (m, reqs[m], checks[m], n) for m in MODES))
     for c in by.values():
-        if c.path != "controller" or c.diagnostic:
+        if c.path != "controller" or c.kind != "ours" or c.diagnostic:
             continue
         loops = over_runs(c, "loop", "connections")
         separate = over_runs(c, "separate", "connections")
@@ -883,10 +910,19 @@ def findings(by, rt):
         c = by["token"]
         first = statistics.median(over_runs(c, "loop", "first"))
         rest = statistics.median(over_runs(c, "loop", "rest"))
-        out.append(
-            "In a loop with a token the first item takes %s ms (the worker imports requests and the module's code and "
-            "opens the connection), each later item %s ms, of which one request on the kept-alive connection is about "
-            "%s ms here." % (ms(first), ms(rest), ms(rt[1])))
+        text = ("In a loop with a token the first item takes %s ms (the worker imports requests and the module's code "
+                "and opens the connection), each later item %s ms. One request on a kept-alive connection takes about "
+                "%s ms here (from Python requests, outside Ansible)" % (ms(first), ms(rest), ms(rt[1])))
+        if "floor-worker" in by and by["floor-worker"].runs["loop"]:
+            debug = statistics.median(over_runs(by["floor-worker"], "loop", "rest"))
+            own = rest - debug - rt[1]
+            work = "the collection's own work (validating the options, auth, the answer's JSON, comparing, the result)"
+            text += ("; a loop of ansible.builtin.debug, an action that runs in the worker and sends nothing, takes "
+                     "%s ms per later item: Ansible's own cost per item on this path. A host task's later item is "
+                     "those two and %s" % (ms(debug), "%s ms more: %s" % (ms(own), work) if own >= 0.0015 else
+                                             "nothing measurable beyond them (%s ms): %s is lost in the noise"
+                                             % (ms(own), work)))
+        out.append(text + ".")
         if "session" in by:
             s = statistics.median(over_runs(by["session"], "loop", "rest"))
             out.append(
@@ -897,8 +933,9 @@ def findings(by, rt):
         out.append(
             "On the module path a task with a token takes %s ms in a loop, the previous module %s ms (%+.0f ms). The "
             "module now imports requests, which adds %s ms to a Python that imports ansible.module_utils.basic on this "
-            "machine (measured in this run); the previous module spoke HTTP over socket and ssl and kept its "
-            "compiled code in the cache directory." % (ms(tm), ms(prev), (tm - prev) * 1000, ms(rt[2])))
+            "machine (measured in this run), and its module_utils are compiled from the zip on every task; the "
+            "previous module spoke HTTP over socket and ssl and loaded its module_utils compiled once, from the cache "
+            "directory (the zip loader that did so is gone)." % (ms(tm), ms(prev), (tm - prev) * 1000, ms(rt[2])))
     if "token-module" in by and "floor-request" in by:
         out.append("The module-path target marked (added) is not a target of the design: it holds the same measure "
                    "against the one-request floor, a module that sends the GET and nothing else, instead of ping.")
@@ -938,14 +975,19 @@ def write_results(configs, extras, rt, info, args, started, elapsed, notes):
         "divided by N; for separate tasks, the time from the start of the first task to the result of the last, "
         "divided by N. It is the median of the %d runs (range in brackets). The ratios compare like with like: a loop "
         "with a loop of `ansible.builtin.ping` (the floor: Ansible's own cost per task) and with awx.awx's loop, "
-        "separate tasks with N separate `ping` tasks and with awx.awx's separate tasks. Requests and password checks "
+        "separate tasks with N separate `ping` tasks and with awx.awx's separate tasks. A third floor, "
+        "`ansible.builtin.debug`, is an action that runs in the worker as the controller path does and sends nothing: "
+        "Ansible's own cost per task on that path. Requests and password checks "
         "are counted by the service; per task is the total divided by N. Connections are the distinct client ports "
-        "in the service's request log during the run: one per TCP connection, each with its TLS handshake."
+        "in the service's request log during the run: one per TCP connection, each with its TLS handshake (when the "
+        "system gives a later connection a port an earlier one had, the two count once, so many short connections "
+        "can count a few less than they are)."
         % (n, "once" if args.runs == 1 else "%d times" % args.runs, args.runs))
     add("")
     add("Code runs *in the worker* on the controller path: the action plugin runs the module's code in the worker "
         "process Ansible forked for the task (a local connection, no become, not async), over one keep-alive "
-        "connection per worker. It runs *as a module* everywhere else, and always for awx.awx and the floors.")
+        "connection per worker. It runs *as a module* everywhere else, and always for awx.awx and the ping and "
+        "one-request floors.")
     add("")
 
     targets = collect_targets(by, extras, rt, args)
@@ -974,7 +1016,7 @@ def write_results(configs, extras, rt, info, args, started, elapsed, notes):
             continue
         for mode in MODES:
             value = c.med[mode]
-            if c.key == "floor":
+            if c.kind == "floor" and c.key != "floor-request":
                 reqs = checks = conns = "-"
             else:
                 reqs = per(statistics.median(over_runs(c, mode, "requests")), n)
@@ -1041,7 +1083,7 @@ def write_results(configs, extras, rt, info, args, started, elapsed, notes):
     add("| configuration | loop: ms per task | loop: x the ping floor | separate tasks: ms per task "
         "| separate tasks: x the ping floor |")
     add("|---|---:|---:|---:|---:|")
-    for key in ("token-module", "previous", "floor-request", "floor"):
+    for key in ("token-module", "previous", "floor-request", "floor"):  # the module path's own
         if key not in by:
             continue
         c = by[key]
@@ -1119,7 +1161,7 @@ def headline(configs, extras, rt, info, args, started, targets):
         c = by[key]
         for mode in MODES:
             value = c.med[mode]
-            floor_row = c.key == "floor"
+            floor_row = c.kind == "floor" and c.key != "floor-request"
             rows.append([SHORT[key], tasks_as(mode, n),
                          ms(value), ratio(value / floor.med[mode]),
                          speedup(awx_tok.med[mode] / value) if awx_tok else "-",
@@ -1246,7 +1288,8 @@ def main(argv=None):
                         help="unchanged runs per configuration, each a loop and separate tasks (%d)" % DEFAULT_RUNS)
     parser.add_argument("--note", action="append", default=[],
                         help="a note for RESULTS.md about this run (for example why N or the runs are not the defaults)")
-    parser.add_argument("--only", help="comma-separated configuration keys, with floor, token and awx-token always "
+    parser.add_argument("--only", help="comma-separated configuration keys, with floor, floor-worker, token and "
+                                       "awx-token always "
                                        "(for trying things; the report wants all): " + ", ".join(CONFIG_ORDER))
     parser.add_argument("--skip-extras", action="store_true", help="skip the update, forks, scale, lookup, launches and async")
     parser.add_argument("--no-write", action="store_true",
@@ -1271,7 +1314,7 @@ def main(argv=None):
         token = service.api("POST", "/api/v2/tokens/", json={"description": "benchmark", "scope": "write"})["token"]
         configs = make_configs(service, token, awx_collections, our_collections)
         if args.only:
-            keep = set(args.only.split(",")) | {"floor", "token", "awx-token"}
+            keep = set(args.only.split(",")) | {"floor", "floor-worker", "token", "awx-token"}
             configs = [c for c in configs if c.key in keep]
         if not any(c.key == "sso" for c in configs) and not args.only:
             notes.append(SSO_NOTE % (service.idp_error or "not wanted"))
