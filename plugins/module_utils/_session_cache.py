@@ -17,6 +17,7 @@ __metaclass__ = type
 import binascii
 import contextlib
 import hashlib
+import hmac
 import json
 import os
 import time
@@ -42,18 +43,48 @@ def entry_key(*parts):
 def make_verifier(secret, salt=None):
     """A slow salted hash of a password, so that a cached session is only reused
     by a task that gives the same password it was created with."""
-    salt = salt or binascii.hexlify(os.urandom(16)).decode('ascii')
+    verifier = _pbkdf2(secret, salt or binascii.hexlify(os.urandom(16)).decode('ascii'))
+    _remember(secret, verifier)
+    return verifier
+
+
+def _pbkdf2(secret, salt):
     digest = hashlib.pbkdf2_hmac('sha256', secret.encode('utf-8'), salt.encode('ascii'), VERIFIER_ITERATIONS)
     return '%s$%s' % (salt, binascii.hexlify(digest).decode('ascii'))
 
 
+# Verifiers this process has already checked (or made), each with a keyed hash of
+# the secret that matched it: the items of a loop run in one worker process, and
+# only the first pays for PBKDF2. The key is random per process and the record is
+# never written anywhere, so it makes no offline guessing cheaper.
+_PROCESS_KEY = os.urandom(32)
+_VERIFIED = {}
+_VERIFIED_MAX = 64
+
+
+def _keyed(secret):
+    return hmac.new(_PROCESS_KEY, secret.encode('utf-8'), hashlib.sha256).digest()
+
+
+def _remember(secret, verifier):
+    if len(_VERIFIED) >= _VERIFIED_MAX:
+        _VERIFIED.clear()
+    _VERIFIED[verifier] = _keyed(secret)
+
+
 def check_verifier(secret, verifier):
-    try:
-        salt = verifier.split('$', 1)[0]
-    except (AttributeError, IndexError):
+    if not isinstance(verifier, str) or '$' not in verifier:
         return False
-    import hmac
-    return hmac.compare_digest(make_verifier(secret, salt), verifier)
+    known = _VERIFIED.get(verifier)
+    if known is not None:
+        return hmac.compare_digest(known, _keyed(secret))
+    try:
+        if not hmac.compare_digest(_pbkdf2(secret, verifier.split('$', 1)[0]), verifier):
+            return False
+    except (UnicodeError, TypeError):  # a damaged entry: never a match
+        return False
+    _remember(secret, verifier)
+    return True
 
 
 class SessionCache:
