@@ -30,6 +30,17 @@ from ansible_collections.automation.service.plugins.module_utils._api_module imp
 
 COLLECTION = 'automation.service'
 
+# One validator per module and process: building one deep-copies the whole
+# argument spec, and the items of a loop all validate against the same spec.
+_VALIDATORS = {}
+
+
+def validator_for(module, spec):
+    validator = _VALIDATORS.get(module)
+    if validator is None:
+        validator = _VALIDATORS[module] = ArgumentSpecValidator(spec.argument_spec, **spec.spec_kwargs)
+    return validator
+
 
 class ServiceAction(ActionBase):
     """Subclasses name their module in ``module``."""
@@ -74,9 +85,8 @@ class ServiceAction(ActionBase):
         code = importlib.import_module('ansible_collections.%s.plugins.modules.%s' % (COLLECTION, self.module))
         spec = code.SPEC
         args = dict(self._task.args)
-        validator = ArgumentSpecValidator(spec.argument_spec, **spec.spec_kwargs)
         try:
-            validation = validator.validate(args)
+            validation = validator_for(self.module, spec).validate(args)
         except OverflowError:
             loose = ArgumentSpecValidator(loosened(spec.argument_spec), **spec.spec_kwargs).validate(args)
             return self.failed(infinite_ints(spec.argument_spec, loose.validated_parameters), loose)
