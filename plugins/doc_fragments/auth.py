@@ -150,7 +150,8 @@ options:
     aliases: [controller_config_file]
 notes:
   - Secrets (passwords, tokens, session ids) never appear in the task's output.
-  - Needs nothing beyond Python's standard library on the host that runs the module.
+  - Needs the Python package C(requests) where the task runs, on the controller (the Python that runs
+    ansible-playbook) or on the remote host that runs the module.
 '''
 
     PLUGINS = r'''

@@ -27,7 +27,7 @@ options:
       - Filters and other query parameters, for example C(name=web01) and C(inventory=3) as a dictionary.
     type: dict
     default: {}
-    aliases: [query, data, filters]
+    aliases: [query, data, filters, filter, params]
   return_all:
     description:
       - Follow every C(next) page. Without it only the first page is returned (and a warning says when there
@@ -45,11 +45,33 @@ options:
       - Fail rather than read more than this many objects with O(return_all).
     type: int
     default: 10000
+  expect_objects:
+    description:
+      - Fail unless the endpoint is a list or the detail of one object (an answer with C(results) or C(id)).
+    type: bool
+    default: false
+    aliases: [expect_object]
+  return_objects:
+    description:
+      - Return the objects of a list endpoint. With V(false), return the page itself (C(count), C(next),
+        C(previous), C(results)); with O(return_all) its C(results) hold every page and C(next) is null.
+    type: bool
+    default: true
+  return_ids:
+    description:
+      - Return the ids of the objects (as strings, as awx.awx's C(controller_api) does) instead of the objects.
+    type: bool
+    default: false
+    aliases: [return_id]
 extends_documentation_fragment:
   - automation.service.auth
   - automation.service.auth.plugins
 notes:
-  - Runs on the controller, with Python's standard library only.
+  - Runs on the controller; needs the Python package C(requests) there.
+  - Also reachable as C(automation.service.controller_api), awx.awx's name. awx.awx's connection option names
+    C(host), C(username), C(password), C(oauth_token), C(verify_ssl) and C(request_timeout) are taken as
+    O(service_url), O(service_username), O(service_password), O(service_token), O(validate_certs) and
+    O(request_timeout).
 '''
 
 EXAMPLES = r'''
@@ -81,12 +103,31 @@ from ansible_collections.automation.service.plugins.module_utils._errors import 
 from ansible_collections.automation.service.plugins.plugin_utils._lookup_base import ServiceLookupBase, display
 
 MAX_PAGE_SIZE = 200
+# awx.awx's controller_api takes these connection option names.
+AWX_OPTION_NAMES = {
+    'host': 'service_url', 'controller_host': 'service_url',
+    'username': 'service_username', 'controller_username': 'service_username',
+    'password': 'service_password', 'controller_password': 'service_password',
+    'oauth_token': 'service_token', 'controller_oauthtoken': 'service_token',
+    'verify_ssl': 'validate_certs', 'controller_config_file': 'service_config_file',
+}
+
+
+def our_names(kwargs):
+    """The lookup's keyword arguments with awx.awx's connection option names taken as ours."""
+    options = {}
+    for key, value in kwargs.items():
+        name = AWX_OPTION_NAMES.get(key, key)
+        if name in options and name != key:
+            continue  # our own name wins over awx.awx's
+        options[name] = value
+    return options
 
 
 class LookupModule(ServiceLookupBase):
 
     def run(self, terms, variables=None, **kwargs):
-        self.set_service_options(variables, kwargs)
+        self.set_service_options(variables, our_names(kwargs))
         if len(terms) != 1:
             raise AnsibleError('The api lookup takes exactly one endpoint, got %d.' % len(terms))
         endpoint = terms[0]
@@ -100,7 +141,8 @@ class LookupModule(ServiceLookupBase):
         client = self.connect()
         try:
             page = client.get(endpoint, params=params)
-            if not isinstance(page, dict) or 'results' not in page:
+            is_list = isinstance(page, dict) and 'results' in page
+            if not is_list:
                 objects = [page]
             else:
                 objects = list(page['results'])
@@ -115,10 +157,19 @@ class LookupModule(ServiceLookupBase):
         except ServiceError as exc:
             raise AnsibleError(to_native(exc))
 
+        if self.get_option('expect_objects') and not is_list and not (isinstance(page, dict) and 'id' in page):
+            raise AnsibleError('%s is neither a list nor the detail of an object (expect_objects).' % endpoint)
         if expect_one:
             if len(objects) != 1:
                 raise AnsibleError('Expected exactly one object from %s with %s, found %s.'
                                    % (endpoint, params, page.get('count', len(objects))
                                       if isinstance(page, dict) else len(objects)))
-            return [objects[0]]
+            objects = [objects[0]]
+        if self.get_option('return_ids'):
+            objects = [str(item['id']) for item in objects if isinstance(item, dict) and 'id' in item]
+        if is_list and not self.get_option('return_objects'):
+            whole = dict(page, results=objects)
+            if return_all:
+                whole.update(next=None, previous=None)
+            return [whole]
         return objects

@@ -81,6 +81,9 @@ def cases(world):
         'execution_environment': {'name': 'no-such-ee-%s' % tag, 'state': 'absent'},
         'label': {'name': 'paths-%s' % tag, 'organization': 'Default'},
         'team': {'name': 'no-such-team-%s' % tag, 'organization': 'Default', 'state': 'absent'},
+        'controller_meta': {},
+        'job_cancel': {'job_id': 999999999},
+        'job_list': {'status': 'canceled', 'query': {'id': 999999999}},
     }
 
 
