@@ -3,7 +3,7 @@ from django.urls import path
 from refsvc.jobs.models import JobTemplate, Project
 from refsvc.svc.models import Inventory, Organization
 
-from . import views
+from . import script, views
 from .models import InventorySource
 
 v2 = [
@@ -17,6 +17,7 @@ v2 = [
     ("inventories/<int:pk>/groups/", views.InventoryGroups),
     ("inventories/<int:pk>/inventory_sources/", views.InventorySources),
     ("inventories/<int:pk>/instance_groups/", views.InventoryInstanceGroups),
+    ("inventories/<int:pk>/script/", script.InventoryScript),
     ("inventory_sources/", views.InventorySourceList),
     ("inventory_sources/<int:pk>/", views.InventorySourceDetail),
     ("credential_input_sources/", views.CredentialInputSourceList),
