@@ -93,7 +93,7 @@ def run(api):
     if not api.client.get(path).get('can_cancel'):
         if api.params['fail_if_not_running']:
             raise ServiceError('Job %s is not running (its status is %s): it can no longer be canceled.'
-                              % (job_id, job.get('status')))
+                               % (job_id, job.get('status')))
         return
     api.result['changed'] = True
     if not api.check_mode:

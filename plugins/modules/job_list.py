@@ -34,7 +34,7 @@ options:
     default: false
   query:
     description:
-      - More filters of the jobs endpoint, as a dict; C({"job_template": 7}) is sent as C(?job_template=7).
+      - More filters of the jobs endpoint, as a dict. C(job_template=7) in it is sent as C(?job_template=7).
     type: dict
 extends_documentation_fragment:
   - automation.service.auth
