@@ -1,0 +1,193 @@
+# -*- coding: utf-8 -*-
+# Copyright: automation.service contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+name: schedule_rrule
+short_description: An rrule string for a schedule
+version_added: 0.2.0
+description:
+  - Builds the C(rrule) of a schedule (M(automation.service.schedule)) from a frequency and a few options, in the form
+    the service accepts (C(DTSTART;TZID=...) and an C(RRULE) with its C(INTERVAL)).
+  - Takes the terms and options of awx.awx's C(schedule_rrule) lookup and returns the same strings.
+  - Runs on the controller and sends no request.
+requirements:
+  - python-dateutil (on the controller)
+author:
+  - automation.service maintainers (@automation-service)
+options:
+  _terms:
+    description:
+      - The frequency, one of V(none) (once), V(minute), V(hour), V(day), V(week) or V(month).
+    required: true
+    type: list
+    elements: str
+  start_date:
+    description:
+      - When the schedule starts, C(YYYY-MM-DD) or C(YYYY-MM-DD HH:MM:SS), in O(timezone). Now, when not given.
+    type: str
+  timezone:
+    description:
+      - The time zone of O(start_date) and O(end_on), an IANA name such as C(Europe/Paris).
+    type: str
+    default: America/New_York
+  every:
+    description:
+      - Run every this many minutes, hours, days, weeks or months (not with V(none)).
+    type: int
+    default: 1
+  end_on:
+    description:
+      - When the schedule ends (not with V(none)), a number of runs (C(5)) or a date (C(YYYY-MM-DD [HH:MM:SS])).
+        Never, when not given.
+    type: str
+  on_days:
+    description:
+      - For V(week), the days to run on, comma-separated (C(monday,thursday)).
+    type: str
+  month_day_number:
+    description:
+      - For V(month), the day of the month to run on (1 to 31). Not with O(on_the).
+    type: int
+  on_the:
+    description:
+      - For V(month), which weekday of the month to run on, as two words, C(first), C(second), C(third), C(fourth) or
+        C(last) and a weekday (C(last friday)). Not with O(month_day_number).
+    type: str
+'''
+
+EXAMPLES = r'''
+- name: Every day at 03:00 in Paris, from the first of June
+  automation.service.schedule:
+    name: nightly
+    unified_job_template: Deploy
+    rrule: "{{ query('automation.service.schedule_rrule', 'day', start_date='2030-06-01 03:00:00', timezone='Europe/Paris') }}"
+
+- name: Once
+  ansible.builtin.debug:
+    msg: "{{ lookup('automation.service.schedule_rrule', 'none', start_date='2030-06-01 12:00:00') }}"
+'''
+
+RETURN = r'''
+_raw:
+  description: The rrule, for example C(DTSTART;TZID=America/New_York:20300601T120000 RRULE:FREQ=DAILY;COUNT=1;INTERVAL=1).
+  type: list
+  elements: str
+'''
+
+import datetime
+import re
+
+from ansible.errors import AnsibleError
+from ansible.plugins.lookup import LookupBase
+
+try:
+    from dateutil import rrule
+except ImportError:  # the lookup says so when it runs
+    rrule = None
+
+FREQUENCIES = ('none', 'minute', 'hour', 'day', 'week', 'month')
+WEEKDAYS = ('monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday')
+POSITIONS = {'first': 1, 'second': 2, 'third': 3, 'fourth': 4, 'last': -1}
+
+
+def parse_when(option, text):
+    for layout in ('%Y-%m-%d %H:%M:%S', '%Y-%m-%d'):
+        try:
+            return datetime.datetime.strptime(str(text).strip(), layout)
+        except ValueError:
+            continue
+    raise AnsibleError('%s must be a date, YYYY-MM-DD or YYYY-MM-DD HH:MM:SS, not %r.' % (option, text))
+
+
+def check_timezone(name):
+    try:
+        import zoneinfo
+    except ImportError:  # Python before 3.9: dateutil's own database
+        from dateutil import tz
+        known = tz.gettz(name) is not None
+    else:
+        known = name in zoneinfo.available_timezones()
+    if not known:
+        raise AnsibleError('timezone %r is not a known time zone (an IANA name such as Europe/Paris).' % name)
+    return name
+
+
+def weekday(name, option):
+    key = str(name).strip().lower()
+    if key not in WEEKDAYS:
+        raise AnsibleError('%s takes the weekdays %s, not %r.' % (option, ', '.join(WEEKDAYS), name))
+    return rrule.weekdays[WEEKDAYS.index(key)]
+
+
+def rule_arguments(frequency, options):
+    """The keyword arguments of dateutil's rrule for one frequency and its options."""
+    kinds = {'none': rrule.DAILY, 'minute': rrule.MINUTELY, 'hour': rrule.HOURLY, 'day': rrule.DAILY,
+             'week': rrule.WEEKLY, 'month': rrule.MONTHLY}
+    every = options['every']
+    if every < 1:
+        raise AnsibleError('every must be 1 or more, not %d.' % every)
+    arguments = {'freq': kinds[frequency], 'interval': every}
+    if options['start_date'] is not None:
+        arguments['dtstart'] = parse_when('start_date', options['start_date'])
+    if frequency == 'none':
+        arguments['count'] = 1
+        return arguments
+    end_on = options['end_on']
+    if end_on is not None:
+        if re.match(r'^\s*\d+\s*$', str(end_on)):
+            arguments['count'] = int(end_on)
+        else:
+            arguments['until'] = parse_when('end_on', end_on)
+    if frequency == 'week' and options['on_days']:
+        arguments['byweekday'] = [weekday(day, 'on_days') for day in options['on_days'].split(',')]
+    if frequency == 'month':
+        day, on_the = options['month_day_number'], options['on_the']
+        if day is not None and on_the:
+            raise AnsibleError('month_day_number and on_the cannot be given together.')
+        if day is not None:
+            if not 1 <= day <= 31:
+                raise AnsibleError('month_day_number must be from 1 to 31, not %d.' % day)
+            arguments['bymonthday'] = day
+        if on_the:
+            words = on_the.split()
+            if len(words) != 2 or words[0].lower() not in POSITIONS:
+                raise AnsibleError('on_the takes two words, one of %s and a weekday, not %r.'
+                                   % (', '.join(POSITIONS), on_the))
+            arguments['byweekday'] = weekday(words[1], 'on_the')
+            arguments['bysetpos'] = POSITIONS[words[0].lower()]
+    return arguments
+
+
+def rrule_string(frequency, options):
+    """The rule as the service takes it: one line, DTSTART with its TZID, INTERVAL always."""
+    key = str(frequency).strip().lower()
+    if key not in FREQUENCIES:
+        raise AnsibleError('The frequency must be one of %s, not %r.' % (', '.join(FREQUENCIES), frequency))
+    timezone = check_timezone(options['timezone'])
+    arguments = rule_arguments(key, options)
+    if 'dtstart' not in arguments:
+        arguments['dtstart'] = datetime.datetime.now().replace(microsecond=0)
+    text = str(rrule.rrule(**arguments)).replace('\n', ' ')
+    text = text.replace('DTSTART:', 'DTSTART;TZID=%s:' % timezone, 1)
+    if ';INTERVAL=' not in text:
+        text += ';INTERVAL=1'
+    return text
+
+
+class LookupModule(LookupBase):
+
+    def run(self, terms, variables=None, **kwargs):
+        if rrule is None:
+            raise AnsibleError('The schedule_rrule lookup needs the Python package python-dateutil on the controller: '
+                               'python -m pip install python-dateutil')
+        self.set_options(var_options=variables, direct=kwargs)
+        if len(terms) != 1:
+            raise AnsibleError('schedule_rrule takes one frequency, got %d.' % len(terms))
+        options = dict((name, self.get_option(name)) for name in
+                       ('start_date', 'timezone', 'every', 'end_on', 'on_days', 'month_day_number', 'on_the'))
+        return [rrule_string(terms[0], options)]
