@@ -80,69 +80,27 @@ _raw:
 '''
 
 import datetime
-import re
 
 from ansible.errors import AnsibleError
 from ansible.plugins.lookup import LookupBase
 
-try:
-    from dateutil import rrule
-except ImportError:  # the lookup says so when it runs
-    rrule = None
-
-FREQUENCIES = ('none', 'minute', 'hour', 'day', 'week', 'month')
-WEEKDAYS = ('monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday')
-POSITIONS = {'first': 1, 'second': 2, 'third': 3, 'fourth': 4, 'last': -1}
+from ansible_collections.automation.service.plugins.plugin_utils._rrule import (
+    POSITIONS, check_timezone, end_arguments, frequency_of, parse_when, require_dateutil, rule_text, weekday,
+)
 
 
-def parse_when(option, text):
-    for layout in ('%Y-%m-%d %H:%M:%S', '%Y-%m-%d'):
-        try:
-            return datetime.datetime.strptime(str(text).strip(), layout)
-        except ValueError:
-            continue
-    raise AnsibleError('%s must be a date, YYYY-MM-DD or YYYY-MM-DD HH:MM:SS, not %r.' % (option, text))
-
-
-def check_timezone(name):
-    try:
-        import zoneinfo
-    except ImportError:  # Python before 3.9: dateutil's own database
-        from dateutil import tz
-        known = tz.gettz(name) is not None
-    else:
-        known = name in zoneinfo.available_timezones()
-    if not known:
-        raise AnsibleError('timezone %r is not a known time zone (an IANA name such as Europe/Paris).' % name)
-    return name
-
-
-def weekday(name, option):
-    key = str(name).strip().lower()
-    if key not in WEEKDAYS:
-        raise AnsibleError('%s takes the weekdays %s, not %r.' % (option, ', '.join(WEEKDAYS), name))
-    return rrule.weekdays[WEEKDAYS.index(key)]
-
-
-def rule_arguments(frequency, options):
+def rule_arguments(frequency, kind, options):
     """The keyword arguments of dateutil's rrule for one frequency and its options."""
-    kinds = {'none': rrule.DAILY, 'minute': rrule.MINUTELY, 'hour': rrule.HOURLY, 'day': rrule.DAILY,
-             'week': rrule.WEEKLY, 'month': rrule.MONTHLY}
     every = options['every']
     if every < 1:
         raise AnsibleError('every must be 1 or more, not %d.' % every)
-    arguments = {'freq': kinds[frequency], 'interval': every}
+    arguments = {'freq': kind, 'interval': every}
     if options['start_date'] is not None:
         arguments['dtstart'] = parse_when('start_date', options['start_date'])
     if frequency == 'none':
         arguments['count'] = 1
         return arguments
-    end_on = options['end_on']
-    if end_on is not None:
-        if re.match(r'^\s*\d+\s*$', str(end_on)):
-            arguments['count'] = int(end_on)
-        else:
-            arguments['until'] = parse_when('end_on', end_on)
+    arguments.update(end_arguments(options['end_on']))
     if frequency == 'week' and options['on_days']:
         arguments['byweekday'] = [weekday(day, 'on_days') for day in options['on_days'].split(',')]
     if frequency == 'month':
@@ -165,26 +123,18 @@ def rule_arguments(frequency, options):
 
 def rrule_string(frequency, options):
     """The rule as the service takes it: one line, DTSTART with its TZID, INTERVAL always."""
-    key = str(frequency).strip().lower()
-    if key not in FREQUENCIES:
-        raise AnsibleError('The frequency must be one of %s, not %r.' % (', '.join(FREQUENCIES), frequency))
+    frequency, kind = frequency_of(frequency)
     timezone = check_timezone(options['timezone'])
-    arguments = rule_arguments(key, options)
+    arguments = rule_arguments(frequency, kind, options)
     if 'dtstart' not in arguments:
         arguments['dtstart'] = datetime.datetime.now().replace(microsecond=0)
-    text = str(rrule.rrule(**arguments)).replace('\n', ' ')
-    text = text.replace('DTSTART:', 'DTSTART;TZID=%s:' % timezone, 1)
-    if ';INTERVAL=' not in text:
-        text += ';INTERVAL=1'
-    return text
+    return rule_text(arguments, timezone)
 
 
 class LookupModule(LookupBase):
 
     def run(self, terms, variables=None, **kwargs):
-        if rrule is None:
-            raise AnsibleError('The schedule_rrule lookup needs the Python package python-dateutil on the controller: '
-                               'python -m pip install python-dateutil')
+        require_dateutil('schedule_rrule')
         self.set_options(var_options=variables, direct=kwargs)
         if len(terms) != 1:
             raise AnsibleError('schedule_rrule takes one frequency, got %d.' % len(terms))

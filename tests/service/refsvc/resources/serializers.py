@@ -667,16 +667,29 @@ class NotificationTemplateSerializer(Base):
 UTC_NAMES = dateutil.parser.parserinfo().UTCZONE
 
 
+def coerce_naive_until(value, tzinfos):
+    """Each rule's naive UNTIL read in DTSTART's zone and written in UTC, as the
+    real service does rule by rule (an EXRULE is parsed beside a dummy RRULE)."""
+    start = re.sub(r"^.*(DTSTART[^\s]+)\s.*$", r"\1", value)
+    rules = re.split(r"\s+", value)
+    for index, rule in enumerate(rules):
+        match = re.match(r".*?(?P<until>UNTIL\=[0-9]+T[0-9]+)(?P<utcflag>Z?)", rule) if "until=" in rule.lower() else None
+        if not match or match.group("utcflag"):
+            continue
+        naive = match.group("until")
+        probe = "%s %s" % (start, rule.replace(naive, naive + "Z"))
+        if rule.lower().startswith("ex"):
+            probe += " RRULE:FREQ=MINUTELY;INTERVAL=1;UNTIL=20380601T170000Z"
+        local_tz = dateutil.rrule.rrulestr(probe, tzinfos=tzinfos, forceset=True)._rrule[0]._dtstart.tzinfo
+        local = datetime.datetime.strptime(naive[len("UNTIL="):], "%Y%m%dT%H%M%S").replace(tzinfo=local_tz)
+        rules[index] = rule.replace(naive, "UNTIL=" + local.astimezone(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ"))
+    return " ".join(rules)
+
+
 def rrulestr(value):
     """Parse an rrule the way the real service does (forceset; a naive UNTIL is read in DTSTART's zone)."""
     tzinfos = {x: tzutc() for x in UTC_NAMES}
-    if "until=" in value.lower():
-        match = re.match(r".*?UNTIL\=(?P<until>[0-9]+T[0-9]+)(?P<utcflag>Z?)", value)
-        if match and not match.group("utcflag"):
-            naive = match.group("until")
-            local_tz = dateutil.rrule.rrulestr(value.replace(naive, naive + "Z"), tzinfos=tzinfos)._dtstart.tzinfo
-            local = datetime.datetime.strptime(naive, "%Y%m%dT%H%M%S").replace(tzinfo=local_tz)
-            value = value.replace(naive, local.astimezone(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ"))
+    value = coerce_naive_until(value, tzinfos)
     ruleset = dateutil.rrule.rrulestr(value, tzinfos=tzinfos, forceset=True)
     for r in ruleset._rrule:
         if r._dtstart and r._dtstart.tzinfo is None:
@@ -740,8 +753,10 @@ def schedule_times(value):
         dtstart = ruleset[0].astimezone(utc)
     except IndexError:
         dtstart = None
+    # An end only when every included rule ends (an UNTIL or a COUNT), as the
+    # real service's get_end_date scans before it asks for the last occurrence.
     dtend = None
-    if "until" in value.lower() or "count" in value.lower():
+    if ruleset._rrule and all(r._until or r._count for r in ruleset._rrule):
         try:
             dtend = ruleset[-1].astimezone(utc)
         except IndexError:

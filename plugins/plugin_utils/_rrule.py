@@ -1,0 +1,90 @@
+# -*- coding: utf-8 -*-
+# Copyright: automation.service contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Schedule rules as the service takes them, for the schedule_rrule and
+schedule_rruleset lookups: dateutil builds each rule; its DTSTART gets the
+service's TZID form and every RRULE an INTERVAL."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import datetime
+
+from ansible.errors import AnsibleError
+
+try:
+    from dateutil import rrule
+except ImportError:  # said by require_dateutil when a lookup runs
+    rrule = None
+
+FREQUENCIES = ('none', 'minute', 'hour', 'day', 'week', 'month')
+WEEKDAYS = ('monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday')
+POSITIONS = {'first': 1, 'second': 2, 'third': 3, 'fourth': 4, 'last': -1}
+DEFAULT_TIMEZONE = 'America/New_York'
+
+
+def require_dateutil(lookup):
+    if rrule is None:
+        raise AnsibleError('The %s lookup needs the Python package python-dateutil on the controller: '
+                           'python -m pip install python-dateutil' % lookup)
+
+
+def frequency_of(name, where=''):
+    key = str(name).strip().lower()
+    if key not in FREQUENCIES:
+        raise AnsibleError('%sThe frequency must be one of %s, not %r.' % (where, ', '.join(FREQUENCIES), name))
+    kinds = {'none': rrule.DAILY, 'minute': rrule.MINUTELY, 'hour': rrule.HOURLY, 'day': rrule.DAILY,
+             'week': rrule.WEEKLY, 'month': rrule.MONTHLY}
+    return key, kinds[key]
+
+
+def parse_when(option, text, where=''):
+    for layout in ('%Y-%m-%d %H:%M:%S', '%Y-%m-%d'):
+        try:
+            return datetime.datetime.strptime(str(text).strip(), layout)
+        except ValueError:
+            continue
+    raise AnsibleError('%s%s must be a date, YYYY-MM-DD or YYYY-MM-DD HH:MM:SS, not %r.' % (where, option, text))
+
+
+def end_arguments(end_on, where=''):
+    """``count`` for a number of runs, ``until`` for a date."""
+    if end_on is None:
+        return {}
+    text = str(end_on).strip()
+    if text.isdigit():
+        return {'count': int(text)}
+    return {'until': parse_when('end_on', text, where)}
+
+
+def check_timezone(name):
+    try:
+        import zoneinfo
+    except ImportError:  # Python before 3.9: dateutil's own database
+        from dateutil import tz
+        known = tz.gettz(name) is not None
+    else:
+        known = name in zoneinfo.available_timezones()
+    if not known:
+        raise AnsibleError('timezone %r is not a known time zone (an IANA name such as Europe/Paris).' % name)
+    return name
+
+
+def weekday(name, option, where=''):
+    key = str(name).strip().lower()
+    if key not in WEEKDAYS:
+        raise AnsibleError('%s%s takes the weekdays %s, not %r.' % (where, option, ', '.join(WEEKDAYS), name))
+    return rrule.weekdays[WEEKDAYS.index(key)]
+
+
+def rule_text(arguments, timezone=None):
+    """One rule as the service takes it. With ``timezone``, the DTSTART line
+    (``DTSTART;TZID=...:``) and the RRULE on one line; without, the RRULE alone."""
+    lines = str(rrule.rrule(**arguments)).split('\n')
+    rule = lines[-1]
+    if ';INTERVAL=' not in rule:
+        rule += ';INTERVAL=1'
+    if timezone is None:
+        return rule
+    return '%s %s' % (lines[0].replace('DTSTART:', 'DTSTART;TZID=%s:' % timezone, 1), rule)
