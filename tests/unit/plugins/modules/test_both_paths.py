@@ -81,6 +81,12 @@ def cases(world):
         'execution_environment': {'name': 'no-such-ee-%s' % tag, 'state': 'absent'},
         'label': {'name': 'paths-%s' % tag, 'organization': 'Default'},
         'team': {'name': 'no-such-team-%s' % tag, 'organization': 'Default', 'state': 'absent'},
+        'role': {'user': 'paths-%s' % tag, 'role': 'use', 'inventory': inv, 'state': 'absent'},
+        'role_definition': {'name': 'no-such-role-definition-%s' % tag, 'state': 'absent'},
+        'role_user_assignment': {'role_definition': 'Inventory Use', 'user': 'paths-%s' % tag,
+                                 'object_id': 999999999, 'state': 'absent'},
+        'role_team_assignment': {'role_definition': 'no-such-role-definition-%s' % tag, 'team': 'no-such-team',
+                                 'object_id': 1},
     }
 
 
