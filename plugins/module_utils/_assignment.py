@@ -16,6 +16,7 @@ __metaclass__ = type
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec, is_id
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, NotFound
+from ansible_collections.automation.service.plugins.module_utils._info import object_id as as_object_id
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE
 
 # actor -> (endpoint of the actors, the field that names one)
@@ -29,13 +30,12 @@ def assignment_spec(actor):
         'role_definition': dict(type='str', required=True),
         actor: dict(type='str'),
         actor_ansible_id: dict(type='str'),
-        'object_id': dict(type='int'),
+        'object_id': dict(type='raw'),   # an id; raw, since ansible-core's int check crashes on inf
         'object_ansible_id': dict(type='str'),
         'state': STATE,
     }
     return ModuleSpec(argument_spec, resource='role_%s_assignments' % actor, result_key='role_%s_assignment' % actor,
-                      mutually_exclusive=[(actor, actor_ansible_id), ('object_id', 'object_ansible_id')],
-                      required_one_of=[(actor, actor_ansible_id)])
+                      mutually_exclusive=[(actor, actor_ansible_id), ('object_id', 'object_ansible_id')])
 
 
 def _same_id(have, want):
@@ -73,8 +73,11 @@ def run_assignment(api, actor):
     """Give (``state: present``) or take back (``absent``) the role definition of ``actor``."""
     params = api.params
     actor_ansible_id = actor + '_ansible_id'
+    # Checked here rather than by required_one_of, which would hide a bad whole number of the connection options.
+    if params[actor] is None and params[actor_ansible_id] is None:
+        raise ConfigError('one of the following is required: %s, %s' % (actor, actor_ansible_id))
     definition = _role_definition(api, params['role_definition'])
-    object_id, object_ansible_id = params['object_id'], params['object_ansible_id']
+    object_id, object_ansible_id = as_object_id('object_id', params['object_id']), params['object_ansible_id']
     on_object = object_id is not None or object_ansible_id is not None
     if definition.get('content_type') and not on_object:
         raise ConfigError('role definition %s applies to one %s: give object_id or object_ansible_id.'

@@ -39,7 +39,8 @@ options:
       - Id of the object the permissions apply to; its type is the O(role_definition)'s content type.
       - One of O(object_id) and O(object_ansible_id) is needed, unless the role definition applies to the whole
         system.
-    type: int
+      - A positive integer (awx.awx declares it C(int)).
+    type: raw
   object_ansible_id:
     description:
       - The resource id (a UUID) of the object, instead of O(object_id).
