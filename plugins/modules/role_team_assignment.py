@@ -12,52 +12,27 @@ module: role_team_assignment
 short_description: Give a team a role definition on an object, or take it back
 version_added: 0.2.0
 description:
-  - Gives a team (and so its members) the permissions of a role definition on one object (a job template, an inventory, an
-    organization, ...), through C(/api/v2/role_team_assignments/), or takes them back with O(state=absent).
-  - The service cannot edit an assignment; one exists or not, so a task either creates it, deletes it, or changes
-    nothing.
+  - Gives a team (and so its members) the permissions of a role definition on one object (a job template, an
+    inventory, an organization, ...), through C(/api/v2/role_team_assignments/), or takes them back with O(state=absent).
   - Takes the options of awx.awx's C(role_team_assignment) module.
 author:
   - automation.service maintainers (@automation-service)
 options:
-  role_definition:
-    description:
-      - The role definition to give, by name or id (see M(automation.service.role_definition)).
-    type: str
-    required: true
   team:
     description:
-      - The team that receives the permissions, by name or id. A team name must be unique on the service; otherwise give its id.
+      - The team that receives the permissions, by name or id. A team name must be unique on the service; otherwise
+        give its id.
       - Exactly one of O(team) and O(team_ansible_id) is needed.
     type: str
   team_ansible_id:
     description:
       - The resource id (a UUID) of the team, instead of O(team).
     type: str
-  object_id:
-    description:
-      - Id of the object the permissions apply to; its type is the O(role_definition)'s content type.
-      - One of O(object_id) and O(object_ansible_id) is needed, unless the role definition applies to the whole
-        system.
-      - A positive integer (awx.awx declares it C(int)).
-    type: raw
-  object_ansible_id:
-    description:
-      - The resource id (a UUID) of the object, instead of O(object_id).
-    type: str
-  state:
-    description:
-      - V(present) gives the role definition, V(absent) takes it back.
-    type: str
-    choices: [present, absent]
-    default: present
 notes:
-  - awx.awx declares O(object_id) required and O(team_ansible_id) and O(object_ansible_id) as integers. Here
-    O(object_id) may be left out when O(object_ansible_id) names the object, and the resource ids are strings, since
-    the service's resource ids are UUIDs.
   - A team's permissions of the older kind, the roles of objects (C(admin), C(execute), ...), are managed with
     M(automation.service.role).
 extends_documentation_fragment:
+  - automation.service.role_assignment
   - automation.service.auth
   - automation.service.attributes
 '''

@@ -14,17 +14,10 @@ version_added: 0.2.0
 description:
   - Gives a user the permissions of a role definition on one object (a job template, an inventory, an
     organization, ...), through C(/api/v2/role_user_assignments/), or takes them back with O(state=absent).
-  - The service cannot edit an assignment; one exists or not, so a task either creates it, deletes it, or changes
-    nothing.
   - Takes the options of awx.awx's C(role_user_assignment) module.
 author:
   - automation.service maintainers (@automation-service)
 options:
-  role_definition:
-    description:
-      - The role definition to give, by name or id (see M(automation.service.role_definition)).
-    type: str
-    required: true
   user:
     description:
       - The user who receives the permissions, by username or id.
@@ -34,30 +27,11 @@ options:
     description:
       - The resource id (a UUID) of the user, instead of O(user).
     type: str
-  object_id:
-    description:
-      - Id of the object the permissions apply to; its type is the O(role_definition)'s content type.
-      - One of O(object_id) and O(object_ansible_id) is needed, unless the role definition applies to the whole
-        system.
-      - A positive integer (awx.awx declares it C(int)).
-    type: raw
-  object_ansible_id:
-    description:
-      - The resource id (a UUID) of the object, instead of O(object_id).
-    type: str
-  state:
-    description:
-      - V(present) gives the role definition, V(absent) takes it back.
-    type: str
-    choices: [present, absent]
-    default: present
 notes:
-  - awx.awx declares O(object_id) required and O(user_ansible_id) and O(object_ansible_id) as integers. Here
-    O(object_id) may be left out when O(object_ansible_id) names the object, and the resource ids are strings, since
-    the service's resource ids are UUIDs.
   - A user's permissions of the older kind, the roles of objects (C(admin), C(execute), ...), are managed with
     M(automation.service.role).
 extends_documentation_fragment:
+  - automation.service.role_assignment
   - automation.service.auth
   - automation.service.attributes
 '''
