@@ -563,7 +563,10 @@ class InstanceGroupSerializer(Base):
         return links
 
     def summary_extra(self, obj):
-        data = {}
+        from refsvc.rbac.registry import object_roles
+
+        # The real service lists the roles of every object that has role fields.
+        data = {"object_roles": object_roles(obj)}
         if obj.credential_id:
             data["credential"] = credential_summary(obj.credential)
         return data

@@ -138,8 +138,8 @@ def test_whole_number_options_refuse_an_infinity_cleanly(name):
     spec = argument_spec(name)
     whole = sorted(key for key, value in spec.items() if value.get('type') == 'int')
     assert 'request_retries' in whole
-    required = dict((key, 1 if value.get('type') == 'int' else 'x') for key, value in spec.items()
-                    if value.get('required'))
+    required = dict((key, value['choices'][0] if value.get('choices') else 1 if value.get('type') == 'int' else 'x')
+                    for key, value in spec.items() if value.get('required'))
     for key in whole:
         for value in (float('inf'), float('-inf')):
             result = run_module(name, dict(required, **{key: value}))

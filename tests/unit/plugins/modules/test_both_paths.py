@@ -84,6 +84,12 @@ def cases(world):
         'controller_meta': {},
         'job_cancel': {'job_id': 999999999},
         'job_list': {'status': 'canceled', 'query': {'id': 999999999}},
+        'role': {'user': 'paths-%s' % tag, 'role': 'use', 'inventory': inv, 'state': 'absent'},
+        'role_definition': {'name': 'no-such-role-definition-%s' % tag, 'state': 'absent'},
+        'role_user_assignment': {'role_definition': 'Inventory Use', 'user': 'paths-%s' % tag,
+                                 'object_id': 999999999, 'state': 'absent'},
+        'role_team_assignment': {'role_definition': 'no-such-role-definition-%s' % tag, 'team': 'no-such-team',
+                                 'object_id': 1},
     }
 
 

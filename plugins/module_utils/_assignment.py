@@ -1,0 +1,128 @@
+# -*- coding: utf-8 -*-
+# Copyright: automation.service contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Role assignments (``/api/v2/role_user_assignments/`` and ``role_team_assignments/``):
+a role definition given to a user or a team, on one object or system-wide.
+
+The service cannot edit an assignment: one exists or not. An assignment is
+found by its role definition, its user or team and its object; ids are filtered
+by the service, resource ids (``*_ansible_id``, which the service does not
+filter on) are compared with what it returns.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec, is_id
+from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, NotFound
+from ansible_collections.automation.service.plugins.module_utils._info import object_id as as_object_id
+from ansible_collections.automation.service.plugins.module_utils._resource import STATE
+
+# actor -> (endpoint of the actors, the field that names one)
+ACTORS = {'user': ('users', 'username'), 'team': ('teams', 'name')}
+
+
+def assignment_spec(actor):
+    """The ModuleSpec of the ``role_<actor>_assignment`` module."""
+    actor_ansible_id = actor + '_ansible_id'
+    argument_spec = {
+        'role_definition': dict(type='str', required=True),
+        actor: dict(type='str'),
+        actor_ansible_id: dict(type='str'),
+        'object_id': dict(type='raw'),   # an id; raw, since ansible-core's int check crashes on inf
+        'object_ansible_id': dict(type='str'),
+        'state': STATE,
+    }
+    return ModuleSpec(argument_spec, resource='role_%s_assignments' % actor, result_key='role_%s_assignment' % actor,
+                      mutually_exclusive=[(actor, actor_ansible_id), ('object_id', 'object_ansible_id')])
+
+
+def _same_id(have, want):
+    return want is None or str(have or '').lower() == want.strip().lower()
+
+
+def _role_definition(api, value):
+    if is_id(value):
+        try:
+            return api.client.get('role_definitions/%d' % int(value))
+        except NotFound:
+            raise NotFound('role definition %s was not found.' % value)
+    found = api.get_one('role_definitions', name=value)
+    if found is None:
+        raise NotFound('role definition %r was not found.' % value)
+    return found
+
+
+def _actor_id(api, actor, value):
+    if is_id(value):
+        return int(value)
+    endpoint, name_field = ACTORS[actor]
+    found = api.get_one(endpoint, **{name_field: value})
+    if found is None:
+        raise NotFound('%s %r was not found.' % (actor, value))
+    return found['id']
+
+
+def _described(obj, actor):
+    keys = ('role_definition', actor, actor + '_ansible_id', 'content_type', 'object_id', 'object_ansible_id')
+    return dict((key, obj.get(key)) for key in keys if obj.get(key) is not None)
+
+
+def run_assignment(api, actor):
+    """Give (``state: present``) or take back (``absent``) the role definition of ``actor``."""
+    params = api.params
+    actor_ansible_id = actor + '_ansible_id'
+    # Checked here rather than by required_one_of, which would hide a bad whole number of the connection options.
+    if params[actor] is None and params[actor_ansible_id] is None:
+        raise ConfigError('one of the following is required: %s, %s' % (actor, actor_ansible_id))
+    definition = _role_definition(api, params['role_definition'])
+    object_id, object_ansible_id = as_object_id('object_id', params['object_id']), params['object_ansible_id']
+    on_object = object_id is not None or object_ansible_id is not None
+    if definition.get('content_type') and not on_object:
+        raise ConfigError('role definition %s applies to one %s: give object_id or object_ansible_id.'
+                          % (definition['name'], definition['content_type']))
+    if not definition.get('content_type') and on_object:
+        raise ConfigError('role definition %s applies to the whole system, not to one object: leave out object_id '
+                          'and object_ansible_id.' % definition['name'])
+
+    filters = {'role_definition': definition['id'], 'page_size': 200}
+    body = {'role_definition': definition['id']}
+    if params[actor] is not None:
+        filters[actor] = body[actor] = _actor_id(api, actor, params[actor])
+    else:
+        body[actor_ansible_id] = params[actor_ansible_id]
+    if object_id is not None:
+        filters['object_id'] = body['object_id'] = object_id
+    elif object_ansible_id is not None:
+        body['object_ansible_id'] = object_ansible_id
+    else:
+        filters['object_id__isnull'] = 'true'
+    endpoint = api.resource
+    existing = None
+    for item in api.client.iterate(endpoint, filters):
+        if _same_id(item.get(actor_ansible_id), params[actor_ansible_id]) \
+                and _same_id(item.get('object_ansible_id'), object_ansible_id):
+            existing = item
+            break
+
+    if params['state'] == 'absent':
+        if existing is None:
+            return
+        api.result.update(changed=True, id=existing['id'])
+        api.set_diff(_described(existing, actor), {})
+        if not api.check_mode:
+            api.client.request('DELETE', api.detail_path(existing), expect=(202, 204, 404))
+        return
+    if existing is not None:
+        api.result.update(id=existing['id'])
+        api.result[api.result_key] = existing
+        return
+    api.result['changed'] = True
+    api.set_diff({}, body)
+    if api.check_mode:
+        api.result[api.result_key] = body
+        return
+    created = api.client.request('POST', endpoint, json_body=body, expect=(200, 201))
+    api.result.update(id=created.get('id'))
+    api.result[api.result_key] = created

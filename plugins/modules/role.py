@@ -1,0 +1,390 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: automation.service contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+module: role
+short_description: Grant or revoke a role of objects to users and teams
+version_added: 0.2.0
+description:
+  - Grants users and teams one role (O(role), such as V(admin), V(execute) or V(use)) of each object named
+    (inventories, job templates, workflows, credentials, organizations, projects, teams, instance groups), or
+    revokes it with O(state=absent). Members of a team hold the roles granted to the team.
+  - Only the users and teams named are looked at; other holders of the role stay as they are. A user or team that
+    already holds the role (or no longer holds it, with O(state=absent)) is no change.
+  - Every object named must have the role, and every user, team and object must exist; otherwise the task fails
+    before changing anything.
+  - These are the roles of the objects (C(/api/v2/roles/)). For role definitions and their assignments see
+    M(automation.service.role_definition), M(automation.service.role_user_assignment) and
+    M(automation.service.role_team_assignment).
+  - Takes the options of awx.awx's C(role) module.
+author:
+  - automation.service maintainers (@automation-service)
+options:
+  user:
+    description:
+      - A user who receives (or loses) the role, by username or id. Added to O(users).
+    type: str
+  users:
+    description:
+      - Users who receive (or lose) the role, by username or id.
+    type: list
+    elements: str
+  team:
+    description:
+      - A team that receives (or loses) the role, by name or id. Added to O(teams).
+    type: str
+  teams:
+    description:
+      - Teams that receive (or lose) the role, by name or id. Their members hold what the team holds.
+      - The service does not let a team hold the V(member) or V(admin) role of an organization.
+    type: list
+    elements: str
+  role:
+    description:
+      - The role to grant or revoke. Each type of object has its own roles; an organization has most of them.
+    type: str
+    required: true
+    choices: [admin, read, member, execute, adhoc, update, use, approval, auditor, project_admin, inventory_admin,
+              credential_admin, workflow_admin, notification_admin, job_template_admin, execution_environment_admin]
+  target_team:
+    description:
+      - A team whose role is granted, by name or id, for example to make a user a V(member) of it. Added to
+        O(target_teams).
+    type: str
+  target_teams:
+    description:
+      - Teams whose role is granted, by name or id.
+    type: list
+    elements: str
+  inventory:
+    description:
+      - An inventory whose role is granted, by name or id. Added to O(inventories).
+    type: str
+  inventories:
+    description:
+      - Inventories whose role is granted, by name or id.
+    type: list
+    elements: str
+  job_template:
+    description:
+      - A job template whose role is granted, by name or id. Added to O(job_templates).
+    type: str
+  job_templates:
+    description:
+      - Job templates whose role is granted, by name or id.
+    type: list
+    elements: str
+  workflow:
+    description:
+      - A workflow job template whose role is granted, by name or id. Added to O(workflows).
+    type: str
+  workflows:
+    description:
+      - Workflow job templates whose role is granted, by name or id.
+    type: list
+    elements: str
+  credential:
+    description:
+      - A credential whose role is granted, by name or id. Added to O(credentials).
+    type: str
+  credentials:
+    description:
+      - Credentials whose role is granted, by name or id.
+    type: list
+    elements: str
+  organization:
+    description:
+      - An organization whose role is granted, by name or id. Added to O(organizations).
+      - To find the other objects within an organization, use O(lookup_organization).
+    type: str
+  organizations:
+    description:
+      - Organizations whose role is granted, by name or id.
+    type: list
+    elements: str
+  lookup_organization:
+    description:
+      - The organization, by name or id, in which the teams, inventories, job templates, workflows, credentials and
+        projects named are looked up, for names that exist in several organizations.
+      - Users, organizations and instance groups belong to no organization and are looked up without it.
+    type: str
+  project:
+    description:
+      - A project whose role is granted, by name or id. Added to O(projects).
+    type: str
+  projects:
+    description:
+      - Projects whose role is granted, by name or id.
+    type: list
+    elements: str
+  instance_groups:
+    description:
+      - Instance groups whose role is granted, by name or id.
+    type: list
+    elements: str
+  state:
+    description:
+      - V(present) grants the role, V(absent) revokes it.
+    type: str
+    choices: [present, absent]
+    default: present
+notes:
+  - awx.awx also looks up instance groups within O(lookup_organization), which fails since an instance group
+    belongs to no organization; here O(lookup_organization) does not apply to them.
+  - awx.awx changes the roles of the objects it finds before failing on one without the role; here nothing is
+    changed unless every object has it.
+  - A task that names no user or team, or no object, changes nothing and warns.
+extends_documentation_fragment:
+  - automation.service.auth
+  - automation.service.attributes
+'''
+
+EXAMPLES = r'''
+- name: Make jdoe a member of the ops team
+  automation.service.role:
+    user: jdoe
+    target_team: ops
+    role: member
+
+- name: Let two users run two job templates and a workflow
+  automation.service.role:
+    users: [joe, ann]
+    role: execute
+    job_templates: [Deploy, Rollback]
+    workflows: [Release]
+    lookup_organization: Engineering
+
+- name: Let the ops team use a credential and an inventory
+  automation.service.role:
+    team: ops
+    role: use
+    credentials: [Production SSH]
+    inventories: [Production]
+
+- name: Take the admin role of an organization back
+  automation.service.role:
+    user: jdoe
+    organization: Engineering
+    role: admin
+    state: absent
+'''
+
+RETURN = r'''
+role:
+  description: The role granted or revoked, as given in O(role).
+  returned: always
+  type: str
+  sample: execute
+changes:
+  description:
+    - What the task granted or revoked (would have, in check mode), one item per user or team and object.
+  returned: always
+  type: list
+  elements: dict
+  contains:
+    action:
+      description: V(grant) or V(revoke).
+      type: str
+    role_id:
+      description: Id of the role of the object.
+      type: int
+    resource_type:
+      description: Type of the object, such as V(job_template).
+      type: str
+    resource_name:
+      description: Name of the object.
+      type: str
+    user:
+      description: The user, as given (username or id), for a change of a user.
+      type: str
+    team:
+      description: The team, as given (name or id), for a change of a team.
+      type: str
+  sample: [{"action": "grant", "role_id": 53, "resource_type": "job_template", "resource_name": "Deploy",
+            "user": "joe"}]
+'''
+
+from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec, is_id
+from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, NotFound
+
+ROLES = ['admin', 'read', 'member', 'execute', 'adhoc', 'update', 'use', 'approval', 'auditor', 'project_admin',
+         'inventory_admin', 'credential_admin', 'workflow_admin', 'notification_admin', 'job_template_admin',
+         'execution_environment_admin']
+
+# The roles of an organization that make a user part of it; the service grants them to users only.
+PARTICIPATION = ('member_role', 'admin_role')
+
+
+def one_and_many(single, many):
+    """The option of one item (deprecated by awx.awx, kept) and the list option it adds to."""
+    spec = {many: dict(type='list', elements='str')}
+    if single:
+        spec[single] = dict(type='str')
+    return spec
+
+
+# (list option, single option, endpoint, resource type, within lookup_organization)
+ACTORS = [
+    ('users', 'user', 'users', 'user', False),
+    ('teams', 'team', 'teams', 'team', True),
+]
+TARGETS = [
+    ('target_teams', 'target_team', 'teams', 'team', True),
+    ('inventories', 'inventory', 'inventories', 'inventory', True),
+    ('job_templates', 'job_template', 'job_templates', 'job_template', True),
+    ('workflows', 'workflow', 'workflow_job_templates', 'workflow_job_template', True),
+    ('credentials', 'credential', 'credentials', 'credential', True),
+    ('organizations', 'organization', 'organizations', 'organization', False),
+    ('projects', 'project', 'projects', 'project', True),
+    ('instance_groups', None, 'instance_groups', 'instance_group', False),
+]
+
+ARGUMENT_SPEC = dict(
+    role=dict(type='str', required=True, choices=ROLES),
+    lookup_organization=dict(type='str'),
+    state=dict(type='str', choices=['present', 'absent'], default='present'),
+)
+for _many, _single, _endpoint, _type, _scoped in ACTORS + TARGETS:
+    ARGUMENT_SPEC.update(one_and_many(_single, _many))
+
+SPEC = ModuleSpec(ARGUMENT_SPEC, resource='roles', result_key='role')
+
+
+def named(params, many, single):
+    """The items of the list option and of its single option, in order, each once."""
+    items = list(params.get(many) or []) + ([params[single]] if single and params.get(single) is not None else [])
+    return [item for index, item in enumerate(items) if item not in items[:index]]
+
+
+def label(resource_type):
+    return resource_type.replace('_', ' ')
+
+
+class Lookup:
+    """Finds the objects named, remembering what is missing, so that one message names them all."""
+
+    def __init__(self, api):
+        self.api = api
+        self.missing = []
+        organization = api.params['lookup_organization']
+        self.scope = {}
+        if organization is not None:
+            self.scope = {'organization': api.resolve_id('organizations', organization, 'lookup organization')}
+
+    def find(self, endpoint, resource_type, value, scoped):
+        """The object named ``value`` (a name or an id); None when missing."""
+        name_field = 'username' if endpoint == 'users' else 'name'
+        if is_id(value):
+            try:
+                return self.api.client.get('%s/%d' % (endpoint, int(value)))
+            except NotFound:
+                found = None
+        else:
+            found = self.api.get_one(endpoint, **dict(self.scope if scoped else {}, **{name_field: value}))
+        if found is None:
+            self.missing.append('%s %r' % (label(resource_type), value))
+        return found
+
+    def check(self):
+        if self.missing:
+            raise NotFound('Not found: %s.' % ', '.join(self.missing))
+
+
+def role_of(obj, resource_type, role_field):
+    roles = (obj.get('summary_fields') or {}).get('object_roles') or {}
+    if role_field in roles:
+        return roles[role_field]['id']
+    have = ', '.join(sorted(name[:-len('_role')] for name in roles)) or 'none'
+    raise ConfigError('%s %s has no %s role (its roles: %s).'
+                      % (label(resource_type), obj.get('name'), role_field[:-len('_role')], have))
+
+
+def run(api):
+    params = api.params
+    role_field = params['role'] + '_role'
+    api.result['role'] = params['role']
+    api.result['changes'] = []
+    lookup = Lookup(api)
+
+    actors = []     # (sub-list of a role, actor type, id, as given)
+    for many, single, endpoint, resource_type, scoped in ACTORS:
+        for value in named(params, many, single):
+            found = lookup.find(endpoint, resource_type, value, scoped)
+            if found is not None:
+                actors.append((endpoint, resource_type, found['id'], value))
+    targets = []    # (resource type, object)
+    for many, single, endpoint, resource_type, scoped in TARGETS:
+        for value in named(params, many, single):
+            found = lookup.find(endpoint, resource_type, value, scoped)
+            if found is not None:
+                targets.append((resource_type, found))
+    lookup.check()
+    if not actors or not targets:
+        api.warn('Nothing to %s: the task names no %s.'
+                 % ('grant' if params['state'] == 'present' else 'revoke', 'object' if actors else 'user or team'))
+        return
+
+    teams = any(actor[1] == 'team' for actor in actors)
+    roles, seen = [], set()
+    for resource_type, obj in targets:
+        role_id = role_of(obj, resource_type, role_field)
+        if teams and resource_type == 'organization' and role_field in PARTICIPATION:
+            raise ConfigError('A team cannot hold the %s role of an organization (%s): the service refuses it; '
+                              'grant the role to its users instead.' % (params['role'], obj.get('name')))
+        if role_id not in seen:
+            seen.add(role_id)
+            roles.append((role_id, resource_type, obj))
+
+    grant = params['state'] == 'present'
+    for role_id, resource_type, obj in roles:
+        plan(api, role_id, resource_type, obj, actors, grant)
+    if api.result['changes'] and api.diff:
+        api.result['diff'] = diff(api.result['changes'], grant)
+
+
+def plan(api, role_id, resource_type, obj, actors, grant):
+    """Grant (or revoke) the role ``role_id`` to the actors that lack (or hold) it."""
+    for sublist in sorted(set(actor[0] for actor in actors)):
+        mine = [actor for actor in actors if actor[0] == sublist]
+        path = 'roles/%d/%s' % (role_id, sublist)
+        ids = sorted(set(actor[2] for actor in mine))
+        held = set(item['id'] for item in api.client.iterate(
+            path, {'id__in': ','.join(str(i) for i in ids), 'page_size': 200}))
+        done = set()
+        for _endpoint, actor_type, actor_id, given in mine:
+            if actor_id in done or (actor_id in held) == grant:
+                continue
+            done.add(actor_id)
+            if not api.check_mode:
+                body = {'id': actor_id} if grant else {'id': actor_id, 'disassociate': True}
+                api.client.request('POST', path, json_body=body, expect=(204,))
+            api.result['changed'] = True
+            api.result['changes'].append({'action': 'grant' if grant else 'revoke', 'role_id': role_id,
+                                          'resource_type': resource_type, 'resource_name': obj.get('name'),
+                                          actor_type: str(given)})
+
+
+def diff(changes, grant):
+    """Per object, the users and teams named whose holding of the role changes."""
+    before, after = {}, {}
+    for change in changes:
+        key = '%s %s' % (label(change['resource_type']), change['resource_name'])
+        actor_type = 'user' if 'user' in change else 'team'
+        holders = (after if grant else before).setdefault(key, {}).setdefault(actor_type + 's', [])
+        holders.append(change[actor_type])
+        (before if grant else after).setdefault(key, {}).setdefault(actor_type + 's', [])
+    return {'before': before, 'after': after}
+
+
+def main():
+    SPEC.main(run)
+
+
+if __name__ == '__main__':
+    main()

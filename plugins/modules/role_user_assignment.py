@@ -1,0 +1,84 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: automation.service contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+module: role_user_assignment
+short_description: Give a user a role definition on an object, or take it back
+version_added: 0.2.0
+description:
+  - Gives a user the permissions of a role definition on one object (a job template, an inventory, an
+    organization, ...), through C(/api/v2/role_user_assignments/), or takes them back with O(state=absent).
+  - Takes the options of awx.awx's C(role_user_assignment) module.
+author:
+  - automation.service maintainers (@automation-service)
+options:
+  user:
+    description:
+      - The user who receives the permissions, by username or id.
+      - Exactly one of O(user) and O(user_ansible_id) is needed.
+    type: str
+  user_ansible_id:
+    description:
+      - The resource id (a UUID) of the user, instead of O(user).
+    type: str
+notes:
+  - A user's permissions of the older kind, the roles of objects (C(admin), C(execute), ...), are managed with
+    M(automation.service.role).
+extends_documentation_fragment:
+  - automation.service.role_assignment
+  - automation.service.auth
+  - automation.service.attributes
+'''
+
+EXAMPLES = r'''
+- name: Let bob run job template 12
+  automation.service.role_user_assignment:
+    role_definition: JobTemplate Execute
+    user: bob
+    object_id: 12
+
+- name: Take it back
+  automation.service.role_user_assignment:
+    role_definition: JobTemplate Execute
+    user: bob
+    object_id: 12
+    state: absent
+'''
+
+RETURN = r'''
+id:
+  description: Id of the assignment (of the deleted one with O(state=absent)).
+  returned: when the assignment exists or existed
+  type: int
+  sample: 31
+role_user_assignment:
+  description:
+    - The assignment as the service returns it.
+    - In check mode, when it would be created, the fields that would be sent.
+  returned: with O(state=present)
+  type: dict
+  sample: {"id": 31, "role_definition": 7, "user": 5, "content_type": "awx.jobtemplate", "object_id": "12",
+           "object_ansible_id": "0c9e1c1e-4d5e-5c6b-9a7d-3f0e2b1a4c5d", "user_ansible_id": "5e2b3a4c-1d0e-5f6a-8b7c-9d0e1f2a3b4c"}
+'''
+
+from ansible_collections.automation.service.plugins.module_utils._assignment import assignment_spec, run_assignment
+
+SPEC = assignment_spec('user')
+
+
+def run(api):
+    run_assignment(api, 'user')
+
+
+def main():
+    SPEC.main(run)
+
+
+if __name__ == '__main__':
+    main()
