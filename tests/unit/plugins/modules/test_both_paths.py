@@ -81,6 +81,9 @@ def cases(world):
         'execution_environment': {'name': 'no-such-ee-%s' % tag, 'state': 'absent'},
         'label': {'name': 'paths-%s' % tag, 'organization': 'Default'},
         'team': {'name': 'no-such-team-%s' % tag, 'organization': 'Default', 'state': 'absent'},
+        'application': {'name': 'no-such-app-%s' % tag, 'organization': 'Default', 'state': 'absent'},
+        'settings': {'name': 'AWX_ISOLATION_BASE_PATH', 'value': '/tmp'},
+        'instance': {'hostname': 'localhost', 'enabled': True},
     }
 
 
