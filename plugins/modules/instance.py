@@ -113,8 +113,8 @@ instance:
            "capacity_adjustment": "0.40", "enabled": true, "peers": [1], "listener_port": null}
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec, is_id
-from ansible_collections.automation.service.plugins.module_utils._errors import NotFound
+from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
+from ansible_collections.automation.service.plugins.module_utils._resource import Resource
 
 ARGUMENT_SPEC = dict(
     hostname=dict(type='str', required=True),
@@ -142,22 +142,15 @@ def id_set(value):
 NORMALIZE = {'capacity_adjustment': two_decimals, 'peers': id_set}
 
 
-def address_id(api, value):
-    if is_id(value):
-        return int(value)
-    found = api.get_one('receptor_addresses', address=value)
-    if found is None:
-        raise NotFound('receptor address %r was not found (a peer is an address id or an instance host name).' % value)
-    return found['id']
-
-
 def run(api):
     params = api.params
     existing = api.get_one('instances', hostname=params['hostname'])
     desired = dict((key, params[key]) for key in FIELDS if params[key] is not None)
     desired['hostname'] = params['hostname']
     if params['peers'] is not None:
-        desired['peers'] = sorted(set(address_id(api, value) for value in params['peers']))
+        # A peer is a receptor address, by id or by address (an instance's is its host name).
+        desired['peers'] = sorted(set(Resource.reference_id(api, None, 'peers', 'receptor_addresses', value, 'address',
+                                                            'receptor address') for value in params['peers'] if value))
     api.ensure_present(existing, desired, normalize=NORMALIZE)
 
 

@@ -171,14 +171,18 @@ def held(current):
 
 def run(api):
     params = api.params
+    if params['settings'] is None and not params['name']:
+        raise ConfigError('Give the setting to change: name and value, or settings.')
     existing = api.client.get(ENDPOINT)
+    if not isinstance(existing, dict):
+        raise ConfigError('The service answered no settings at %s.' % ENDPOINT)
     if params['settings'] is not None:
         wanted = dict(params['settings'])
     else:
         wanted = {params['name']: coerce(params['value'], existing.get(params['name']))}
-    unknown = sorted(name for name in wanted if name not in existing)
+    unknown = sorted((name for name in wanted if name not in existing), key=str)
     if unknown:
-        raise ConfigError('The service has no setting %s.' % ', '.join(unknown))
+        raise ConfigError('The service has no setting %s.' % ', '.join(str(name) for name in unknown))
     secrets = sorted(name for name in wanted if is_secret(name, existing[name]))
     for name in secrets:
         if isinstance(wanted[name], string_types) and wanted[name] and not wanted[name].startswith(ENCRYPTED):
@@ -218,8 +222,9 @@ def run(api):
         api.result['value'] = values[params['name']]
 
 
+# Neither name nor settings is refused by run (an argument spec check would come before the type checks).
 SPEC = ModuleSpec(ARGUMENT_SPEC, resource=ENDPOINT, mutually_exclusive=[['name', 'settings']],
-                  required_one_of=[['name', 'settings']], required_together=[['name', 'value']])
+                  required_together=[['name', 'value']])
 
 
 def main():
