@@ -21,7 +21,7 @@ author:
   - automation.service maintainers (@automation-service)
 notes:
   - The service has no way to delete an instance through its API. To take a node out of the mesh, set
-    O(node_state=deprovisioning). There is no O(state) option, as in awx.awx.
+    O(node_state=deprovisioning). There is no C(state) option, as in awx.awx.
   - The service does not let an instance's host name or node type change, nor its listener port once set. An
     option left out and one given as V(null) are alike here, so this module does not remove a listener port.
   - The service refuses to deprovision, or to change the listener port or peers of, the nodes it manages itself.
