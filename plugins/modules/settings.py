@@ -28,7 +28,7 @@ options:
     description:
       - The value of the setting O(name).
       - A text value is turned into the type of the setting's current value where they differ, as awx.awx does
-        for any text value, for example the text V(["/tmp"]) into a list or V('true') into a boolean, so that values
+        for any text value, for example the text V(["/srv/shared"]) into a list or V('true') into a boolean, so that values
         templated as text still compare equal. A setting whose current value is text keeps the value as given;
         one whose current value is V(null) takes JSON or YAML lists and dictionaries, booleans and whole numbers.
       - V(null) clears a setting that takes it.

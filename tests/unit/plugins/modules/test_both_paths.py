@@ -82,7 +82,7 @@ def cases(world):
         'label': {'name': 'paths-%s' % tag, 'organization': 'Default'},
         'team': {'name': 'no-such-team-%s' % tag, 'organization': 'Default', 'state': 'absent'},
         'application': {'name': 'no-such-app-%s' % tag, 'organization': 'Default', 'state': 'absent'},
-        'settings': {'name': 'AWX_ISOLATION_BASE_PATH', 'value': '/tmp'},
+        'settings': {'name': 'MAX_UI_JOB_EVENTS', 'value': 4000},
         'instance': {'hostname': 'localhost', 'enabled': True},
     }
 
