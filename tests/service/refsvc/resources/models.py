@@ -148,15 +148,32 @@ class Instance(TimestampedModel):
     managed = models.BooleanField(default=False)
     node_type = models.CharField(max_length=16, choices=NODE_TYPES, default="execution")
     node_state = models.CharField(max_length=16, choices=NODE_STATES, default="installed")
-    listener_port = models.PositiveIntegerField(null=True, blank=True, default=None)
-    peers_from_control_nodes = models.BooleanField(default=False)
-    peers = models.ManyToManyField("self", symmetrical=False, blank=True, related_name="reverse_peers")
+    # Outbound links: receptor addresses of other instances (listener_port and
+    # peers_from_control_nodes are those of the instance's canonical address).
+    peers = models.ManyToManyField("ReceptorAddress", blank=True, related_name="peers_from")
     last_seen = models.DateTimeField(null=True, default=None)
     last_health_check = models.DateTimeField(null=True, default=None)
     errors = models.TextField(blank=True, default="")
 
     class Meta:
         ordering = ["hostname"]
+
+
+class ReceptorAddress(models.Model):
+    """An address an instance listens on; the canonical one is its host name
+    and listener port, made and removed through the instance."""
+
+    instance = models.ForeignKey(Instance, on_delete=models.CASCADE, related_name="receptor_addresses")
+    address = models.CharField(max_length=255)
+    port = models.IntegerField(null=True, default=None)
+    protocol = models.CharField(max_length=10, default="tcp", choices=[("tcp", "TCP"), ("ws", "WS"), ("wss", "WSS")])
+    websocket_path = models.CharField(max_length=255, blank=True, default="")
+    is_internal = models.BooleanField(default=False)
+    canonical = models.BooleanField(default=False)
+    peers_from_control_nodes = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["id"]
 
 
 class InstanceGroup(TimestampedModel):

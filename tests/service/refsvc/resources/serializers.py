@@ -4,6 +4,7 @@ import re
 import dateutil.parser
 import dateutil.rrule
 from dateutil.tz import datetime_exists, tzutc
+from django.conf import settings
 from django.utils import timezone
 from rest_framework import serializers
 
@@ -13,7 +14,7 @@ from refsvc.svc.serializers import ResourceSerializer, VariablesField, user_summ
 from . import notifications
 from .models import (
     NODE_STATES, NODE_TYPES, NOTIFICATION_TYPES, PULL_CHOICES, SOURCE_CHOICES,
-    CredentialInputSource, ExecutionEnvironment, Group, Instance, InstanceGroup, InventorySource, Label,
+    CredentialInputSource, ExecutionEnvironment, Group, Instance, InstanceGroup, InventorySource, Label, ReceptorAddress,
     NotificationTemplate, Schedule,
 )
 
@@ -436,8 +437,10 @@ class InstanceSerializer(Base):
     percent_capacity_remaining = serializers.SerializerMethodField()
     jobs_running = serializers.SerializerMethodField()
     jobs_total = serializers.SerializerMethodField()
-    peers = serializers.SlugRelatedField(slug_field="hostname", many=True, required=False, queryset=Instance.objects.all())
+    peers = serializers.PrimaryKeyRelatedField(many=True, required=False, queryset=ReceptorAddress.objects.all())
     reverse_peers = serializers.SerializerMethodField()
+    listener_port = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=65535)
+    peers_from_control_nodes = serializers.BooleanField(required=False)
     protocol = serializers.SerializerMethodField()
     health_check_pending = serializers.SerializerMethodField()
     health_check_started = serializers.SerializerMethodField()
@@ -455,6 +458,19 @@ class InstanceSerializer(Base):
                             "last_health_check", "errors", "managed", "ip_address")
         validators = []
 
+    @staticmethod
+    def canonical(obj):
+        if obj is None or obj.pk is None:
+            return None
+        return obj.receptor_addresses.filter(canonical=True).first()
+
+    def to_representation(self, obj):
+        data = super().to_representation(obj)
+        address = self.canonical(obj)
+        data["listener_port"] = address.port if address else None
+        data["peers_from_control_nodes"] = address.peers_from_control_nodes if address else False
+        return data
+
     def get_consumed_capacity(self, obj):
         return 0
 
@@ -468,7 +484,7 @@ class InstanceSerializer(Base):
         return 0
 
     def get_reverse_peers(self, obj):
-        return [i.id for i in obj.reverse_peers.all()]
+        return sorted(set(Instance.objects.filter(peers__instance=obj).values_list("id", flat=True)))
 
     def get_protocol(self, obj):
         return "tcp"
@@ -487,6 +503,11 @@ class InstanceSerializer(Base):
             links["health_check"] = base + "health_check/"
         return links
 
+    def validate_hostname(self, value):
+        if self.instance is not None and self.instance.hostname != value:
+            raise serializers.ValidationError("Cannot change hostname.")
+        return value
+
     def validate_node_type(self, value):
         if self.instance is None:
             if value not in ("execution", "hop"):
@@ -499,13 +520,95 @@ class InstanceSerializer(Base):
         if self.instance is None:
             if value not in ("provisioning", "installed"):
                 raise serializers.ValidationError("net new execution node creation must be in installed or provisioning node_state")
-        elif self.instance.node_state != value and value not in ("provisioning", "installed", "deprovisioning"):
-            raise serializers.ValidationError("modifying an existing instance can only be in provisioning or deprovisoning node_states")
+        elif self.instance.node_state != value:
+            if value != "deprovisioning":
+                raise serializers.ValidationError("Can only change instances to the 'deprovisioning' state.")
+            if self.instance.managed:
+                raise serializers.ValidationError("Cannot deprovision managed nodes.")
         return value
 
     def validate(self, attrs):
+        if self.instance is None and not getattr(settings, "IS_K8S", True):
+            raise serializers.ValidationError("Can only create instances on Kubernetes or OpenShift.")
         self.unique_error(Instance, ("hostname",), attrs, "Instance with this Hostname already exists.")
+        current = self.canonical(self.instance)
+        errors = {}
+        if "listener_port" in attrs:
+            port = attrs["listener_port"]
+            if self.instance is not None and self.instance.managed and port != (current.port if current else None):
+                errors["listener_port"] = ["Cannot change listener port for managed nodes."]
+            elif current is not None and port is not None and port != current.port:
+                errors["listener_port"] = ["Cannot change listener port."]
+        port = attrs["listener_port"] if "listener_port" in attrs else (current.port if current else None)
+        if attrs.get("peers_from_control_nodes") and port is None:
+            errors["peers_from_control_nodes"] = ["Cannot enable peers_from_control_nodes if listener_port is not set."]
+        if "peers" in attrs:
+            errors.update(self.peer_errors(attrs["peers"]))
+        if errors:
+            raise serializers.ValidationError(errors)
         return attrs
+
+    def peer_errors(self, peers):
+        obj = self.instance
+        if obj is not None and obj.managed and obj.node_type in ("control", "hybrid"):
+            if set(p.id for p in peers) != set(obj.peers.values_list("id", flat=True)):
+                return {"peers": ["Setting peers manually for managed nodes is not allowed."]}
+            return {}
+        owners = [p.instance_id for p in peers]
+        if obj is not None and obj.pk in owners:
+            return {"peers": ["Instance cannot peer to its own address."]}
+        if len(set(owners)) != len(owners):
+            return {"peers": ["Cannot peer to the same instance more than once."]}
+        if obj is not None:
+            for other in Instance.objects.filter(pk__in=owners, peers__instance=obj).distinct():
+                return {"peers": ["Instance %s is already peered to this instance." % other.hostname]}
+        return {}
+
+    def save_links(self, obj, port_given, port, peers_from, peers):
+        address = self.canonical(obj)
+        if port_given and port is None and address is not None:
+            address.delete()
+            address = None
+        elif port_given and port is not None and address is None:
+            address = ReceptorAddress.objects.create(instance=obj, address=obj.hostname, port=port, canonical=True,
+                                                     peers_from_control_nodes=bool(peers_from))
+        if address is not None and peers_from is not None and address.peers_from_control_nodes != peers_from:
+            address.peers_from_control_nodes = peers_from
+            address.save()
+        if peers is not None:
+            obj.peers.set(peers)
+        return obj
+
+    def pop_links(self, validated_data):
+        port_given = "listener_port" in validated_data
+        return (port_given, validated_data.pop("listener_port", None), validated_data.pop("peers_from_control_nodes", None),
+                validated_data.pop("peers", None))
+
+    def create(self, validated_data):
+        links = self.pop_links(validated_data)
+        return self.save_links(Instance.objects.create(**validated_data), *links)
+
+    def update(self, instance, validated_data):
+        links = self.pop_links(validated_data)
+        return self.save_links(super().update(instance, validated_data), *links)
+
+
+class ReceptorAddressSerializer(serializers.ModelSerializer):
+    url = serializers.SerializerMethodField()
+    full_address = serializers.SerializerMethodField()
+
+    class Meta:
+        model = ReceptorAddress
+        fields = ("id", "url", "address", "port", "protocol", "websocket_path", "is_internal", "canonical", "instance",
+                  "peers_from_control_nodes", "full_address")
+        read_only_fields = fields
+
+    def get_url(self, obj):
+        return "/api/v2/receptor_addresses/%d/" % obj.pk
+
+    def get_full_address(self, obj):
+        text = obj.address if obj.port is None else "%s:%d" % (obj.address, obj.port)
+        return text + ("/" + obj.websocket_path.strip("/") if obj.websocket_path else "")
 
 
 class InstanceGroupSerializer(Base):

@@ -31,6 +31,8 @@ v2 = [
     ("instances/", views.InstanceList),
     ("instances/<int:pk>/", views.InstanceDetail),
     ("instances/<int:pk>/instance_groups/", views.InstanceInstanceGroups),
+    ("receptor_addresses/", views.ReceptorAddressList),
+    ("receptor_addresses/<int:pk>/", views.ReceptorAddressDetail),
     ("notification_templates/", views.NotificationTemplateList),
     ("notification_templates/<int:pk>/", views.NotificationTemplateDetail),
     ("organizations/<int:pk>/notification_templates/", views.OrganizationNotificationTemplates),
@@ -48,6 +50,8 @@ for event in ("started", "success", "error"):
     extra.append(("job_templates/<int:pk>/notification_templates_%s/" % event,
                   views.NotificationTemplateLinks.as_view(parent_model=JobTemplate, relation="notification_templates_" + event)))
 extra += [
+    ("instances/<int:pk>/receptor_addresses/", views.ReceptorAddressList.as_view(relation="receptor_addresses")),
+    ("instances/<int:pk>/peers/", views.ReceptorAddressList.as_view(relation="peers")),
     ("job_templates/<int:pk>/labels/", views.Labels.as_view(parent_model=JobTemplate, relation="labels")),
     ("inventories/<int:pk>/labels/", views.Labels.as_view(parent_model=Inventory, relation="labels")),
     ("job_templates/<int:pk>/schedules/", views.TemplateSchedules.as_view(parent_model=JobTemplate, parent_field="job_template")),

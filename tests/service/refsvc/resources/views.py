@@ -14,11 +14,12 @@ from refsvc.svc.views import ApiMixin, ResourceDetail, ResourceList
 
 from .models import (
     CredentialInputSource, ExecutionEnvironment, Group, Instance, InstanceGroup, InventoryInstanceGroup, InventorySource,
-    Label, NotificationTemplate, OrganizationGalaxyCredential, OrganizationInstanceGroup, Schedule,
+    Label, NotificationTemplate, OrganizationGalaxyCredential, OrganizationInstanceGroup, ReceptorAddress, Schedule,
 )
 from .serializers import (
     CredentialInputSourceSerializer, ExecutionEnvironmentSerializer, GroupSerializer, InstanceGroupSerializer,
-    InstanceSerializer, InventorySourceSerializer, LabelSerializer, NotificationTemplateSerializer, ScheduleSerializer,
+    InstanceSerializer, InventorySourceSerializer, LabelSerializer, NotificationTemplateSerializer, ReceptorAddressSerializer,
+    ScheduleSerializer,
 )
 
 # How each model reaches its organization (None: not organization-scoped).
@@ -124,6 +125,30 @@ class ExecutionEnvironmentDetail(ExecutionEnvironmentDetail):
 
 class InstanceDetail(_InstanceDetail):
     http_method_names = ["get", "put", "patch", "head", "options"]
+
+
+class ReceptorAddressList(ApiMixin, generics.ListAPIView):
+    """Receptor addresses (read only: an instance's canonical address follows its
+    listener_port); nested under an instance, that instance's addresses or, for
+    ``peers``, the addresses it peers to."""
+
+    serializer_class = ReceptorAddressSerializer
+    filter_backends = [FieldLookupBackend]
+    model = ReceptorAddress
+    search_fields = ("address",)
+    relation = None
+
+    def get_queryset(self):
+        if "pk" not in self.kwargs:
+            return ReceptorAddress.objects.all()
+        instance = get_object_or_404(Instance, pk=self.kwargs["pk"])
+        return getattr(instance, self.relation).all()
+
+
+class ReceptorAddressDetail(ApiMixin, generics.RetrieveAPIView):
+    serializer_class = ReceptorAddressSerializer
+    model = ReceptorAddress
+    queryset = ReceptorAddress.objects.all()
 
 
 class InstanceGroupDetail(InstanceGroupDetail):

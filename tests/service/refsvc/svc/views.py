@@ -118,7 +118,7 @@ class ApiV2RootView(ApiMixin, APIView):
             "job_templates", "jobs", "ad_hoc_commands", "system_job_templates", "system_jobs", "schedules", "roles",
             "notification_templates", "notifications", "labels", "unified_job_templates", "unified_jobs",
             "activity_stream", "workflow_job_templates", "workflow_jobs", "workflow_approvals",
-            "workflow_job_template_nodes", "workflow_job_nodes", "mesh_visualizer", "bulk", "analytics",
+            "workflow_job_template_nodes", "workflow_job_nodes", "mesh_visualizer", "bulk", "analytics", "receptor_addresses",
         ]
         names += ["role_definitions", "role_team_assignments", "role_user_assignments"]
         data = {n: "/api/v2/%s/" % n for n in names}

@@ -90,6 +90,9 @@ def cases(world):
                                  'object_id': 999999999, 'state': 'absent'},
         'role_team_assignment': {'role_definition': 'no-such-role-definition-%s' % tag, 'team': 'no-such-team',
                                  'object_id': 1},
+        'application': {'name': 'no-such-app-%s' % tag, 'organization': 'Default', 'state': 'absent'},
+        'settings': {'name': 'MAX_UI_JOB_EVENTS', 'value': 4000},
+        'instance': {'hostname': 'localhost', 'enabled': True},
     }
 
 

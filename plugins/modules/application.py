@@ -1,0 +1,189 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: automation.service contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+module: application
+short_description: Create, update or delete an OAuth2 application
+version_added: 0.2.0
+description:
+  - Makes an OAuth2 application of an organization match the fields given; fields not given are left alone.
+  - The service shows the client secret of a confidential application once, in the answer to its creation. The
+    task that creates one returns it in RV(client_secret); no later run can read it again.
+  - B(The result of a task that created a confidential application is hidden from the output), as if the task had
+    C(no_log), because it holds the client secret. The registered variable keeps it.
+  - Takes the options of awx.awx's C(application) module.
+author:
+  - automation.service maintainers (@automation-service)
+options:
+  name:
+    description:
+      - Name of the application, unique within its organization.
+    type: str
+    required: true
+  new_name:
+    description:
+      - A new name for the application (found by O(name), or by O(new_name) when it was already renamed).
+    type: str
+  description:
+    description:
+      - Description of the application.
+    type: str
+  organization:
+    description:
+      - The organization of the application, by name or id.
+    type: str
+    required: true
+  authorization_grant_type:
+    description:
+      - How users of the application get tokens. Needed to create an application.
+    type: str
+    choices: [password, authorization-code]
+  client_type:
+    description:
+      - V(confidential) for a client that can keep a secret (it gets one), V(public) for one that cannot.
+      - Needed to create an application.
+    type: str
+    choices: [public, confidential]
+  redirect_uris:
+    description:
+      - The URIs the service may redirect to after authorizing; needed with O(authorization_grant_type=authorization-code).
+      - The service keeps them as one space-separated text; V([]) clears them.
+    type: list
+    elements: str
+  skip_authorization:
+    description:
+      - Whether users skip the step that asks them to authorize the application (for trusted applications).
+    type: bool
+  state:
+    description:
+      - V(present) creates or updates the application, V(absent) deletes it.
+      - V(exists) creates the application when it is missing and leaves one found as it is.
+    type: str
+    choices: [present, absent, exists]
+    default: present
+notes:
+  - The client secret is never part of the diff, and the application returned by a later run shows it hidden.
+extends_documentation_fragment:
+  - automation.service.auth
+  - automation.service.attributes
+'''
+
+EXAMPLES = r'''
+- name: A confidential application for a web portal
+  automation.service.application:
+    name: portal
+    organization: Default
+    description: The self-service portal
+    authorization_grant_type: authorization-code
+    client_type: confidential
+    redirect_uris:
+      - https://portal.example.com/oauth/callback
+  register: portal
+
+- name: Keep the client secret (shown only by the task that created the application)
+  ansible.builtin.copy:
+    dest: /etc/portal/client_secret
+    content: "{{ portal.client_secret }}"
+    mode: '0600'
+  when: portal.client_secret is defined
+  no_log: true
+
+- name: A public application for a command line tool
+  automation.service.application:
+    name: cli
+    organization: Default
+    authorization_grant_type: password
+    client_type: public
+
+- name: Remove an application
+  automation.service.application:
+    name: cli
+    organization: Default
+    state: absent
+'''
+
+RETURN = r'''
+id:
+  description: Id of the application (of the deleted one with O(state=absent)).
+  returned: when the application exists or existed
+  type: int
+  sample: 4
+client_id:
+  description: The client id of the application.
+  returned: with O(state=present) or O(state=exists), not in check mode when the application is new
+  type: str
+  sample: xK2qL8nZ0r
+client_secret:
+  description: The client secret of a confidential application.
+  returned: when a confidential application was created (not in check mode)
+  type: str
+  sample: the secret
+application:
+  description:
+    - The application as the service returns it (the would-be one in check mode). Its C(client_secret) is the secret
+      only in the answer to the creation; the service hides it on every later read.
+  returned: with O(state=present) or O(state=exists)
+  type: dict
+  sample: {"id": 4, "name": "portal", "organization": 1, "client_type": "confidential",
+           "authorization_grant_type": "authorization-code", "redirect_uris": "https://portal.example.com/oauth/callback",
+           "skip_authorization": false, "client_id": "xK2qL8nZ0r", "client_secret": "************"}
+'''
+
+from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS, Resource
+
+ARGUMENT_SPEC = dict(
+    name=dict(type='str', required=True),
+    new_name=dict(type='str'),
+    description=dict(type='str'),
+    organization=dict(type='str', required=True),
+    authorization_grant_type=dict(type='str', choices=['password', 'authorization-code']),
+    client_type=dict(type='str', choices=['public', 'confidential']),
+    redirect_uris=dict(type='list', elements='str'),
+    skip_authorization=dict(type='bool'),
+    state=STATE_EXISTS,
+)
+# The service hides a client secret it has shown once as this.
+HIDDEN = '************'
+
+
+class Application(Resource):
+    def desired(self, api, existing):
+        wanted = super(Application, self).desired(api, existing)
+        uris = api.params.get('redirect_uris')
+        if uris is not None:
+            wanted['redirect_uris'] = ' '.join(uri.strip() for uri in uris if uri and uri.strip())
+        return wanted
+
+
+RESOURCE = Application(
+    'applications', 'application', 'application',
+    scope={'organization': 'organizations'},
+    fields=('description', 'authorization_grant_type', 'client_type', 'skip_authorization'),
+    required_on_create=('authorization_grant_type', 'client_type'),
+    secret=('client_secret',),
+)
+SPEC = RESOURCE.spec(ARGUMENT_SPEC)
+
+
+def run(api):
+    RESOURCE.run(api)
+    application = api.result.get('application') or {}
+    if application.get('client_id'):
+        api.result['client_id'] = application['client_id']
+    secret = application.get('client_secret')
+    if secret and secret != HIDDEN and not secret.startswith('$encrypted$'):
+        api.result['client_secret'] = secret
+
+
+def main():
+    SPEC.main(run)
+
+
+if __name__ == '__main__':
+    main()
