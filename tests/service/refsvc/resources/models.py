@@ -205,6 +205,18 @@ class InventoryInstanceGroup(models.Model):
         unique_together = [("inventory", "instance_group")]
 
 
+class JobTemplateInstanceGroup(models.Model):
+    """The instance groups a job template prefers, in order."""
+
+    job_template = models.ForeignKey("jobs.JobTemplate", on_delete=models.CASCADE, related_name="instance_group_links")
+    instance_group = models.ForeignKey(InstanceGroup, on_delete=models.CASCADE, related_name="+")
+    position = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position", "id"]
+        unique_together = [("job_template", "instance_group")]
+
+
 class NotificationTemplate(Owned):
     name = models.CharField(max_length=512)
     description = models.TextField(blank=True, default="")

@@ -6,6 +6,7 @@ from rest_framework import generics, status
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 
+from refsvc.jobs.models import JobTemplate
 from refsvc.svc import access
 from refsvc.svc.filters import FieldLookupBackend
 from refsvc.svc.models import Credential, Host, Inventory, Organization
@@ -14,7 +15,8 @@ from refsvc.svc.views import ApiMixin, ResourceDetail, ResourceList
 
 from .models import (
     CredentialInputSource, ExecutionEnvironment, Group, Instance, InstanceGroup, InventoryInstanceGroup, InventorySource,
-    Label, NotificationTemplate, OrganizationGalaxyCredential, OrganizationInstanceGroup, Schedule,
+    JobTemplateInstanceGroup, Label, NotificationTemplate, OrganizationGalaxyCredential, OrganizationInstanceGroup,
+    Schedule,
 )
 from .serializers import (
     CredentialInputSourceSerializer, ExecutionEnvironmentSerializer, GroupSerializer, InstanceGroupSerializer,
@@ -340,6 +342,11 @@ class OrganizationInstanceGroups(OrderedLinks):
 class InventoryInstanceGroups(OrderedLinks):
     parent_model, model, serializer_class = Inventory, InstanceGroup, InstanceGroupSerializer
     link_model, link_parent, link_child = InventoryInstanceGroup, "inventory", "instance_group"
+
+
+class JobTemplateInstanceGroups(OrderedLinks):
+    parent_model, model, serializer_class = JobTemplate, InstanceGroup, InstanceGroupSerializer
+    link_model, link_parent, link_child = JobTemplateInstanceGroup, "job_template", "instance_group"
 
 
 class OrganizationGalaxyCredentials(OrderedLinks):

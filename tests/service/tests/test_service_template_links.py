@@ -1,0 +1,60 @@
+"""Links of job templates and inventories the modules keep: a job template's ordered
+instance groups."""
+import uuid
+
+import pytest
+import requests
+
+
+def call(service, method, path, **kwargs):
+    auth = (service.admin_username, service.admin_password)
+    return requests.request(method, service.url + "/api/v2/" + path, auth=auth, verify=service.ca_path, timeout=60, **kwargs)
+
+
+def unique(prefix):
+    return "%s-%s" % (prefix, uuid.uuid4().hex[:8])
+
+
+def created(service, path, body):
+    r = call(service, "POST", path, json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+@pytest.fixture(scope="module")
+def org(service):
+    return created(service, "organizations/", {"name": unique("org-links")})
+
+
+@pytest.fixture(scope="module")
+def jt(service, org):
+    inv = created(service, "inventories/", {"name": unique("inv"), "organization": org["id"]})
+    project = created(service, "projects/", {"name": unique("proj"), "organization": org["id"], "local_path": "demo"})
+    return created(service, "job_templates/", {"name": unique("jt"), "inventory": inv["id"],
+                                               "project": project["id"], "playbook": "hello.yml"})
+
+
+def ids(answer):
+    assert answer.status_code == 200, answer.text
+    return [item["id"] for item in answer.json()["results"]]
+
+
+def test_job_template_instance_groups_keep_their_order(service, jt):
+    path = "job_templates/%d/instance_groups/" % jt["id"]
+    assert jt["related"]["instance_groups"].endswith(path)
+    first, second = (created(service, "instance_groups/", {"name": unique("ig")}) for _ in range(2))
+    assert ids(call(service, "GET", path)) == []
+    for group in (second, first):
+        assert call(service, "POST", path, json={"id": group["id"]}).status_code == 204
+    assert ids(call(service, "GET", path)) == [second["id"], first["id"]]
+    # associating again changes nothing; removing and adding puts it last
+    assert call(service, "POST", path, json={"id": second["id"]}).status_code == 204
+    assert ids(call(service, "GET", path)) == [second["id"], first["id"]]
+    assert call(service, "POST", path, json={"id": second["id"], "disassociate": True}).status_code == 204
+    assert call(service, "POST", path, json={"id": second["id"]}).status_code == 204
+    assert ids(call(service, "GET", path)) == [first["id"], second["id"]]
+    r = call(service, "POST", path, json={"id": 987654})
+    assert r.status_code == 400 and r.json() == {"detail": "InstanceGroup matching query does not exist."}
+    # deleting the group drops the link
+    assert call(service, "DELETE", "instance_groups/%d/" % first["id"]).status_code in (202, 204)
+    assert ids(call(service, "GET", path)) == [second["id"]]
