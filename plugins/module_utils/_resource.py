@@ -14,6 +14,8 @@ within the scope (a group's hosts, in its inventory; without a scope option
 given, in the scope the object is in) and may be kept: its ``preserve``
 option, when true, adds what is missing and removes nothing. An ordered
 association (instance groups, tried in turn) is kept in the order given.
+A field the service fixes at creation (an inventory's kind) is sent only
+then; asking to change it fails before any change.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -42,7 +44,7 @@ class Resource:
 
     def __init__(self, endpoint, result_key, label, name='name', scope=None, fields=(), references=None,
                  text_data=(), json_data=(), secret=(), associations=None, required_on_create=(),
-                 scoped_associations=(), preserve=None, ordered=()):
+                 scoped_associations=(), preserve=None, ordered=(), create_only=()):
         self.endpoint = endpoint
         self.result_key = result_key
         self.label = label
@@ -58,6 +60,7 @@ class Resource:
         self.scoped_associations = tuple(scoped_associations)  # associations named within the scope
         self.preserve = preserve or {}            # association option -> bool option: add, never remove
         self.ordered = tuple(ordered)             # associations whose order matters
+        self.create_only = tuple(create_only)     # fields set when the object is created, never changed
 
     def spec(self, argument_spec, **spec_kwargs):
         return ModuleSpec(argument_spec, resource=self.endpoint, result_key=self.result_key, **spec_kwargs)
@@ -85,8 +88,16 @@ class Resource:
 
     def desired(self, api, existing):
         params = api.params
+        for key in self.create_only:
+            have = (existing or {}).get(key)
+            have = '' if have is None else have
+            if existing is not None and params.get(key) is not None and params[key] != have:
+                raise ConfigError('The %s of %s %s is %r and cannot be changed to %r.'
+                                  % (key.replace('_', ' '), self.label, existing.get(self.name), have, params[key]))
         wanted = dict((key, params[key]) for key in self.fields + self.text_data + self.json_data
                       if params.get(key) is not None)
+        if existing is None:
+            wanted.update((key, params[key]) for key in self.create_only if params.get(key) is not None)
         wanted[self.name] = params.get('new_' + self.name) or params[self.name]
         for option, endpoint in self.references.items():
             value = params.get(option)
@@ -149,7 +160,8 @@ class Resource:
         if option in self.scoped_associations:
             filters = self.scope_filter(api) or dict((key, existing[key]) for key in self.scope
                                                      if (existing or {}).get(key) is not None)
-        label = option.replace('_', ' ').rstrip('s')  # one of the list
+        label = option.replace('_', ' ')  # one of the list
+        label = label[:-3] + 'y' if label.endswith('ies') else label.rstrip('s')
         return [self.reference_id(api, None, option, endpoint, value, name_field, label, **filters)
                 for value in api.params[option]]
 

@@ -58,3 +58,32 @@ def test_job_template_instance_groups_keep_their_order(service, jt):
     # deleting the group drops the link
     assert call(service, "DELETE", "instance_groups/%d/" % first["id"]).status_code in (202, 204)
     assert ids(call(service, "GET", path)) == [second["id"]]
+
+
+def test_input_inventories_of_a_constructed_inventory(service, org):
+    constructed = created(service, "inventories/", {"name": unique("cinv"), "organization": org["id"], "kind": "constructed"})
+    path = "inventories/%d/input_inventories/" % constructed["id"]
+    assert constructed["kind"] == "constructed" and constructed["related"]["input_inventories"].endswith(path)
+    first, second = (created(service, "inventories/", {"name": unique("in"), "organization": org["id"]}) for _ in range(2))
+    assert "input_inventories" not in first["related"]
+    for inv in (second, first):
+        assert call(service, "POST", path, json={"id": inv["id"]}).status_code == 204
+    assert ids(call(service, "GET", path)) == [second["id"], first["id"]]
+    assert call(service, "POST", path, json={"id": second["id"], "disassociate": True}).status_code == 204
+    assert ids(call(service, "GET", path)) == [first["id"]]
+    other = created(service, "inventories/", {"name": unique("cinv"), "organization": org["id"], "kind": "constructed"})
+    r = call(service, "POST", path, json={"id": other["id"]})
+    assert r.status_code == 400
+    assert r.json() == {"error": "You cannot add a constructed inventory to another constructed inventory."}
+
+
+def test_the_kind_of_an_inventory_stays(service, org):
+    inv = created(service, "inventories/", {"name": unique("inv"), "organization": org["id"]})
+    r = call(service, "PATCH", "inventories/%d/" % inv["id"], json={"kind": "smart", "host_filter": "name=x"})
+    assert r.status_code == 405
+    assert r.json() == {"error": 'You cannot turn a regular inventory into a "smart" or "constructed" inventory.'}
+    r = call(service, "PATCH", "inventories/%d/" % inv["id"], json={"kind": "", "description": "same kind"})
+    assert r.status_code == 200 and r.json()["description"] == "same kind"
+    smart = created(service, "inventories/", {"name": unique("smart"), "organization": org["id"], "kind": "smart",
+                                              "host_filter": "name__startswith=web"})
+    assert smart["kind"] == "smart" and smart["host_filter"] == "name__startswith=web"

@@ -217,6 +217,18 @@ class JobTemplateInstanceGroup(models.Model):
         unique_together = [("job_template", "instance_group")]
 
 
+class InventoryInputInventory(models.Model):
+    """The input inventories of a constructed inventory, in order."""
+
+    constructed_inventory = models.ForeignKey(Inventory, on_delete=models.CASCADE, related_name="input_inventory_links")
+    input_inventory = models.ForeignKey(Inventory, on_delete=models.CASCADE, related_name="+")
+    position = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position", "id"]
+        unique_together = [("constructed_inventory", "input_inventory")]
+
+
 class NotificationTemplate(Owned):
     name = models.CharField(max_length=512)
     description = models.TextField(blank=True, default="")

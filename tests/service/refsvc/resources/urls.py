@@ -18,6 +18,7 @@ v2 = [
     ("inventories/<int:pk>/inventory_sources/", views.InventorySources),
     ("inventories/<int:pk>/instance_groups/", views.InventoryInstanceGroups),
     ("job_templates/<int:pk>/instance_groups/", views.JobTemplateInstanceGroups),
+    ("inventories/<int:pk>/input_inventories/", views.InventoryInputInventories),
     ("inventory_sources/", views.InventorySourceList),
     ("inventory_sources/<int:pk>/", views.InventorySourceDetail),
     ("credential_input_sources/", views.CredentialInputSourceList),

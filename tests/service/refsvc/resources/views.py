@@ -10,13 +10,13 @@ from refsvc.jobs.models import JobTemplate
 from refsvc.svc import access
 from refsvc.svc.filters import FieldLookupBackend
 from refsvc.svc.models import Credential, Host, Inventory, Organization
-from refsvc.svc.serializers import CredentialSerializer, HostSerializer
+from refsvc.svc.serializers import CredentialSerializer, HostSerializer, InventorySerializer
 from refsvc.svc.views import ApiMixin, ResourceDetail, ResourceList
 
 from .models import (
-    CredentialInputSource, ExecutionEnvironment, Group, Instance, InstanceGroup, InventoryInstanceGroup, InventorySource,
-    JobTemplateInstanceGroup, Label, NotificationTemplate, OrganizationGalaxyCredential, OrganizationInstanceGroup,
-    Schedule,
+    CredentialInputSource, ExecutionEnvironment, Group, Instance, InstanceGroup, InventoryInputInventory,
+    InventoryInstanceGroup, InventorySource, JobTemplateInstanceGroup, Label, NotificationTemplate,
+    OrganizationGalaxyCredential, OrganizationInstanceGroup, Schedule,
 )
 from .serializers import (
     CredentialInputSourceSerializer, ExecutionEnvironmentSerializer, GroupSerializer, InstanceGroupSerializer,
@@ -347,6 +347,16 @@ class InventoryInstanceGroups(OrderedLinks):
 class JobTemplateInstanceGroups(OrderedLinks):
     parent_model, model, serializer_class = JobTemplate, InstanceGroup, InstanceGroupSerializer
     link_model, link_parent, link_child = JobTemplateInstanceGroup, "job_template", "instance_group"
+
+
+class InventoryInputInventories(OrderedLinks):
+    parent_model, model, serializer_class = Inventory, Inventory, InventorySerializer
+    link_model, link_parent, link_child = InventoryInputInventory, "constructed_inventory", "input_inventory"
+
+    def is_valid_relation(self, parent, sub):
+        if sub.kind == "constructed":
+            return {"error": "You cannot add a constructed inventory to another constructed inventory."}
+        return None
 
 
 class OrganizationGalaxyCredentials(OrderedLinks):
