@@ -87,3 +87,21 @@ def test_the_kind_of_an_inventory_stays(service, org):
     smart = created(service, "inventories/", {"name": unique("smart"), "organization": org["id"], "kind": "smart",
                                               "host_filter": "name__startswith=web"})
     assert smart["kind"] == "smart" and smart["host_filter"] == "name__startswith=web"
+
+
+def test_notification_templates_of_a_project(service, org):
+    project = created(service, "projects/", {"name": unique("proj"), "organization": org["id"], "scm_type": "git",
+                                            "scm_url": "https://example.com/repo.git"})
+    hook = created(service, "notification_templates/", {"name": unique("nt"), "organization": org["id"],
+                                                        "notification_type": "webhook",
+                                                        "notification_configuration": {"url": "https://h", "headers": {}}})
+    for event in ("started", "success", "error"):
+        path = "projects/%d/notification_templates_%s/" % (project["id"], event)
+        assert project["related"]["notification_templates_" + event].endswith(path)
+        assert ids(call(service, "GET", path)) == []
+        assert call(service, "POST", path, json={"id": hook["id"]}).status_code == 204
+        assert ids(call(service, "GET", path)) == [hook["id"]]
+    path = "projects/%d/notification_templates_error/" % project["id"]
+    assert call(service, "POST", path, json={"id": hook["id"], "disassociate": True}).status_code == 204
+    assert ids(call(service, "GET", path)) == []
+    assert ids(call(service, "GET", "projects/%d/notification_templates_success/" % project["id"])) == [hook["id"]]

@@ -65,6 +65,8 @@ class ProjectSerializer(ResourceSerializer):
     def get_related(self, obj):
         base = self.get_url(obj)
         related = {"playbooks": base + "playbooks/"}
+        for event in ("started", "success", "error"):
+            related["notification_templates_" + event] = base + "notification_templates_%s/" % event
         if obj.organization_id:
             related["organization"] = "/api/v2/organizations/%d/" % obj.organization_id
         return related

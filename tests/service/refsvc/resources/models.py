@@ -244,6 +244,9 @@ class NotificationTemplate(Owned):
     job_templates_started = models.ManyToManyField("jobs.JobTemplate", blank=True, related_name="notification_templates_started")
     job_templates_success = models.ManyToManyField("jobs.JobTemplate", blank=True, related_name="notification_templates_success")
     job_templates_error = models.ManyToManyField("jobs.JobTemplate", blank=True, related_name="notification_templates_error")
+    projects_started = models.ManyToManyField("jobs.Project", blank=True, related_name="notification_templates_started")
+    projects_success = models.ManyToManyField("jobs.Project", blank=True, related_name="notification_templates_success")
+    projects_error = models.ManyToManyField("jobs.Project", blank=True, related_name="notification_templates_error")
 
     class Meta:
         ordering = ["name"]

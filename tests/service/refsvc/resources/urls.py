@@ -48,6 +48,8 @@ for event in ("started", "success", "error", "approvals"):
 for event in ("started", "success", "error"):
     extra.append(("job_templates/<int:pk>/notification_templates_%s/" % event,
                   views.NotificationTemplateLinks.as_view(parent_model=JobTemplate, relation="notification_templates_" + event)))
+    extra.append(("projects/<int:pk>/notification_templates_%s/" % event,
+                  views.NotificationTemplateLinks.as_view(parent_model=Project, relation="notification_templates_" + event)))
 extra += [
     ("job_templates/<int:pk>/labels/", views.Labels.as_view(parent_model=JobTemplate, relation="labels")),
     ("inventories/<int:pk>/labels/", views.Labels.as_view(parent_model=Inventory, relation="labels")),
