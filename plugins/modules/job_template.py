@@ -107,9 +107,9 @@ options:
     type: str
   verbosity:
     description:
-      - The verbosity of the jobs' output, from V(0) (normal) to V(4) (connection debug).
+      - The verbosity of the jobs' output, from V(0) (normal) to V(5) (WinRM debug).
     type: int
-    choices: [0, 1, 2, 3, 4]
+    choices: [0, 1, 2, 3, 4, 5]
   extra_vars:
     description:
       - Extra variables of every job, compared as data with what the service holds.
@@ -368,7 +368,7 @@ ARGUMENT_SPEC = dict(
     labels=dict(type='list', elements='str'),
     forks=dict(type='int'),
     limit=dict(type='str'),
-    verbosity=dict(type='int', choices=[0, 1, 2, 3, 4]),
+    verbosity=dict(type='int', choices=[0, 1, 2, 3, 4, 5]),
     extra_vars=dict(type='dict'),
     job_tags=dict(type='str'),
     skip_tags=dict(type='str'),

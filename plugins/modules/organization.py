@@ -77,8 +77,9 @@ options:
   state:
     description:
       - V(present) creates or updates the organization, V(absent) deletes it.
+      - V(exists) creates the organization when it is missing and leaves one found as it is.
     type: str
-    choices: [present, absent]
+    choices: [present, absent, exists]
     default: present
 notes:
   - awx.awx's C(custom_virtualenv) is not offered; the service no longer uses it.
@@ -119,12 +120,12 @@ id:
   sample: 2
 organization:
   description: The organization as the service returns it (the would-be organization in check mode).
-  returned: with O(state=present)
+  returned: with O(state=present) or O(state=exists)
   type: dict
   sample: {"id": 2, "name": "Engineering", "description": "Everything the engineers run", "max_hosts": 500}
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._resource import STATE, Resource
+from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS, Resource
 
 ARGUMENT_SPEC = dict(
     name=dict(type='str', required=True),
@@ -134,7 +135,7 @@ ARGUMENT_SPEC = dict(
     max_hosts=dict(type='int'),
     galaxy_credentials=dict(type='list', elements='str'),
     instance_groups=dict(type='list', elements='str'),
-    state=STATE,
+    state=STATE_EXISTS,
 )
 NOTIFICATIONS = ('notification_templates_started', 'notification_templates_success', 'notification_templates_error',
                  'notification_templates_approvals')
