@@ -105,3 +105,12 @@ def test_notification_templates_of_a_project(service, org):
     assert call(service, "POST", path, json={"id": hook["id"], "disassociate": True}).status_code == 204
     assert ids(call(service, "GET", path)) == []
     assert ids(call(service, "GET", "projects/%d/notification_templates_success/" % project["id"])) == [hook["id"]]
+
+
+def test_job_template_summary_shows_its_labels(service, org, jt):
+    names = sorted(unique("label") for _ in range(2))
+    for name in names:
+        r = call(service, "POST", "job_templates/%d/labels/" % jt["id"], json={"name": name, "organization": org["id"]})
+        assert r.status_code == 201, r.text
+    summary = call(service, "GET", "job_templates/%d/" % jt["id"]).json()["summary_fields"]["labels"]
+    assert summary["count"] == 2 and [item["name"] for item in summary["results"]] == names

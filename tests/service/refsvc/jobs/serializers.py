@@ -205,7 +205,8 @@ class JobTemplateSerializer(JobOptionsSerializer):
             data["webhook_credential"] = {"id": cred.id, "name": cred.name, "description": cred.description,
                                           "kind": cred.credential_type.namespace, "cloud": cred.credential_type.kind == "cloud",
                                           "credential_type_id": cred.credential_type_id}
-        data["labels"] = {"count": 0, "results": []}
+        labels = obj.labels.order_by("name")
+        data["labels"] = {"count": labels.count(), "results": [{"id": lb.id, "name": lb.name} for lb in labels[:10]]}
         return data
 
     def validate_execution_environment(self, value):
