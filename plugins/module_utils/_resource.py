@@ -10,8 +10,12 @@ name (an organization, an inventory), the fields copied as given, the fields
 given by name or id, the fields compared as data, the secret fields, and the
 associations kept in sub-lists (``POST {"id": N}`` to add, with
 ``"disassociate": true`` to remove). An association may name its objects
-within the scope (a group's hosts, in its inventory) and may be kept: its
-``preserve`` option, when true, adds what is missing and removes nothing.
+within the scope (a group's hosts, in its inventory; without a scope option
+given, in the scope the object is in) and may be kept: its ``preserve``
+option, when true, adds what is missing and removes nothing. An ordered
+association (instance groups, tried in turn) is kept in the order given.
+A field the service fixes at creation (an inventory's kind) is sent only
+then; asking to change it fails before any change.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -40,7 +44,7 @@ class Resource:
 
     def __init__(self, endpoint, result_key, label, name='name', scope=None, fields=(), references=None,
                  text_data=(), json_data=(), secret=(), associations=None, required_on_create=(),
-                 scoped_associations=(), preserve=None):
+                 scoped_associations=(), preserve=None, ordered=(), create_only=()):
         self.endpoint = endpoint
         self.result_key = result_key
         self.label = label
@@ -55,6 +59,8 @@ class Resource:
         self.required_on_create = tuple(required_on_create)
         self.scoped_associations = tuple(scoped_associations)  # associations named within the scope
         self.preserve = preserve or {}            # association option -> bool option: add, never remove
+        self.ordered = tuple(ordered)             # associations whose order matters
+        self.create_only = tuple(create_only)     # fields set when the object is created, never changed
 
     def spec(self, argument_spec, **spec_kwargs):
         return ModuleSpec(argument_spec, resource=self.endpoint, result_key=self.result_key, **spec_kwargs)
@@ -82,8 +88,16 @@ class Resource:
 
     def desired(self, api, existing):
         params = api.params
+        for key in self.create_only:
+            have = (existing or {}).get(key)
+            have = '' if have is None else have
+            if existing is not None and params.get(key) is not None and params[key] != have:
+                raise ConfigError('The %s of %s %s is %r and cannot be changed to %r.'
+                                  % (key.replace('_', ' '), self.label, existing.get(self.name), have, params[key]))
         wanted = dict((key, params[key]) for key in self.fields + self.text_data + self.json_data
                       if params.get(key) is not None)
+        if existing is None:
+            wanted.update((key, params[key]) for key in self.create_only if params.get(key) is not None)
         wanted[self.name] = params.get('new_' + self.name) or params[self.name]
         for option, endpoint in self.references.items():
             value = params.get(option)
@@ -122,45 +136,65 @@ class Resource:
                                  self.label, params[self.name]))
 
     def run(self, api):
+        """Make the object match; the object (None when absent), and whether it is new."""
         params = api.params
         existing = self.find(api)
         if params.get('state', 'present') == 'absent':
             api.ensure_absent(existing)
-            return
+            return None, False
         if params.get('state') == 'exists' and existing is not None:
-            api.ensure_present(existing, {})
-            return
+            return api.ensure_present(existing, {}), False
         if existing is None:
             self.require_on_create(api)
         normalize = dict((key, parse_variables) for key in self.text_data)
         normalize.update((key, as_data) for key in self.json_data)
         encode = dict((key, dump_variables) for key in self.text_data)
-        obj = api.ensure_present(existing, self.desired(api, existing), create=lambda: self.scope_ids(api),
+        desired = self.desired(api, existing)
+        # Every name is resolved before anything is written.
+        lists = dict((option, self.association_ids(api, existing, option, *association))
+                     for option, association in self.associations.items() if params.get(option) is not None)
+        obj = api.ensure_present(existing, desired, create=lambda: self.scope_ids(api),
                                  normalize=normalize, encode=encode, secret=self.secret)
-        for option, association in sorted(self.associations.items()):
-            if params.get(option) is not None:
-                self.associate(api, obj, existing is None, option, *association)
+        for option in sorted(lists):
+            self.associate(api, obj, existing is None, option, self.associations[option][0], lists[option])
+        return obj, existing is None
 
-    def associate(self, api, obj, new, option, sublist, endpoint, name_field='name'):
-        """Make the sub-list hold exactly the objects ``option`` names (by ``name_field`` or id)."""
-        filters = self.scope_filter(api) if option in self.scoped_associations else {}
-        label = option.replace('_', ' ').rstrip('s')  # one of the list
-        wanted = [self.reference_id(api, None, option, endpoint, value, name_field, label, **filters)
-                  for value in api.params[option]]
+    def association_ids(self, api, existing, option, sublist, endpoint, name_field='name'):
+        """The ids of the objects ``option`` names (by ``name_field`` or id)."""
+        filters = {}
+        if option in self.scoped_associations:
+            filters = self.scope_filter(api) or dict((key, existing[key]) for key in self.scope
+                                                     if (existing or {}).get(key) is not None)
+        label = option.replace('_', ' ')  # one of the list
+        label = label[:-3] + 'y' if label.endswith('ies') else label.rstrip('s')
+        return [self.reference_id(api, None, option, endpoint, value, name_field, label, **filters)
+                for value in api.params[option]]
+
+    def associate(self, api, obj, new, option, sublist, wanted):
+        """Make the sub-list hold exactly the objects of ids ``wanted``."""
         path = None if obj.get('id') is None else '%s/%s/%s' % (self.endpoint, obj['id'], sublist)
         have = [] if new or path is None else [item['id'] for item in api.client.iterate(path, {'page_size': 200})]
         if api.params.get(self.preserve.get(option)):
             wanted = have + [item for item in wanted if item not in have]
-        add = [item for item in wanted if item not in have]
-        remove = [item for item in have if item not in wanted]
+        wanted = [item for index, item in enumerate(wanted) if item not in wanted[:index]]
+        if option in self.ordered:
+            # Keep what is in place up to the first difference, put the rest back in order.
+            kept = 0
+            while kept < min(len(have), len(wanted)) and have[kept] == wanted[kept]:
+                kept += 1
+            add, remove = wanted[kept:], have[kept:]
+        else:
+            add = [item for item in wanted if item not in have]
+            remove = [item for item in have if item not in wanted]
         if not add and not remove:
             return
         api.result['changed'] = True
         if api.diff:
+            shown = list if option in self.ordered else sorted
             diff = api.result.setdefault('diff', {'before': {}, 'after': {}})
             if not new:
-                diff['before'][option] = sorted(have)
-            diff['after'][option] = sorted(wanted)
+                diff['before'][option] = shown(have)
+            diff['after'][option] = shown(wanted)
         if api.check_mode or path is None:
             return
         for item in remove:

@@ -46,8 +46,9 @@ options:
   state:
     description:
       - V(present) creates or updates the host, V(absent) deletes it.
+      - V(exists) creates the host when it is missing and leaves one found as it is.
     type: str
-    choices: [present, absent]
+    choices: [present, absent, exists]
     default: present
 extends_documentation_fragment:
   - automation.service.auth
@@ -87,14 +88,12 @@ id:
   sample: 42
 host:
   description: The host as the service returns it (the would-be host in check mode).
-  returned: with O(state=present)
+  returned: with O(state=present) or O(state=exists)
   type: dict
   sample: {"id": 42, "name": "web01.example.com", "inventory": 3, "enabled": true, "variables": "{\"http_port\": 8080}"}
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._api_module import (
-    ModuleSpec, dump_variables, is_id, parse_variables,
-)
+from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS, Resource
 
 ARGUMENT_SPEC = dict(
     name=dict(type='str', required=True),
@@ -103,36 +102,17 @@ ARGUMENT_SPEC = dict(
     description=dict(type='str'),
     enabled=dict(type='bool'),
     variables=dict(type='dict'),
-    state=dict(type='str', choices=['present', 'absent'], default='present'),
+    state=STATE_EXISTS,
 )
 
-
-def inventory_filter(inventory):
-    return {'inventory': int(inventory)} if is_id(inventory) else {'inventory__name': inventory}
-
-
-def run(api):
-    params = api.params
-    where = inventory_filter(params['inventory'])
-    existing = api.get_one('hosts', name=params['name'], **where)
-    if existing is None and params['new_name']:
-        existing = api.get_one('hosts', name=params['new_name'], **where)
-
-    if params['state'] == 'absent':
-        api.ensure_absent(existing)
-        return
-    desired = dict((key, params[key]) for key in ('description', 'enabled', 'variables')
-                   if params[key] is not None)
-    desired['name'] = params['new_name'] or params['name']
-    api.ensure_present(
-        existing, desired,
-        create=lambda: {'inventory': api.resolve_id('inventories', params['inventory'], 'inventory')},
-        normalize={'variables': parse_variables},
-        encode={'variables': dump_variables},
-    )
-
-
-SPEC = ModuleSpec(ARGUMENT_SPEC, resource='hosts', result_key='host')
+RESOURCE = Resource(
+    'hosts', 'host', 'host',
+    scope={'inventory': 'inventories'},
+    fields=('description', 'enabled'),
+    text_data=('variables',),
+)
+SPEC = RESOURCE.spec(ARGUMENT_SPEC)
+run = RESOURCE.run
 
 
 def main():

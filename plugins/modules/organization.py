@@ -41,20 +41,48 @@ options:
   galaxy_credentials:
     description:
       - The Galaxy credentials of the organization, by name or id, in the order they are searched. The list given
-        replaces the organization's list; V([]) empties it.
+        replaces the organization's list, order included; V([]) empties it.
     type: list
     elements: str
   instance_groups:
     description:
-      - The instance groups of the organization, by name or id. The list given replaces the organization's list.
+      - The instance groups of the organization, by name or id, in the order they are tried. The list given replaces
+        the organization's list, order included; V([]) empties it.
+    type: list
+    elements: str
+  notification_templates_started:
+    description:
+      - Notification templates sent when a job of the organization starts, by name or id. The list given replaces the
+        organization's list; V([]) empties it.
+    type: list
+    elements: str
+  notification_templates_success:
+    description:
+      - Notification templates sent when a job of the organization succeeds, by name or id, as a list that replaces
+        the organization's.
+    type: list
+    elements: str
+  notification_templates_error:
+    description:
+      - Notification templates sent when a job of the organization fails, by name or id, as a list that replaces the
+        organization's.
+    type: list
+    elements: str
+  notification_templates_approvals:
+    description:
+      - Notification templates sent when a workflow of the organization waits for an approval, by name or id, as a
+        list that replaces the organization's.
     type: list
     elements: str
   state:
     description:
       - V(present) creates or updates the organization, V(absent) deletes it.
+      - V(exists) creates the organization when it is missing and leaves one found as it is.
     type: str
-    choices: [present, absent]
+    choices: [present, absent, exists]
     default: present
+notes:
+  - awx.awx's C(custom_virtualenv) is not offered; the service no longer uses it.
 extends_documentation_fragment:
   - automation.service.auth
   - automation.service.attributes
@@ -66,6 +94,12 @@ EXAMPLES = r'''
     name: Engineering
     description: Everything the engineers run
     max_hosts: 500
+
+- name: Its instance groups in order, and who hears of failed jobs
+  automation.service.organization:
+    name: Engineering
+    instance_groups: [fast, default]
+    notification_templates_error: [Engineering on-call]
 
 - name: Rename it
   automation.service.organization:
@@ -86,12 +120,12 @@ id:
   sample: 2
 organization:
   description: The organization as the service returns it (the would-be organization in check mode).
-  returned: with O(state=present)
+  returned: with O(state=present) or O(state=exists)
   type: dict
   sample: {"id": 2, "name": "Engineering", "description": "Everything the engineers run", "max_hosts": 500}
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._resource import STATE, Resource
+from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS, Resource
 
 ARGUMENT_SPEC = dict(
     name=dict(type='str', required=True),
@@ -101,15 +135,21 @@ ARGUMENT_SPEC = dict(
     max_hosts=dict(type='int'),
     galaxy_credentials=dict(type='list', elements='str'),
     instance_groups=dict(type='list', elements='str'),
-    state=STATE,
+    state=STATE_EXISTS,
 )
+NOTIFICATIONS = ('notification_templates_started', 'notification_templates_success', 'notification_templates_error',
+                 'notification_templates_approvals')
+ARGUMENT_SPEC.update((option, dict(type='list', elements='str')) for option in NOTIFICATIONS)
+ASSOCIATIONS = {'galaxy_credentials': ('galaxy_credentials', 'credentials'),
+                'instance_groups': ('instance_groups', 'instance_groups')}
+ASSOCIATIONS.update((option, (option, 'notification_templates')) for option in NOTIFICATIONS)
 
 RESOURCE = Resource(
     'organizations', 'organization', 'organization',
     fields=('description', 'max_hosts'),
     references={'default_environment': 'execution_environments'},
-    associations={'galaxy_credentials': ('galaxy_credentials', 'credentials'),
-                  'instance_groups': ('instance_groups', 'instance_groups')},
+    associations=ASSOCIATIONS,
+    ordered=('galaxy_credentials', 'instance_groups'),
 )
 SPEC = RESOURCE.spec(ARGUMENT_SPEC)
 run = RESOURCE.run

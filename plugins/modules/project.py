@@ -9,12 +9,13 @@ __metaclass__ = type
 
 DOCUMENTATION = r'''
 module: project
-short_description: Create, update or delete a manual project
+short_description: Create, update or delete a project
 version_added: 0.1.0
 description:
   - Makes a project of the service match the fields given; fields not given are left alone.
-  - Only manual projects are handled, whose playbooks are a directory (O(local_path)) under the
-    service's projects directory.
+  - A manual project's playbooks are a directory (O(local_path)) under the service's projects directory; an SCM
+    project's come from O(scm_url).
+  - Takes the options of awx.awx's C(project) module but those that start or wait for project updates.
 author:
   - automation.service maintainers (@automation-service)
 options:
@@ -23,24 +24,112 @@ options:
       - Name of the project, unique within its organization.
     type: str
     required: true
+  new_name:
+    description:
+      - A new name for the project (found by O(name), or by O(new_name) when it was already renamed).
+    type: str
   organization:
     description:
-      - The organization of the project, by name or numeric id. Required to create a project.
+      - The organization of the project, by name or numeric id. Required to create a project; without it an existing
+        project is found by name alone.
     type: str
   description:
     description:
       - Description of the project.
     type: str
+  scm_type:
+    description:
+      - Where the playbooks come from; V(manual) (or V('')) is a directory of the service's projects directory.
+    type: str
+    choices: [manual, '', git, svn, insights, archive]
+  scm_url:
+    description:
+      - URL of the repository or archive of an SCM project.
+    type: str
   local_path:
     description:
-      - Directory of the playbooks, relative to the service's projects directory. Required to create a project.
+      - For a manual project, the directory of the playbooks, relative to the service's projects directory. Required
+        to create a manual project; not used with another O(scm_type).
     type: str
+  scm_branch:
+    description:
+      - Branch, tag or commit to check out; V('') is the repository's default.
+    type: str
+  scm_refspec:
+    description:
+      - The refspec to fetch (git).
+    type: str
+  credential:
+    description:
+      - The source control credential to reach the repository with, by name or id; V('') clears it.
+    type: str
+    aliases: [scm_credential]
+  scm_clean:
+    description:
+      - Discard local changes before an update.
+    type: bool
+  scm_delete_on_update:
+    description:
+      - Delete the checkout completely before an update.
+    type: bool
+  scm_track_submodules:
+    description:
+      - Check out the latest commit of the submodules' branches.
+    type: bool
+  scm_update_on_launch:
+    description:
+      - Update the project before each job that uses it.
+    type: bool
+  scm_update_cache_timeout:
+    description:
+      - Seconds an update stays fresh enough for O(scm_update_on_launch) not to update again.
+    type: int
+  allow_override:
+    description:
+      - Let job templates and launches choose another branch (their C(scm_branch)).
+    type: bool
+    aliases: [scm_allow_override]
+  timeout:
+    description:
+      - Seconds a project update may run before the service cancels it; V(0) means no limit.
+    type: int
+    aliases: [job_timeout]
+  default_environment:
+    description:
+      - The default execution environment of the jobs of the project, by name or id; V('') clears it.
+    type: str
+  signature_validation_credential:
+    description:
+      - The credential whose key checks the signature of the project's content, by name or id; V('') clears it.
+    type: str
+  notification_templates_started:
+    description:
+      - Notification templates sent when an update of the project starts, by name or id. The list given replaces the
+        project's list; V([]) empties it.
+    type: list
+    elements: str
+  notification_templates_success:
+    description:
+      - Notification templates sent when an update of the project succeeds, by name or id, as a list that replaces
+        the project's.
+    type: list
+    elements: str
+  notification_templates_error:
+    description:
+      - Notification templates sent when an update of the project fails, by name or id, as a list that replaces the
+        project's.
+    type: list
+    elements: str
   state:
     description:
       - V(present) creates or updates the project, V(absent) deletes it.
+      - V(exists) creates the project when it is missing and leaves one found as it is.
     type: str
-    choices: [present, absent]
+    choices: [present, absent, exists]
     default: present
+notes:
+  - awx.awx's C(wait), C(update_project) and C(interval) are not offered yet (this module neither starts nor waits
+    for project updates), nor C(copy_from) (the service has no copy endpoint for projects).
 extends_documentation_fragment:
   - automation.service.auth
   - automation.service.attributes
@@ -54,6 +143,18 @@ EXAMPLES = r'''
     name: Deploy playbooks
     organization: Default
     local_path: deploy
+
+- name: Playbooks from a git repository
+  automation.service.project:
+    name: Site playbooks
+    organization: Default
+    scm_type: git
+    scm_url: https://git.example.com/ops/site.git
+    scm_branch: main
+    credential: Git deploy key
+    scm_update_on_launch: true
+    scm_update_cache_timeout: 300
+    allow_override: true
 
 - name: Remove a project
   automation.service.project:
@@ -70,43 +171,63 @@ id:
   sample: 2
 project:
   description: The project as the service returns it (the would-be project in check mode).
-  returned: with O(state=present)
+  returned: with O(state=present) or O(state=exists)
   type: dict
   sample: {"id": 2, "name": "Deploy playbooks", "organization": 1, "scm_type": "", "local_path": "deploy", "status": "ok"}
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._api_module import (
-    ModuleSpec, is_id,
-)
+from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS, Resource
 
+NOTIFICATIONS = ('notification_templates_started', 'notification_templates_success', 'notification_templates_error')
 ARGUMENT_SPEC = dict(
     name=dict(type='str', required=True),
+    new_name=dict(type='str'),
     organization=dict(type='str'),
     description=dict(type='str'),
+    scm_type=dict(type='str', choices=['manual', '', 'git', 'svn', 'insights', 'archive']),
+    scm_url=dict(type='str'),
     local_path=dict(type='str'),
-    state=dict(type='str', choices=['present', 'absent'], default='present'),
+    scm_branch=dict(type='str'),
+    scm_refspec=dict(type='str'),
+    credential=dict(type='str', aliases=['scm_credential']),
+    scm_clean=dict(type='bool'),
+    scm_delete_on_update=dict(type='bool'),
+    scm_track_submodules=dict(type='bool'),
+    scm_update_on_launch=dict(type='bool'),
+    scm_update_cache_timeout=dict(type='int'),
+    allow_override=dict(type='bool', aliases=['scm_allow_override']),
+    timeout=dict(type='int', aliases=['job_timeout']),
+    default_environment=dict(type='str'),
+    signature_validation_credential=dict(type='str'),
+    state=STATE_EXISTS,
+)
+ARGUMENT_SPEC.update((option, dict(type='list', elements='str')) for option in NOTIFICATIONS)
+
+RESOURCE = Resource(
+    'projects', 'project', 'project',
+    scope={'organization': 'organizations'},
+    fields=('description', 'scm_type', 'scm_url', 'local_path', 'scm_branch', 'scm_refspec', 'scm_clean',
+            'scm_delete_on_update', 'scm_track_submodules', 'scm_update_on_launch', 'scm_update_cache_timeout',
+            'allow_override', 'timeout'),
+    references={'credential': 'credentials', 'default_environment': 'execution_environments',
+                'signature_validation_credential': 'credentials'},
+    associations=dict((option, (option, 'notification_templates')) for option in NOTIFICATIONS),
+    required_on_create=('organization',),
 )
 
 
 def run(api):
     params = api.params
-    org = params['organization']
-    where = {} if org is None else ({'organization': int(org)} if is_id(org) else {'organization__name': org})
-    existing = api.get_one('projects', name=params['name'], **where)
-    if params['state'] == 'absent':
-        api.ensure_absent(existing)
-    else:
-        if existing is None:
-            api.require_present_fields(('organization', 'local_path'))
-        desired = dict((key, params[key]) for key in ('description', 'local_path') if params[key] is not None)
-        desired['name'] = params['name']
-        api.ensure_present(
-            existing, desired,
-            create=lambda: {'organization': api.resolve_id('organizations', org, 'organization'), 'scm_type': ''},
-        )
+    if params['scm_type'] == 'manual':
+        params['scm_type'] = ''
+    if params['scm_type']:
+        params['local_path'] = None  # the playbooks of an SCM project are its checkout
+    if params['scm_update_cache_timeout'] and params['scm_update_on_launch'] is not True:
+        api.warn('scm_update_cache_timeout matters only with scm_update_on_launch: true.')
+    RESOURCE.run(api)
 
 
-SPEC = ModuleSpec(ARGUMENT_SPEC, resource='projects', result_key='project')
+SPEC = RESOURCE.spec(ARGUMENT_SPEC)
 
 
 def main():

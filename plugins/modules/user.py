@@ -50,19 +50,34 @@ options:
     type: str
     choices: [on_create, always]
     default: on_create
+  update_secrets:
+    description:
+      - awx.awx's switch for the same choice; when given, V(true) is O(update_password=always) and V(false) is
+        O(update_password=on_create).
+      - awx.awx's default is V(true); here a password is set only when the user is created unless one of the two
+        options says otherwise.
+    type: bool
+  organization:
+    description:
+      - An organization, by name or id, the user is made a member of when created. A user found is left in its
+        organizations.
+    type: str
   is_superuser:
     description:
       - Whether the user is a system administrator.
     type: bool
+    aliases: [superuser]
   is_system_auditor:
     description:
       - Whether the user is a system auditor (reads everything).
     type: bool
+    aliases: [auditor]
   state:
     description:
       - V(present) creates or updates the user, V(absent) deletes it.
+      - V(exists) creates the user when it is missing and leaves one found as it is.
     type: str
-    choices: [present, absent]
+    choices: [present, absent, exists]
     default: present
 extends_documentation_fragment:
   - automation.service.auth
@@ -97,7 +112,7 @@ id:
   sample: 7
 user:
   description: The user as the service returns it (never with a password; the would-be user in check mode).
-  returned: with O(state=present)
+  returned: with O(state=present) or O(state=exists)
   type: dict
   sample: {"id": 7, "username": "alice", "first_name": "Alice", "email": "alice@example.com", "is_superuser": false}
 '''
@@ -112,9 +127,11 @@ ARGUMENT_SPEC = dict(
     email=dict(type='str'),
     password=dict(type='str', no_log=True),
     update_password=dict(type='str', choices=['on_create', 'always'], default='on_create', no_log=False),
-    is_superuser=dict(type='bool'),
-    is_system_auditor=dict(type='bool'),
-    state=dict(type='str', choices=['present', 'absent'], default='present'),
+    update_secrets=dict(type='bool', no_log=False),
+    organization=dict(type='str'),
+    is_superuser=dict(type='bool', aliases=['superuser']),
+    is_system_auditor=dict(type='bool', aliases=['auditor']),
+    state=dict(type='str', choices=['present', 'absent', 'exists'], default='present'),
 )
 FIELDS = ('first_name', 'last_name', 'email', 'is_superuser', 'is_system_auditor')
 
@@ -127,15 +144,27 @@ def run(api):
 
     if params['state'] == 'absent':
         api.ensure_absent(existing)
-    else:
-        desired = dict((key, params[key]) for key in FIELDS if params[key] is not None)
-        desired['username'] = params['new_username'] or params['username']
-        password = params['password']
-        if existing is not None and password and params['update_password'] == 'always':
-            desired['password'] = password
-        api.ensure_present(existing, desired, create=lambda: {'password': password} if password else {},
-                           secret=('password',))
-        api.result[api.result_key].pop('password', None)
+        return
+    if params['state'] == 'exists' and existing is not None:
+        api.ensure_present(existing, {})
+        return
+    desired = dict((key, params[key]) for key in FIELDS if params[key] is not None)
+    desired['username'] = params['new_username'] or params['username']
+    password = params['password']
+    always = params['update_secrets'] if params['update_secrets'] is not None else params['update_password'] == 'always'
+    if existing is not None and password and always:
+        desired['password'] = password
+    organization = None
+    if existing is None and params['organization']:
+        organization = api.resolve_id('organizations', params['organization'], 'organization')
+    user = api.ensure_present(existing, desired, create=lambda: {'password': password} if password else {},
+                              secret=('password',))
+    api.result[api.result_key].pop('password', None)
+    if organization is not None and api.diff:
+        api.result['diff']['after']['organization'] = organization
+    if organization is not None and not api.check_mode:
+        api.client.request('POST', 'organizations/%d/users' % organization, json_body={'id': user['id']},
+                           expect=(204,))
 
 
 SPEC = ModuleSpec(ARGUMENT_SPEC, resource='users', result_key='user')

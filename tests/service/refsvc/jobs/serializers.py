@@ -65,6 +65,8 @@ class ProjectSerializer(ResourceSerializer):
     def get_related(self, obj):
         base = self.get_url(obj)
         related = {"playbooks": base + "playbooks/"}
+        for event in ("started", "success", "error"):
+            related["notification_templates_" + event] = base + "notification_templates_%s/" % event
         if obj.organization_id:
             related["organization"] = "/api/v2/organizations/%d/" % obj.organization_id
         return related
@@ -203,7 +205,8 @@ class JobTemplateSerializer(JobOptionsSerializer):
             data["webhook_credential"] = {"id": cred.id, "name": cred.name, "description": cred.description,
                                           "kind": cred.credential_type.namespace, "cloud": cred.credential_type.kind == "cloud",
                                           "credential_type_id": cred.credential_type_id}
-        data["labels"] = {"count": 0, "results": []}
+        labels = obj.labels.order_by("name")
+        data["labels"] = {"count": labels.count(), "results": [{"id": lb.id, "name": lb.name} for lb in labels[:10]]}
         return data
 
     def validate_execution_environment(self, value):

@@ -222,6 +222,30 @@ class InventoryInstanceGroup(models.Model):
         unique_together = [("inventory", "instance_group")]
 
 
+class JobTemplateInstanceGroup(models.Model):
+    """The instance groups a job template prefers, in order."""
+
+    job_template = models.ForeignKey("jobs.JobTemplate", on_delete=models.CASCADE, related_name="instance_group_links")
+    instance_group = models.ForeignKey(InstanceGroup, on_delete=models.CASCADE, related_name="+")
+    position = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position", "id"]
+        unique_together = [("job_template", "instance_group")]
+
+
+class InventoryInputInventory(models.Model):
+    """The input inventories of a constructed inventory, in order."""
+
+    constructed_inventory = models.ForeignKey(Inventory, on_delete=models.CASCADE, related_name="input_inventory_links")
+    input_inventory = models.ForeignKey(Inventory, on_delete=models.CASCADE, related_name="+")
+    position = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position", "id"]
+        unique_together = [("constructed_inventory", "input_inventory")]
+
+
 class NotificationTemplate(Owned):
     name = models.CharField(max_length=512)
     description = models.TextField(blank=True, default="")
@@ -237,6 +261,9 @@ class NotificationTemplate(Owned):
     job_templates_started = models.ManyToManyField("jobs.JobTemplate", blank=True, related_name="notification_templates_started")
     job_templates_success = models.ManyToManyField("jobs.JobTemplate", blank=True, related_name="notification_templates_success")
     job_templates_error = models.ManyToManyField("jobs.JobTemplate", blank=True, related_name="notification_templates_error")
+    projects_started = models.ManyToManyField("jobs.Project", blank=True, related_name="notification_templates_started")
+    projects_success = models.ManyToManyField("jobs.Project", blank=True, related_name="notification_templates_success")
+    projects_error = models.ManyToManyField("jobs.Project", blank=True, related_name="notification_templates_error")
 
     class Meta:
         ordering = ["name"]

@@ -18,6 +18,8 @@ v2 = [
     ("inventories/<int:pk>/inventory_sources/", views.InventorySources),
     ("inventories/<int:pk>/instance_groups/", views.InventoryInstanceGroups),
     ("inventories/<int:pk>/script/", script.InventoryScript),
+    ("job_templates/<int:pk>/instance_groups/", views.JobTemplateInstanceGroups),
+    ("inventories/<int:pk>/input_inventories/", views.InventoryInputInventories),
     ("inventory_sources/", views.InventorySourceList),
     ("inventory_sources/<int:pk>/", views.InventorySourceDetail),
     ("credential_input_sources/", views.CredentialInputSourceList),
@@ -49,6 +51,8 @@ for event in ("started", "success", "error", "approvals"):
 for event in ("started", "success", "error"):
     extra.append(("job_templates/<int:pk>/notification_templates_%s/" % event,
                   views.NotificationTemplateLinks.as_view(parent_model=JobTemplate, relation="notification_templates_" + event)))
+    extra.append(("projects/<int:pk>/notification_templates_%s/" % event,
+                  views.NotificationTemplateLinks.as_view(parent_model=Project, relation="notification_templates_" + event)))
 extra += [
     ("instances/<int:pk>/receptor_addresses/", views.ReceptorAddressList.as_view(relation="receptor_addresses")),
     ("instances/<int:pk>/peers/", views.ReceptorAddressList.as_view(relation="peers")),

@@ -6,15 +6,17 @@ from rest_framework import generics, status
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 
+from refsvc.jobs.models import JobTemplate
 from refsvc.svc import access
 from refsvc.svc.filters import FieldLookupBackend
 from refsvc.svc.models import Credential, Host, Inventory, Organization
-from refsvc.svc.serializers import CredentialSerializer, HostSerializer
+from refsvc.svc.serializers import CredentialSerializer, HostSerializer, InventorySerializer
 from refsvc.svc.views import ApiMixin, ResourceDetail, ResourceList
 
 from .models import (
-    CredentialInputSource, ExecutionEnvironment, Group, Instance, InstanceGroup, InventoryInstanceGroup, InventorySource,
-    Label, NotificationTemplate, OrganizationGalaxyCredential, OrganizationInstanceGroup, ReceptorAddress, Schedule,
+    CredentialInputSource, ExecutionEnvironment, Group, Instance, InstanceGroup, InventoryInputInventory,
+    InventoryInstanceGroup, InventorySource, JobTemplateInstanceGroup, Label, NotificationTemplate,
+    OrganizationGalaxyCredential, OrganizationInstanceGroup, ReceptorAddress, Schedule,
 )
 from .serializers import (
     CredentialInputSourceSerializer, ExecutionEnvironmentSerializer, GroupSerializer, InstanceGroupSerializer,
@@ -365,6 +367,21 @@ class OrganizationInstanceGroups(OrderedLinks):
 class InventoryInstanceGroups(OrderedLinks):
     parent_model, model, serializer_class = Inventory, InstanceGroup, InstanceGroupSerializer
     link_model, link_parent, link_child = InventoryInstanceGroup, "inventory", "instance_group"
+
+
+class JobTemplateInstanceGroups(OrderedLinks):
+    parent_model, model, serializer_class = JobTemplate, InstanceGroup, InstanceGroupSerializer
+    link_model, link_parent, link_child = JobTemplateInstanceGroup, "job_template", "instance_group"
+
+
+class InventoryInputInventories(OrderedLinks):
+    parent_model, model, serializer_class = Inventory, Inventory, InventorySerializer
+    link_model, link_parent, link_child = InventoryInputInventory, "constructed_inventory", "input_inventory"
+
+    def is_valid_relation(self, parent, sub):
+        if sub.kind == "constructed":
+            return {"error": "You cannot add a constructed inventory to another constructed inventory."}
+        return None
 
 
 class OrganizationGalaxyCredentials(OrderedLinks):

@@ -219,6 +219,8 @@ class InventorySerializer(ResourceSerializer):
                      "update_inventory_sources", "activity_stream", "job_templates", "ad_hoc_commands", "access_list",
                      "object_roles", "instance_groups", "copy", "labels"):
             related[name] = base + name + "/"
+        if obj.kind == "constructed":
+            related["input_inventories"] = base + "input_inventories/"
         return related
 
     def get_summary_fields(self, obj):

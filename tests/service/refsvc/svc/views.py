@@ -229,6 +229,14 @@ class InventoryDetail(ResourceDetail):
     model = Inventory
     serializer_class = InventorySerializer
 
+    def update(self, request, *args, **kwargs):
+        # The kind of an inventory is set when it is created, as on the real service.
+        kind = request.data.get("kind") if isinstance(request.data, dict) else None
+        if kind is not None and kind != self.get_object().kind:
+            return Response({"error": 'You cannot turn a regular inventory into a "smart" or "constructed" inventory.'},
+                            status=405)
+        return super().update(request, *args, **kwargs)
+
 
 class HostList(CreatedByMixin, ResourceList):
     model = Host
