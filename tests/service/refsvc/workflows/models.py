@@ -33,6 +33,7 @@ class WorkflowJobTemplate(UnifiedIdMixin, TimestampedModel):
     webhook_service = models.CharField(max_length=16, blank=True, default="", choices=WEBHOOK_SERVICES)
     webhook_credential = models.ForeignKey(Credential, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    labels = models.ManyToManyField("resources.Label", blank=True, related_name="workflow_job_templates")
 
     class Meta:
         ordering = ["id"]

@@ -7,6 +7,7 @@ v2 = [
     ("workflow_job_templates/<int:pk>/", views.WorkflowJobTemplateDetail),
     ("workflow_job_templates/<int:pk>/survey_spec/", views.WorkflowJobTemplateSurveySpec),
     ("workflow_job_templates/<int:pk>/workflow_nodes/", views.WorkflowNodes),
+    ("workflow_job_templates/<int:pk>/labels/", views.WorkflowLabels),
     ("workflow_job_template_nodes/", views.NodeList),
     ("workflow_job_template_nodes/<int:pk>/", views.NodeDetail),
     ("workflow_job_template_nodes/<int:pk>/credentials/", views.NodeCredentials),

@@ -8,6 +8,7 @@ from rest_framework.response import Response
 from refsvc.jobs import surveys
 from refsvc.rbac.registry import allowed_q, has_perm
 from refsvc.rbac.views import association, get_object_or_400
+from refsvc.resources.views import Labels
 from refsvc.svc import access
 from refsvc.svc.filters import FieldLookupBackend
 from refsvc.svc.models import Credential, Organization
@@ -81,6 +82,19 @@ class WorkflowJobTemplateSurveySpec(surveys.SurveySpecView):
 
     def can_change(self, user, obj):
         return can_change_wfjt(user, obj)
+
+
+class WorkflowLabels(Labels):
+    """/workflow_job_templates/<pk>/labels/: associate, disassociate, or create and associate."""
+
+    parent_model, relation = WorkflowJobTemplate, "labels"
+
+    def get_parent(self):
+        return get_object_or_404(visible_wfjts(self.request.user), pk=self.kwargs["pk"])
+
+    def check_parent(self, parent):
+        if not can_change_wfjt(self.request.user, parent):
+            raise PermissionDenied()
 
 
 class NodeList(ResourceList):
