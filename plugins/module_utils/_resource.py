@@ -113,14 +113,15 @@ class Resource:
     # -- the verbs ---------------------------------------------------------------
 
     def run(self, api):
+        """Bring the object to the state asked; the object and whether it is new
+        (None with state absent), for a module that does more with it."""
         params = api.params
         existing = self.find(api)
         if params.get('state', 'present') == 'absent':
             api.ensure_absent(existing)
-            return
+            return None
         if params.get('state') == 'exists' and existing is not None:
-            api.ensure_present(existing, {})
-            return
+            return api.ensure_present(existing, {}), False
         if existing is None:
             missing = [option for option in self.required_on_create if params.get(option) in (None, '')]
             if missing:
@@ -135,6 +136,7 @@ class Resource:
         for option, association in sorted(self.associations.items()):
             if params.get(option) is not None:
                 self.associate(api, obj, existing is None, option, *association)
+        return obj, existing is None
 
     def associate(self, api, obj, new, option, sublist, endpoint, name_field='name'):
         """Make the sub-list hold exactly the objects ``option`` names (by ``name_field`` or id)."""
@@ -142,6 +144,11 @@ class Resource:
         label = option.replace('_', ' ').rstrip('s')  # one of the list
         wanted = [self.reference_id(api, None, option, endpoint, value, name_field, label, **filters)
                   for value in api.params[option]]
+        self.set_sublist(api, obj, new, option, sublist, wanted)
+
+    def set_sublist(self, api, obj, new, option, sublist, wanted):
+        """Make the sub-list ``sublist`` of ``obj`` hold exactly the ids ``wanted``
+        (in check mode, or for an object not yet created, only say so)."""
         path = None if obj.get('id') is None else '%s/%s/%s' % (self.endpoint, obj['id'], sublist)
         have = [] if new or path is None else [item['id'] for item in api.client.iterate(path, {'page_size': 200})]
         if api.params.get(self.preserve.get(option)):
