@@ -81,6 +81,9 @@ def cases(world):
         'execution_environment': {'name': 'no-such-ee-%s' % tag, 'state': 'absent'},
         'label': {'name': 'paths-%s' % tag, 'organization': 'Default'},
         'team': {'name': 'no-such-team-%s' % tag, 'organization': 'Default', 'state': 'absent'},
+        'workflow_job_template': {'name': 'no-such-workflow-%s' % tag, 'organization': 'Default', 'state': 'absent'},
+        'workflow_job_template_node': {'identifier': 'start', 'workflow_job_template': 'no-such-workflow-%s' % tag,
+                                       'state': 'absent'},
     }
 
 

@@ -1,0 +1,67 @@
+"""Labels of workflow job templates: the sub-list and the summary fields."""
+import uuid
+
+import pytest
+import requests
+
+
+def call(service, method, path, auth=None, **kwargs):
+    auth = auth or (service.admin_username, service.admin_password)
+    return requests.request(method, service.url + "/api/v2/" + path, auth=auth, verify=service.ca_path, timeout=60, **kwargs)
+
+
+def unique(prefix):
+    return "%s-%s" % (prefix, uuid.uuid4().hex[:8])
+
+
+@pytest.fixture()
+def wfjt(service):
+    r = call(service, "POST", "workflow_job_templates/", json={"name": unique("wf"), "organization": 1})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def test_workflow_labels_associate_and_disassociate(service, wfjt):
+    label = call(service, "POST", "labels/", json={"name": unique("lb"), "organization": 1}).json()
+    path = "workflow_job_templates/%d/labels/" % wfjt["id"]
+    assert wfjt["related"]["labels"] == "/api/v2/" + path
+    assert call(service, "POST", path, json={"id": label["id"]}).status_code == 204
+    listed = call(service, "GET", path).json()
+    assert [item["id"] for item in listed["results"]] == [label["id"]]
+    detail = call(service, "GET", "workflow_job_templates/%d/" % wfjt["id"]).json()
+    assert detail["summary_fields"]["labels"] == {"count": 1, "results": [{"id": label["id"], "name": label["name"]}]}
+    # filtered by name, as a module looks one up
+    assert call(service, "GET", path, params={"name": label["name"]}).json()["count"] == 1
+    # taken off the last object that used it, the label goes away
+    assert call(service, "POST", path, json={"id": label["id"], "disassociate": True}).status_code == 204
+    assert call(service, "GET", path).json()["count"] == 0
+    assert call(service, "GET", "labels/%d/" % label["id"]).status_code == 404
+
+
+def test_workflow_label_kept_while_another_template_uses_it(service, wfjt):
+    label = call(service, "POST", "labels/", json={"name": unique("lb"), "organization": 1}).json()
+    other = call(service, "POST", "workflow_job_templates/", json={"name": unique("wf")}).json()
+    for template in (wfjt, other):
+        path = "workflow_job_templates/%d/labels/" % template["id"]
+        assert call(service, "POST", path, json={"id": label["id"]}).status_code == 204
+    path = "workflow_job_templates/%d/labels/" % wfjt["id"]
+    assert call(service, "POST", path, json={"id": label["id"], "disassociate": True}).status_code == 204
+    assert call(service, "GET", "labels/%d/" % label["id"]).status_code == 200
+
+
+def test_workflow_labels_create_and_errors(service, wfjt):
+    path = "workflow_job_templates/%d/labels/" % wfjt["id"]
+    r = call(service, "POST", path, json={"name": unique("lb"), "organization": 1})
+    assert r.status_code == 201 and r.json()["type"] == "label"
+    assert call(service, "GET", path).json()["count"] == 1
+    r = call(service, "POST", path, json={"id": 999999})
+    assert r.status_code == 400
+    assert call(service, "GET", "workflow_job_templates/999999/labels/").status_code == 404
+
+
+def test_workflow_labels_need_change_rights(service, wfjt):
+    name, password = unique("rando"), "pw-" + uuid.uuid4().hex
+    assert call(service, "POST", "users/", json={"username": name, "password": password}).status_code == 201
+    label = call(service, "POST", "labels/", json={"name": unique("lb"), "organization": 1}).json()
+    r = call(service, "POST", "workflow_job_templates/%d/labels/" % wfjt["id"], auth=(name, password), json={"id": label["id"]})
+    assert r.status_code in (403, 404)
