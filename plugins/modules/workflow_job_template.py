@@ -14,7 +14,7 @@ version_added: 0.3.0
 description:
   - Makes a workflow job template of the service match the fields given; fields not given are left alone.
   - O(extra_vars) and O(survey_spec) are compared as data, so an unchanged run reports no change.
-  - The nodes of the workflow are managed with M(automation.service.workflow_job_template_node).
+  - The nodes of the workflow are given by O(workflow_nodes), or managed with M(automation.service.workflow_job_template_node).
   - Takes the options of awx.awx's C(workflow_job_template) module, except those the notes name.
 author:
   - automation.service maintainers (@automation-service)
@@ -116,6 +116,164 @@ options:
       - Credential (a personal access token) used to post the status back to the webhook service, by name or id.
         V('') clears it.
     type: str
+  workflow_nodes:
+    description:
+      - Nodes of the workflow, each brought to its O(workflow_nodes[].state) in the order given, then their edges
+        set. Nodes of the workflow not in the list are left alone unless O(destroy_current_nodes) is true.
+      - Each node takes the options of M(automation.service.workflow_job_template_node) in awx.awx's shape of
+        this option; a node may also be managed with that module instead.
+    type: list
+    elements: dict
+    aliases: [schema]
+    suboptions:
+      identifier:
+        description: The key of the node, unique within the workflow.
+        type: str
+        required: true
+      state:
+        description: V(present) creates or updates the node, V(absent) deletes it.
+        type: str
+        choices: [present, absent]
+        default: present
+      unified_job_template:
+        description:
+          - What the node runs, by name and O(workflow_nodes[].unified_job_template.type), or with
+            O(workflow_nodes[].unified_job_template.type=workflow_approval) an approval step.
+        type: dict
+        suboptions:
+          name:
+            description: Name of what the node runs, or of the approval.
+            type: str
+          type:
+            description:
+              - The kind of O(workflow_nodes[].unified_job_template.name); without it every kind is searched.
+            type: str
+            choices: [job_template, project, inventory_source, workflow_job_template, workflow_approval]
+          organization:
+            description: Organization of the job template, project or workflow, to find it by name.
+            type: dict
+            suboptions:
+              name:
+                description: Name of the organization.
+                type: str
+          inventory:
+            description: Where an inventory source is found by name.
+            type: dict
+            suboptions:
+              organization:
+                description: Organization of the inventory of the inventory source.
+                type: dict
+                suboptions:
+                  name:
+                    description: Name of the organization.
+                    type: str
+          description:
+            description: Description of the approval.
+            type: str
+          timeout:
+            description: Seconds before the approval expires; V(0) waits for ever.
+            type: int
+      extra_data:
+        description: Variables given to the job of the node, compared as data.
+        type: dict
+      inventory:
+        description:
+          - Inventory given to the job of the node, by name or id, or as a dict of C(name) and
+            C(organization.name).
+        type: raw
+      scm_branch:
+        description: Branch given to the job of the node.
+        type: str
+      job_type:
+        description: Job type given to the job of the node.
+        type: str
+        choices: [run, check]
+      job_tags:
+        description: Tags given to the job of the node.
+        type: str
+      skip_tags:
+        description: Tags to skip, given to the job of the node.
+        type: str
+      limit:
+        description: Host pattern given to the job of the node.
+        type: str
+      diff_mode:
+        description: Diff mode of the job of the node.
+        type: bool
+      verbosity:
+        description: Verbosity of the job of the node.
+        type: str
+        choices: ['0', '1', '2', '3', '4', '5']
+      forks:
+        description: Forks of the job of the node.
+        type: int
+      job_slice_count:
+        description: Slices of the job of the node.
+        type: int
+      timeout:
+        description: Timeout, in seconds, of the job of the node.
+        type: int
+      execution_environment:
+        description: Execution environment of the job of the node.
+        type: dict
+        suboptions:
+          name:
+            description: Name of the execution environment.
+            type: str
+      all_parents_must_converge:
+        description: Run the node only when every parent reached it.
+        type: bool
+      related:
+        description: The edges and credentials of the node; a list given replaces what the node has.
+        type: dict
+        suboptions:
+          success_nodes:
+            description: Nodes run when this node succeeds.
+            type: list
+            elements: dict
+            suboptions:
+              identifier:
+                description: Identifier of the node.
+                type: str
+          failure_nodes:
+            description: Nodes run when this node fails.
+            type: list
+            elements: dict
+            suboptions:
+              identifier:
+                description: Identifier of the node.
+                type: str
+          always_nodes:
+            description: Nodes run whatever this node's outcome.
+            type: list
+            elements: dict
+            suboptions:
+              identifier:
+                description: Identifier of the node.
+                type: str
+          credentials:
+            description: Credentials given to the job of the node.
+            type: list
+            elements: dict
+            suboptions:
+              name:
+                description: Name of the credential.
+                type: str
+              organization:
+                description: Organization of the credential.
+                type: dict
+                suboptions:
+                  name:
+                    description: Name of the organization.
+                    type: str
+  destroy_current_nodes:
+    description:
+      - Delete every node of the workflow before bringing those of O(workflow_nodes) to their state, so that the
+        workflow holds exactly those nodes. The nodes are created anew, so a run with this option always reports
+        a change when the workflow has nodes.
+    type: bool
+    default: false
+    aliases: [destroy_current_schema]
   state:
     description:
       - V(present) creates or updates the workflow job template, V(absent) deletes it.
@@ -125,8 +283,7 @@ options:
 notes:
   - awx.awx's O(copy_from) is not offered; the service this collection is tested against has no copy endpoint for
     workflow job templates.
-  - awx.awx's C(workflow_nodes) (alias C(schema)) and C(destroy_current_nodes) options are not offered yet; build the
-    graph with M(automation.service.workflow_job_template_node), one task per node.
+  - In O(workflow_nodes), awx.awx's C(labels) and C(instance_groups) of C(related) are not offered yet.
   - awx.awx's C(notification_templates_started), C(notification_templates_success), C(notification_templates_error)
     and C(notification_templates_approvals) are not offered yet.
 extends_documentation_fragment:
@@ -186,6 +343,12 @@ workflow_job_template:
 
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE, Resource
 from ansible_collections.automation.service.plugins.module_utils._survey import ensure_survey
+from ansible_collections.automation.service.plugins.module_utils._workflow_node import (
+    EDGES, ENDPOINT as NODE_ENDPOINT, ensure_node, node_task, org_filter, runnable_id,
+)
+
+NODE_FIELDS = ('extra_data', 'scm_branch', 'job_type', 'job_tags', 'skip_tags', 'limit', 'diff_mode', 'verbosity',
+               'forks', 'job_slice_count', 'timeout', 'all_parents_must_converge')
 
 ASK_FLAGS = (
     'ask_variables_on_launch', 'ask_inventory_on_launch', 'ask_scm_branch_on_launch', 'ask_limit_on_launch',
@@ -211,6 +374,42 @@ ARGUMENT_SPEC = dict(
     labels=dict(type='list', elements='str'),
     webhook_service=dict(type='str', choices=['github', 'gitlab', 'bitbucket_dc']),
     webhook_credential=dict(type='str', no_log=False),
+    workflow_nodes=dict(type='list', elements='dict', aliases=['schema'], options=dict(
+        identifier=dict(type='str', required=True),
+        state=dict(type='str', choices=['present', 'absent'], default='present'),
+        unified_job_template=dict(type='dict', options=dict(
+            name=dict(type='str'),
+            type=dict(type='str', choices=[
+                'job_template', 'project', 'inventory_source', 'workflow_job_template', 'workflow_approval']),
+            organization=dict(type='dict', options=dict(name=dict(type='str'))),
+            inventory=dict(type='dict', options=dict(
+                organization=dict(type='dict', options=dict(name=dict(type='str'))))),
+            description=dict(type='str'),
+            timeout=dict(type='int'),
+        )),
+        extra_data=dict(type='dict'),
+        inventory=dict(type='raw'),
+        scm_branch=dict(type='str'),
+        job_type=dict(type='str', choices=['run', 'check']),
+        job_tags=dict(type='str'),
+        skip_tags=dict(type='str'),
+        limit=dict(type='str'),
+        diff_mode=dict(type='bool'),
+        verbosity=dict(type='str', choices=['0', '1', '2', '3', '4', '5']),
+        forks=dict(type='int'),
+        job_slice_count=dict(type='int'),
+        timeout=dict(type='int'),
+        execution_environment=dict(type='dict', options=dict(name=dict(type='str'))),
+        all_parents_must_converge=dict(type='bool'),
+        related=dict(type='dict', options=dict(
+            success_nodes=dict(type='list', elements='dict', options=dict(identifier=dict(type='str'))),
+            failure_nodes=dict(type='list', elements='dict', options=dict(identifier=dict(type='str'))),
+            always_nodes=dict(type='list', elements='dict', options=dict(identifier=dict(type='str'))),
+            credentials=dict(type='list', elements='dict', options=dict(
+                name=dict(type='str'), organization=dict(type='dict', options=dict(name=dict(type='str'))))),
+        )),
+    )),
+    destroy_current_nodes=dict(type='bool', default=False, aliases=['destroy_current_schema']),
     state=STATE,
 )
 ARGUMENT_SPEC.update((flag, dict(type='bool', aliases=ALIASES[flag]) if flag in ALIASES else dict(type='bool'))
@@ -229,10 +428,82 @@ RESOURCE = Resource(
 SPEC = RESOURCE.spec(ARGUMENT_SPEC)
 
 
+def name_of(value):
+    """The name in awx.awx's ``{name: ..., organization: {name: ...}}`` shape."""
+    return (value or {}).get('name')
+
+
+def node_params(api, workflow, node):
+    """The options of the node module for one entry of ``workflow_nodes`` (its edges aside)."""
+    if node['state'] == 'absent':
+        return {'identifier': node['identifier'], 'state': 'absent'}
+    params = dict((key, node.get(key)) for key in NODE_FIELDS)
+    params.update(identifier=node['identifier'], state=node['state'])
+    runs = node.get('unified_job_template') or {}
+    if runs.get('type') == 'workflow_approval':
+        params['approval_node'] = dict((key, runs.get(key)) for key in ('name', 'description', 'timeout'))
+    elif runs.get('name') is not None:
+        organization = name_of(runs.get('organization')) or name_of((runs.get('inventory') or {}).get('organization'))
+        params['unified_job_template'] = str(runnable_id(api, runs['name'], organization, runs.get('type')))
+    inventory = node.get('inventory')
+    if isinstance(inventory, dict):
+        inventory = str(api.resolve_id('inventories', inventory.get('name'), 'inventory',
+                                       **org_filter('organization', name_of(inventory.get('organization')))))
+    params['inventory'] = None if inventory is None else str(inventory)
+    params['execution_environment'] = name_of(node.get('execution_environment'))
+    credentials = (node.get('related') or {}).get('credentials')
+    if credentials is not None:
+        params['credentials'] = [str(api.resolve_id('credentials', item.get('name'), 'credential',
+                                                    **org_filter('organization', name_of(item.get('organization')))))
+                                 for item in credentials]
+    return params
+
+
+def merge(api, task, identifier):
+    """Fold the result of the task on one node into the workflow's."""
+    if task.result.get('changed'):
+        api.result['changed'] = True
+    if api.diff and task.result.get('diff'):
+        diff = api.result.setdefault('diff', {'before': {}, 'after': {}})
+        for side in ('before', 'after'):
+            diff[side].setdefault('workflow_nodes', {}).setdefault(identifier, {}).update(task.result['diff'][side])
+    api.warnings.extend(task.warnings)
+
+
+def ensure_nodes(api, workflow):
+    """The nodes of ``workflow_nodes``: each created, updated or deleted, then their edges."""
+    nodes = api.params.get('workflow_nodes')
+    if api.params.get('destroy_current_nodes') and workflow is not None:
+        for node in list(api.client.iterate(NODE_ENDPOINT, {'workflow_job_template': workflow, 'page_size': 200})):
+            task = node_task(api, {'identifier': node['identifier'], 'state': 'absent'})
+            task.ensure_absent(node)
+            merge(api, task, node['identifier'])
+    if not nodes:
+        return
+    pending = set()
+    for node in nodes:
+        task = node_task(api, node_params(api, workflow, node))
+        ensure_node(task, workflow)
+        merge(api, task, node['identifier'])
+        if node['state'] == 'present' and task.result.get('id') is None:
+            pending.add(node['identifier'])  # created in check mode only
+    for node in nodes:
+        related = node.get('related') or {}
+        edges = dict((option, [item.get('identifier') for item in related[option]])
+                     for option in EDGES if related.get(option) is not None)
+        if node['state'] == 'absent' or not edges:
+            continue
+        task = node_task(api, dict(edges, identifier=node['identifier']))
+        ensure_node(task, workflow, pending)
+        merge(api, task, node['identifier'])
+
+
 def run(api):
     outcome = RESOURCE.run(api)
     if outcome is not None:
-        ensure_survey(api, RESOURCE.endpoint, outcome[0], outcome[1], api.params.get('survey_spec'))
+        obj, new = outcome
+        ensure_survey(api, RESOURCE.endpoint, obj, new, api.params.get('survey_spec'))
+        ensure_nodes(api, obj.get('id'))
 
 
 def main():

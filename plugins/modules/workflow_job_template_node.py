@@ -210,16 +210,10 @@ approval_template:
   sample: {"id": 40, "name": "Approve the deploy", "description": "", "timeout": 3600}
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._api_module import is_id
-from ansible_collections.automation.service.plugins.module_utils._errors import MultipleFound, NotFound
-from ansible_collections.automation.service.plugins.module_utils._resource import STATE, Resource, as_data
-
-ENDPOINT = 'workflow_job_template_nodes'
-EDGES = ('success_nodes', 'failure_nodes', 'always_nodes')
-# What a node may run, and the filter that scopes each kind to an organization.
-RUNNABLE = (('job_templates', 'organization'), ('projects', 'organization'),
-            ('inventory_sources', 'inventory__organization'), ('workflow_job_templates', 'organization'))
-APPROVAL_FIELDS = ('name', 'description', 'timeout')
+from ansible_collections.automation.service.plugins.module_utils._resource import STATE
+from ansible_collections.automation.service.plugins.module_utils._workflow_node import (
+    EDGES, RESOURCE, ensure_node, workflow_id,
+)
 
 ARGUMENT_SPEC = dict(
     identifier=dict(type='str', required=True),
@@ -253,14 +247,6 @@ ARGUMENT_SPEC = dict(
     state=STATE,
 )
 
-RESOURCE = Resource(
-    ENDPOINT, 'workflow_job_template_node', 'workflow job template node', name='identifier',
-    fields=('scm_branch', 'job_type', 'job_tags', 'skip_tags', 'limit', 'diff_mode', 'forks', 'job_slice_count',
-            'timeout', 'all_parents_must_converge'),
-    references={'inventory': 'inventories', 'execution_environment': 'execution_environments'},
-    json_data=('extra_data',),
-    associations={'credentials': ('credentials', 'credentials')},
-)
 SPEC = RESOURCE.spec(
     ARGUMENT_SPEC,
     mutually_exclusive=[('unified_job_template', 'approval_node')],
@@ -268,113 +254,9 @@ SPEC = RESOURCE.spec(
 )
 
 
-def workflow_id(api):
-    params = api.params
-    value = params['workflow_job_template']
-    if is_id(value):
-        return int(value)
-    filters = {}
-    organization = params.get('organization')
-    if organization is not None:
-        filters.update({'organization': int(organization)} if is_id(organization)
-                       else {'organization__name': organization})
-    found = api.get_one('workflow_job_templates', name=value, **filters)
-    if found is None:
-        raise NotFound('workflow job template %r%s was not found.'
-                       % (value, '' if organization is None else ' in organization %r' % organization))
-    return found['id']
-
-
-def runnable_id(api, existing, value):
-    """The id of the job template, project, inventory source or workflow named ``value``."""
-    if is_id(value):
-        return int(value)
-    current = ((existing or {}).get('summary_fields') or {}).get('unified_job_template') or {}
-    if current.get('name') == value and current.get('unified_job_type') != 'workflow_approval':
-        return current['id']
-    organization = api.params.get('lookup_organization')
-    found = []
-    for endpoint, org_field in RUNNABLE:
-        filters = {}
-        if organization is not None:
-            filters[org_field if is_id(organization) else org_field + '__name'] = organization
-        match = api.get_one(endpoint, name=value, **filters)
-        if match is not None:
-            found.append((endpoint, match['id']))
-    if not found:
-        raise NotFound('unified job template %r (a job template, project, inventory source or workflow) was not found.'
-                       % value)
-    if len(found) > 1:
-        raise MultipleFound('More than one object is named %r (%s): name it by id instead.'
-                            % (value, ', '.join('%s %d' % item for item in found)))
-    return found[0][1]
-
-
-def desired(api, existing):
-    params = api.params
-    wanted = RESOURCE.desired(api, existing)
-    if params.get('verbosity') is not None:
-        wanted['verbosity'] = int(params['verbosity'])
-    if params.get('unified_job_template') is not None:
-        wanted['unified_job_template'] = runnable_id(api, existing, params['unified_job_template'])
-    return wanted
-
-
-def ensure_approval(api, node, new):
-    """Make the node's approval template hold the fields of ``approval_node``."""
-    wanted = dict((key, value) for key, value in api.params['approval_node'].items() if value is not None)
-    current = (node.get('summary_fields') or {}).get('unified_job_template') or {}
-    have = None
-    if not new and current.get('unified_job_type') == 'workflow_approval':
-        have = api.client.get('workflow_approval_templates/%s' % current['id'])
-    delta = dict((key, value) for key, value in wanted.items() if have is None or have.get(key) != value)
-    if have is not None:
-        api.result['approval_template'] = have
-    if not delta:
-        return
-    api.result['changed'] = True
-    if api.diff:
-        diff = api.result.setdefault('diff', {'before': {}, 'after': {}})
-        if have is not None:
-            diff['before']['approval_node'] = dict((key, have.get(key)) for key in delta)
-        diff['after']['approval_node'] = delta if have is not None else wanted
-    if api.check_mode or node.get('id') is None:
-        return
-    if have is None:
-        api.result['approval_template'] = api.client.request(
-            'POST', '%s/%s/create_approval_template' % (ENDPOINT, node['id']), json_body=wanted, expect=(200, 201))
-    else:
-        api.result['approval_template'] = api.client.request(
-            'PATCH', 'workflow_approval_templates/%s' % have['id'], json_body=delta, expect=(200,))
-
-
-def node_ids(api, workflow, option):
-    ids = []
-    for identifier in api.params[option]:
-        found = api.get_one(ENDPOINT, identifier=identifier, workflow_job_template=workflow)
-        if found is None:
-            raise NotFound('%s: node %r was not found in the workflow.' % (option.replace('_', ' '), identifier))
-        ids.append(found['id'])
-    return ids
-
-
 def run(api):
-    params = api.params
-    workflow = workflow_id(api)
-    existing = api.get_one(ENDPOINT, identifier=params['identifier'], workflow_job_template=workflow)
-    if params['state'] == 'absent':
-        api.ensure_absent(existing)
-        return
-    node = api.ensure_present(existing, desired(api, existing), create=lambda: {'workflow_job_template': workflow},
-                              normalize={'extra_data': as_data})
-    new = existing is None
-    if params.get('approval_node') is not None:
-        ensure_approval(api, node, new)
-    if params.get('credentials') is not None:
-        RESOURCE.associate(api, node, new, 'credentials', *RESOURCE.associations['credentials'])
-    for option in EDGES:
-        if params.get(option) is not None:
-            RESOURCE.set_sublist(api, node, new, option, option, node_ids(api, workflow, option))
+    workflow = workflow_id(api, api.params['workflow_job_template'], api.params.get('organization'))
+    ensure_node(api, workflow)
 
 
 def main():
