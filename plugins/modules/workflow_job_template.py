@@ -224,7 +224,9 @@ options:
         description: Run the node only when every parent reached it.
         type: bool
       related:
-        description: The edges and credentials of the node; a list given replaces what the node has.
+        description:
+          - The edges and credentials of the node. A list given replaces what the node has; an empty list, as
+            with awx.awx, leaves it alone (O(destroy_current_nodes) rebuilds the graph).
         type: dict
         suboptions:
           success_nodes:
@@ -452,7 +454,7 @@ def node_params(api, workflow, node):
     params['inventory'] = None if inventory is None else str(inventory)
     params['execution_environment'] = name_of(node.get('execution_environment'))
     credentials = (node.get('related') or {}).get('credentials')
-    if credentials is not None:
+    if credentials:  # as with awx.awx, an empty list leaves the node's credentials alone
         params['credentials'] = [str(api.resolve_id('credentials', item.get('name'), 'credential',
                                                     **org_filter('organization', name_of(item.get('organization')))))
                                  for item in credentials]
@@ -490,7 +492,7 @@ def ensure_nodes(api, workflow):
     for node in nodes:
         related = node.get('related') or {}
         edges = dict((option, [item.get('identifier') for item in related[option]])
-                     for option in EDGES if related.get(option) is not None)
+                     for option in EDGES if related.get(option))  # an empty list leaves the edges alone
         if node['state'] == 'absent' or not edges:
             continue
         task = node_task(api, dict(edges, identifier=node['identifier']))
