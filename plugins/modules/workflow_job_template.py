@@ -283,7 +283,7 @@ options:
     choices: [present, absent]
     default: present
 notes:
-  - awx.awx's O(copy_from) is not offered; the service this collection is tested against has no copy endpoint for
+  - awx.awx's C(copy_from) is not offered; the service this collection is tested against has no copy endpoint for
     workflow job templates.
   - In O(workflow_nodes), awx.awx's C(labels) and C(instance_groups) of C(related) are not offered yet.
   - awx.awx's C(notification_templates_started), C(notification_templates_success), C(notification_templates_error)
