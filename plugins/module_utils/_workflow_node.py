@@ -28,10 +28,25 @@ RUNNABLE = (('job_template', 'job_templates', 'organization'), ('project', 'proj
             ('inventory_source', 'inventory_sources', 'inventory__organization'),
             ('workflow_job_template', 'workflow_job_templates', 'organization'))
 
+# The launch prompts a node keeps, as options of both workflow modules.
+PROMPT_SPEC = dict(
+    extra_data=dict(type='dict'),
+    scm_branch=dict(type='str'),
+    job_type=dict(type='str', choices=['run', 'check']),
+    job_tags=dict(type='str'),
+    skip_tags=dict(type='str'),
+    limit=dict(type='str'),
+    diff_mode=dict(type='bool'),
+    verbosity=dict(type='str', choices=['0', '1', '2', '3', '4', '5']),
+    forks=dict(type='int'),
+    job_slice_count=dict(type='int'),
+    timeout=dict(type='int'),
+    all_parents_must_converge=dict(type='bool'),
+)
+
 RESOURCE = Resource(
     ENDPOINT, RESULT_KEY, 'workflow job template node', name='identifier',
-    fields=('scm_branch', 'job_type', 'job_tags', 'skip_tags', 'limit', 'diff_mode', 'forks', 'job_slice_count',
-            'timeout', 'all_parents_must_converge'),
+    fields=tuple(key for key in PROMPT_SPEC if key not in ('extra_data', 'verbosity')),  # verbosity: sent as a number
     references={'inventory': 'inventories', 'execution_environment': 'execution_environments'},
     json_data=('extra_data',),
     associations={'credentials': ('credentials', 'credentials')},

@@ -346,11 +346,9 @@ workflow_job_template:
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE, Resource
 from ansible_collections.automation.service.plugins.module_utils._survey import ensure_survey
 from ansible_collections.automation.service.plugins.module_utils._workflow_node import (
-    EDGES, ENDPOINT as NODE_ENDPOINT, ensure_node, node_task, org_filter, runnable_id,
+    EDGES, ENDPOINT as NODE_ENDPOINT, PROMPT_SPEC, ensure_node, node_task, org_filter, runnable_id,
 )
 
-NODE_FIELDS = ('extra_data', 'scm_branch', 'job_type', 'job_tags', 'skip_tags', 'limit', 'diff_mode', 'verbosity',
-               'forks', 'job_slice_count', 'timeout', 'all_parents_must_converge')
 
 ASK_FLAGS = (
     'ask_variables_on_launch', 'ask_inventory_on_launch', 'ask_scm_branch_on_launch', 'ask_limit_on_launch',
@@ -377,6 +375,7 @@ ARGUMENT_SPEC = dict(
     webhook_service=dict(type='str', choices=['github', 'gitlab', 'bitbucket_dc']),
     webhook_credential=dict(type='str', no_log=False),
     workflow_nodes=dict(type='list', elements='dict', aliases=['schema'], options=dict(
+        PROMPT_SPEC,
         identifier=dict(type='str', required=True),
         state=dict(type='str', choices=['present', 'absent'], default='present'),
         unified_job_template=dict(type='dict', options=dict(
@@ -389,20 +388,8 @@ ARGUMENT_SPEC = dict(
             description=dict(type='str'),
             timeout=dict(type='int'),
         )),
-        extra_data=dict(type='dict'),
         inventory=dict(type='raw'),
-        scm_branch=dict(type='str'),
-        job_type=dict(type='str', choices=['run', 'check']),
-        job_tags=dict(type='str'),
-        skip_tags=dict(type='str'),
-        limit=dict(type='str'),
-        diff_mode=dict(type='bool'),
-        verbosity=dict(type='str', choices=['0', '1', '2', '3', '4', '5']),
-        forks=dict(type='int'),
-        job_slice_count=dict(type='int'),
-        timeout=dict(type='int'),
         execution_environment=dict(type='dict', options=dict(name=dict(type='str'))),
-        all_parents_must_converge=dict(type='bool'),
         related=dict(type='dict', options=dict(
             success_nodes=dict(type='list', elements='dict', options=dict(identifier=dict(type='str'))),
             failure_nodes=dict(type='list', elements='dict', options=dict(identifier=dict(type='str'))),
@@ -439,7 +426,7 @@ def node_params(api, workflow, node):
     """The options of the node module for one entry of ``workflow_nodes`` (its edges aside)."""
     if node['state'] == 'absent':
         return {'identifier': node['identifier'], 'state': 'absent'}
-    params = dict((key, node.get(key)) for key in NODE_FIELDS)
+    params = dict((key, node.get(key)) for key in PROMPT_SPEC)
     params.update(identifier=node['identifier'], state=node['state'])
     runs = node.get('unified_job_template') or {}
     if runs.get('type') == 'workflow_approval':

@@ -212,7 +212,7 @@ approval_template:
 
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE
 from ansible_collections.automation.service.plugins.module_utils._workflow_node import (
-    EDGES, RESOURCE, ensure_node, workflow_id,
+    EDGES, PROMPT_SPEC, RESOURCE, ensure_node, workflow_id,
 )
 
 ARGUMENT_SPEC = dict(
@@ -226,26 +226,15 @@ ARGUMENT_SPEC = dict(
         description=dict(type='str'),
         timeout=dict(type='int'),
     )),
-    extra_data=dict(type='dict'),
     inventory=dict(type='str'),
-    scm_branch=dict(type='str'),
-    job_type=dict(type='str', choices=['run', 'check']),
-    job_tags=dict(type='str'),
-    skip_tags=dict(type='str'),
-    limit=dict(type='str'),
-    diff_mode=dict(type='bool'),
-    verbosity=dict(type='str', choices=['0', '1', '2', '3', '4', '5']),
-    forks=dict(type='int'),
-    job_slice_count=dict(type='int'),
-    timeout=dict(type='int'),
     execution_environment=dict(type='str'),
-    all_parents_must_converge=dict(type='bool'),
     success_nodes=dict(type='list', elements='str'),
     failure_nodes=dict(type='list', elements='str'),
     always_nodes=dict(type='list', elements='str'),
     credentials=dict(type='list', elements='str'),
     state=STATE,
 )
+ARGUMENT_SPEC.update(PROMPT_SPEC)
 
 SPEC = RESOURCE.spec(
     ARGUMENT_SPEC,
