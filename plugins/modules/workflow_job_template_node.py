@@ -210,6 +210,7 @@ approval_template:
   sample: {"id": 40, "name": "Approve the deploy", "description": "", "timeout": 3600}
 '''
 
+from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE
 from ansible_collections.automation.service.plugins.module_utils._workflow_node import (
     EDGES, PROMPT_SPEC, RESOURCE, ensure_node, workflow_id,
@@ -239,11 +240,14 @@ ARGUMENT_SPEC.update(PROMPT_SPEC)
 SPEC = RESOURCE.spec(
     ARGUMENT_SPEC,
     mutually_exclusive=[('unified_job_template', 'approval_node')],
-    required_if=[['state', 'present', ['unified_job_template', 'approval_node'] + list(EDGES), True]],
 )
+# With state present one of these is needed (checked in run, after the types of every option).
+ONE_OF = ['unified_job_template', 'approval_node'] + list(EDGES)
 
 
 def run(api):
+    if api.params['state'] == 'present' and all(api.params.get(key) is None for key in ONE_OF):
+        raise ConfigError('state is present but any of the following are missing: %s.' % ', '.join(ONE_OF))
     workflow = workflow_id(api, api.params['workflow_job_template'], api.params.get('organization'))
     ensure_node(api, workflow)
 
