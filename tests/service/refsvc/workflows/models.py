@@ -34,6 +34,10 @@ class WorkflowJobTemplate(UnifiedIdMixin, TimestampedModel):
     webhook_credential = models.ForeignKey(Credential, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     labels = models.ManyToManyField("resources.Label", blank=True, related_name="workflow_job_templates")
+    notification_templates_started = models.ManyToManyField("resources.NotificationTemplate", blank=True, related_name="workflow_job_templates_started")
+    notification_templates_success = models.ManyToManyField("resources.NotificationTemplate", blank=True, related_name="workflow_job_templates_success")
+    notification_templates_error = models.ManyToManyField("resources.NotificationTemplate", blank=True, related_name="workflow_job_templates_error")
+    notification_templates_approvals = models.ManyToManyField("resources.NotificationTemplate", blank=True, related_name="workflow_job_templates_approvals")
 
     class Meta:
         ordering = ["id"]

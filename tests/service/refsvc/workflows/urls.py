@@ -16,6 +16,10 @@ v2 = [
 ]
 
 urlpatterns = [path("api/v2/" + p, v.as_view()) for p, v in v2] + [
+    path("api/v2/workflow_job_templates/<int:pk>/notification_templates_%s/" % event,
+         views.WorkflowNotificationTemplates.as_view(relation="notification_templates_" + event))
+    for event in ("started", "success", "error", "approvals")
+] + [
     path("api/v2/workflow_job_template_nodes/<int:pk>/%s/" % rel, views.NodeChildren.as_view(relationship=rel))
     for rel in views.RELATIONSHIPS
 ]

@@ -8,7 +8,7 @@ from rest_framework.response import Response
 from refsvc.jobs import surveys
 from refsvc.rbac.registry import allowed_q, has_perm
 from refsvc.rbac.views import association, get_object_or_400
-from refsvc.resources.views import Labels
+from refsvc.resources.views import Labels, NotificationTemplateLinks
 from refsvc.svc import access
 from refsvc.svc.filters import FieldLookupBackend
 from refsvc.svc.models import Credential, Organization
@@ -88,6 +88,19 @@ class WorkflowLabels(Labels):
     """/workflow_job_templates/<pk>/labels/: associate, disassociate, or create and associate."""
 
     parent_model, relation = WorkflowJobTemplate, "labels"
+
+    def get_parent(self):
+        return get_object_or_404(visible_wfjts(self.request.user), pk=self.kwargs["pk"])
+
+    def check_parent(self, parent):
+        if not can_change_wfjt(self.request.user, parent):
+            raise PermissionDenied()
+
+
+class WorkflowNotificationTemplates(NotificationTemplateLinks):
+    """/workflow_job_templates/<pk>/notification_templates_{started,success,error,approvals}/."""
+
+    parent_model = WorkflowJobTemplate
 
     def get_parent(self):
         return get_object_or_404(visible_wfjts(self.request.user), pk=self.kwargs["pk"])

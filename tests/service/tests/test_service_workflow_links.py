@@ -1,4 +1,4 @@
-"""Labels of workflow job templates: the sub-list and the summary fields."""
+"""Labels and notification templates of workflow job templates: the sub-lists and the summary fields."""
 import uuid
 
 import pytest
@@ -65,3 +65,19 @@ def test_workflow_labels_need_change_rights(service, wfjt):
     label = call(service, "POST", "labels/", json={"name": unique("lb"), "organization": 1}).json()
     r = call(service, "POST", "workflow_job_templates/%d/labels/" % wfjt["id"], auth=(name, password), json={"id": label["id"]})
     assert r.status_code in (403, 404)
+
+
+@pytest.mark.parametrize("event", ["started", "success", "error", "approvals"])
+def test_workflow_notification_templates(service, wfjt, event):
+    body = {"name": unique("nt"), "organization": 1, "notification_type": "webhook",
+            "notification_configuration": {"url": "https://h", "headers": {}}}
+    nt = call(service, "POST", "notification_templates/", json=body).json()
+    path = "workflow_job_templates/%d/notification_templates_%s/" % (wfjt["id"], event)
+    assert wfjt["related"]["notification_templates_" + event] == "/api/v2/" + path
+    assert call(service, "POST", path, json={"id": nt["id"]}).status_code == 204
+    assert [item["id"] for item in call(service, "GET", path).json()["results"]] == [nt["id"]]
+    assert call(service, "GET", path, params={"name": nt["name"]}).json()["count"] == 1
+    assert call(service, "POST", path, json={"id": nt["id"], "disassociate": True}).status_code == 204
+    assert call(service, "GET", path).json()["count"] == 0
+    # taken off, the notification template stays
+    assert call(service, "GET", "notification_templates/%d/" % nt["id"]).status_code == 200
