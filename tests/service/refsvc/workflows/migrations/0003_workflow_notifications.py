@@ -7,15 +7,10 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('resources', '0002_inventory_source_ids'),
-        ('workflows', '0001_initial'),
+        ('workflows', '0002_workflow_labels'),
     ]
 
     operations = [
-        migrations.AddField(
-            model_name='workflowjobtemplate',
-            name='labels',
-            field=models.ManyToManyField(blank=True, related_name='workflow_job_templates', to='resources.label'),
-        ),
         migrations.AddField(
             model_name='workflowjobtemplate',
             name='notification_templates_started',
