@@ -106,6 +106,30 @@ options:
         replaces the template's labels; V([]) removes them all. The labels must exist.
     type: list
     elements: str
+  notification_templates_started:
+    description:
+      - Notification templates, by name or id, that notify when a job of the workflow starts. The list given
+        replaces the template's; V([]) removes them all.
+    type: list
+    elements: str
+  notification_templates_success:
+    description:
+      - Notification templates, by name or id, that notify when a job of the workflow succeeds. The list given
+        replaces the template's; V([]) removes them all.
+    type: list
+    elements: str
+  notification_templates_error:
+    description:
+      - Notification templates, by name or id, that notify when a job of the workflow fails. The list given
+        replaces the template's; V([]) removes them all.
+    type: list
+    elements: str
+  notification_templates_approvals:
+    description:
+      - Notification templates, by name or id, that notify when an approval of the workflow waits, is approved,
+        denied or times out. The list given replaces the template's; V([]) removes them all.
+    type: list
+    elements: str
   webhook_service:
     description:
       - The service whose webhooks may launch the workflow.
@@ -286,8 +310,6 @@ notes:
   - awx.awx's C(copy_from) is not offered; the service this collection is tested against has no copy endpoint for
     workflow job templates.
   - In O(workflow_nodes), awx.awx's C(labels) and C(instance_groups) of C(related) are not offered yet.
-  - awx.awx's C(notification_templates_started), C(notification_templates_success), C(notification_templates_error)
-    and C(notification_templates_approvals) are not offered yet.
 extends_documentation_fragment:
   - automation.service.auth
   - automation.service.attributes
@@ -350,6 +372,8 @@ from ansible_collections.automation.service.plugins.module_utils._workflow_node 
 )
 
 
+NOTIFICATIONS = ('notification_templates_started', 'notification_templates_success', 'notification_templates_error',
+                 'notification_templates_approvals')
 ASK_FLAGS = (
     'ask_variables_on_launch', 'ask_inventory_on_launch', 'ask_scm_branch_on_launch', 'ask_limit_on_launch',
     'ask_labels_on_launch', 'ask_tags_on_launch', 'ask_skip_tags_on_launch',
@@ -372,6 +396,10 @@ ARGUMENT_SPEC = dict(
     survey_enabled=dict(type='bool'),
     survey_spec=dict(type='dict', aliases=['survey']),
     labels=dict(type='list', elements='str'),
+    notification_templates_started=dict(type='list', elements='str'),
+    notification_templates_success=dict(type='list', elements='str'),
+    notification_templates_error=dict(type='list', elements='str'),
+    notification_templates_approvals=dict(type='list', elements='str'),
     webhook_service=dict(type='str', choices=['github', 'gitlab', 'bitbucket_dc']),
     webhook_credential=dict(type='str', no_log=False),
     workflow_nodes=dict(type='list', elements='dict', aliases=['schema'], options=dict(
@@ -411,7 +439,8 @@ RESOURCE = Resource(
             'webhook_service') + ASK_FLAGS,
     references={'inventory': 'inventories', 'webhook_credential': 'credentials'},
     text_data=('extra_vars',),
-    associations={'labels': ('labels', 'labels')},
+    associations=dict([('labels', ('labels', 'labels'))] + [(event, (event, 'notification_templates'))
+                                                             for event in NOTIFICATIONS]),
     scoped_associations=('labels',),
 )
 SPEC = RESOURCE.spec(ARGUMENT_SPEC)
