@@ -1,4 +1,5 @@
-"""Labels and notification templates of workflow job templates: the sub-lists and the summary fields."""
+"""Labels and notification templates of workflow job templates, labels and instance groups
+of their nodes: the sub-lists and the summary fields."""
 import uuid
 
 import pytest
@@ -81,3 +82,24 @@ def test_workflow_notification_templates(service, wfjt, event):
     assert call(service, "GET", path).json()["count"] == 0
     # taken off, the notification template stays
     assert call(service, "GET", "notification_templates/%d/" % nt["id"]).status_code == 200
+
+
+def test_node_labels_and_instance_groups(service, wfjt):
+    node = call(service, "POST", "workflow_job_template_nodes/", json={"workflow_job_template": wfjt["id"], "identifier": "n"}).json()
+    assert node["related"]["labels"].endswith("/workflow_job_template_nodes/%d/labels/" % node["id"])
+    label = call(service, "POST", "labels/", json={"name": unique("lb"), "organization": 1}).json()
+    path = "workflow_job_template_nodes/%d/labels/" % node["id"]
+    assert call(service, "POST", path, json={"id": label["id"]}).status_code == 204
+    assert [item["id"] for item in call(service, "GET", path).json()["results"]] == [label["id"]]
+    assert call(service, "POST", path, json={"id": label["id"], "disassociate": True}).status_code == 204
+    assert call(service, "GET", "labels/%d/" % label["id"]).status_code == 404  # used nowhere any more
+    groups = call(service, "GET", "instance_groups/", params={"order_by": "id"}).json()["results"]
+    assert len(groups) >= 2
+    path = "workflow_job_template_nodes/%d/instance_groups/" % node["id"]
+    for group in reversed(groups[:2]):
+        assert call(service, "POST", path, json={"id": group["id"]}).status_code == 204
+    # kept in the order given
+    assert [item["id"] for item in call(service, "GET", path).json()["results"]] == [groups[1]["id"], groups[0]["id"]]
+    assert call(service, "POST", path, json={"id": groups[1]["id"], "disassociate": True}).status_code == 204
+    assert [item["id"] for item in call(service, "GET", path).json()["results"]] == [groups[0]["id"]]
+    assert call(service, "GET", "instance_groups/%d/" % groups[1]["id"]).status_code == 200

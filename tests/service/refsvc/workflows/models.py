@@ -79,7 +79,19 @@ class WorkflowJobTemplateNode(TimestampedModel):
     skip_tags = models.TextField(null=True, blank=True, default=None)
     limit = models.TextField(null=True, blank=True, default=None)
     scm_branch = models.TextField(null=True, blank=True, default=None)
+    labels = models.ManyToManyField("resources.Label", blank=True, related_name="workflow_job_template_nodes")
 
     class Meta:
         ordering = ["id"]
         unique_together = [("identifier", "workflow_job_template")]
+
+
+class WorkflowJobTemplateNodeInstanceGroup(models.Model):
+    """The instance groups a node prompts for, in order."""
+    node = models.ForeignKey(WorkflowJobTemplateNode, on_delete=models.CASCADE, related_name="instance_group_links")
+    instance_group = models.ForeignKey("resources.InstanceGroup", on_delete=models.CASCADE, related_name="+")
+    position = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position", "id"]
+        unique_together = [("node", "instance_group")]

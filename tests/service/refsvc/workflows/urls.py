@@ -11,6 +11,8 @@ v2 = [
     ("workflow_job_template_nodes/", views.NodeList),
     ("workflow_job_template_nodes/<int:pk>/", views.NodeDetail),
     ("workflow_job_template_nodes/<int:pk>/credentials/", views.NodeCredentials),
+    ("workflow_job_template_nodes/<int:pk>/labels/", views.NodeLabels),
+    ("workflow_job_template_nodes/<int:pk>/instance_groups/", views.NodeInstanceGroups),
     ("workflow_job_template_nodes/<int:pk>/create_approval_template/", views.NodeCreateApproval),
     ("workflow_approval_templates/<int:pk>/", views.ApprovalTemplateDetail),
 ]

@@ -8,14 +8,16 @@ from rest_framework.response import Response
 from refsvc.jobs import surveys
 from refsvc.rbac.registry import allowed_q, has_perm
 from refsvc.rbac.views import association, get_object_or_400
-from refsvc.resources.views import Labels, NotificationTemplateLinks
+from refsvc.resources.models import InstanceGroup
+from refsvc.resources.serializers import InstanceGroupSerializer
+from refsvc.resources.views import Labels, NotificationTemplateLinks, OrderedLinks
 from refsvc.svc import access
 from refsvc.svc.filters import FieldLookupBackend
 from refsvc.svc.models import Credential, Organization
 from refsvc.svc.serializers import CredentialSerializer
 from refsvc.svc.views import ApiMixin, CreatedByMixin, ResourceDetail, ResourceList
 
-from .models import WorkflowApprovalTemplate, WorkflowJobTemplate, WorkflowJobTemplateNode
+from .models import WorkflowApprovalTemplate, WorkflowJobTemplate, WorkflowJobTemplateNode, WorkflowJobTemplateNodeInstanceGroup
 from .serializers import WorkflowApprovalTemplateSerializer, WorkflowJobTemplateNodeSerializer, WorkflowJobTemplateSerializer
 
 RELATIONSHIPS = ("success_nodes", "failure_nodes", "always_nodes")
@@ -253,6 +255,30 @@ class NodeCredentials(ApiMixin, generics.ListAPIView):
         else:
             node.credentials.add(cred)
         return Response(status=204)
+
+
+class NodePromptList:
+    """A prompt list of a node: seen with the node's workflow, changed by who may change it."""
+
+    def get_parent(self):
+        return get_object_or_404(visible_nodes(self.request.user), pk=self.kwargs["pk"])
+
+    def check_parent(self, parent):
+        if not can_change_wfjt(self.request.user, parent.workflow_job_template):
+            raise PermissionDenied()
+
+
+class NodeLabels(NodePromptList, Labels):
+    """/workflow_job_template_nodes/<pk>/labels/."""
+
+    parent_model, relation = WorkflowJobTemplateNode, "labels"
+
+
+class NodeInstanceGroups(NodePromptList, OrderedLinks):
+    """/workflow_job_template_nodes/<pk>/instance_groups/ (ordered)."""
+
+    parent_model, model, serializer_class = WorkflowJobTemplateNode, InstanceGroup, InstanceGroupSerializer
+    link_model, link_parent, link_child = WorkflowJobTemplateNodeInstanceGroup, "node", "instance_group"
 
 
 class NodeCreateApproval(ApiMixin, generics.GenericAPIView):
