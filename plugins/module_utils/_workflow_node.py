@@ -28,6 +28,8 @@ RUNNABLE = (('job_template', 'job_templates', 'organization'), ('project', 'proj
             ('inventory_source', 'inventory_sources', 'inventory__organization'),
             ('workflow_job_template', 'workflow_job_templates', 'organization'))
 
+# The lists a node prompts with (sub-lists of the node, of objects of the endpoint of that name).
+PROMPT_LISTS = ('credentials', 'labels', 'instance_groups')
 # The launch prompts a node keeps, as options of both workflow modules.
 PROMPT_SPEC = dict(
     extra_data=dict(type='dict'),
@@ -49,7 +51,7 @@ RESOURCE = Resource(
     fields=tuple(key for key in PROMPT_SPEC if key not in ('extra_data', 'verbosity')),  # verbosity: sent as a number
     references={'inventory': 'inventories', 'execution_environment': 'execution_environments'},
     json_data=('extra_data',),
-    associations={'credentials': ('credentials', 'credentials')},
+    associations=dict((option, (option, option)) for option in PROMPT_LISTS),
 )
 # What a task on one node of a workflow is, when another module runs it.
 NODE_SPEC = ModuleSpec({}, resource=ENDPOINT, result_key=RESULT_KEY)
@@ -158,8 +160,9 @@ def ensure_node(api, workflow, pending=()):
     new = existing is None
     if params.get('approval_node') is not None:
         ensure_approval(api, node, new)
-    if params.get('credentials') is not None:
-        RESOURCE.associate(api, node, new, 'credentials', *RESOURCE.associations['credentials'])
+    for option in PROMPT_LISTS:
+        if params.get(option) is not None:
+            RESOURCE.associate(api, node, new, option, *RESOURCE.associations[option])
     for option in EDGES:
         if params.get(option) is not None:
             RESOURCE.set_sublist(api, node, new, option, option, node_ids(api, workflow, option, pending))

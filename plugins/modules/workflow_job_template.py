@@ -292,6 +292,29 @@ options:
                   name:
                     description: Name of the organization.
                     type: str
+          labels:
+            description: Labels given to the job of the node.
+            type: list
+            elements: dict
+            suboptions:
+              name:
+                description: Name of the label.
+                type: str
+              organization:
+                description: Organization of the label.
+                type: dict
+                suboptions:
+                  name:
+                    description: Name of the organization.
+                    type: str
+          instance_groups:
+            description: Instance groups given to the job of the node.
+            type: list
+            elements: dict
+            suboptions:
+              name:
+                description: Name of the instance group.
+                type: str
   destroy_current_nodes:
     description:
       - Delete every node of the workflow before bringing those of O(workflow_nodes) to their state, so that the
@@ -309,7 +332,6 @@ options:
 notes:
   - awx.awx's C(copy_from) is not offered; the service this collection is tested against has no copy endpoint for
     workflow job templates.
-  - In O(workflow_nodes), awx.awx's C(labels) and C(instance_groups) of C(related) are not offered yet.
 extends_documentation_fragment:
   - automation.service.auth
   - automation.service.attributes
@@ -368,7 +390,7 @@ workflow_job_template:
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE, Resource
 from ansible_collections.automation.service.plugins.module_utils._survey import ensure_survey
 from ansible_collections.automation.service.plugins.module_utils._workflow_node import (
-    EDGES, ENDPOINT as NODE_ENDPOINT, PROMPT_SPEC, ensure_node, node_task, org_filter, runnable_id,
+    EDGES, ENDPOINT as NODE_ENDPOINT, PROMPT_LISTS, PROMPT_SPEC, ensure_node, node_task, org_filter, runnable_id,
 )
 
 
@@ -424,6 +446,9 @@ ARGUMENT_SPEC = dict(
             always_nodes=dict(type='list', elements='dict', options=dict(identifier=dict(type='str'))),
             credentials=dict(type='list', elements='dict', options=dict(
                 name=dict(type='str'), organization=dict(type='dict', options=dict(name=dict(type='str'))))),
+            labels=dict(type='list', elements='dict', options=dict(
+                name=dict(type='str'), organization=dict(type='dict', options=dict(name=dict(type='str'))))),
+            instance_groups=dict(type='list', elements='dict', options=dict(name=dict(type='str'))),
         )),
     )),
     destroy_current_nodes=dict(type='bool', default=False, aliases=['destroy_current_schema']),
@@ -469,11 +494,13 @@ def node_params(api, workflow, node):
                                        **org_filter('organization', name_of(inventory.get('organization')))))
     params['inventory'] = None if inventory is None else str(inventory)
     params['execution_environment'] = name_of(node.get('execution_environment'))
-    credentials = (node.get('related') or {}).get('credentials')
-    if credentials:  # as with awx.awx, an empty list leaves the node's credentials alone
-        params['credentials'] = [str(api.resolve_id('credentials', item.get('name'), 'credential',
-                                                    **org_filter('organization', name_of(item.get('organization')))))
-                                 for item in credentials]
+    for option in PROMPT_LISTS:
+        items = (node.get('related') or {}).get(option)
+        if items:  # as with awx.awx, an empty list leaves the node's list alone
+            label = option.replace('_', ' ').rstrip('s')
+            params[option] = [str(api.resolve_id(option, item.get('name'), label,
+                                                 **org_filter('organization', name_of(item.get('organization')))))
+                              for item in items]
     return params
 
 

@@ -135,6 +135,18 @@ options:
         replaces the node's credentials; V([]) removes them.
     type: list
     elements: str
+  labels:
+    description:
+      - Labels given to the job of the node when its template prompts for them, by name or id. The list given
+        replaces the node's labels; V([]) removes them.
+    type: list
+    elements: str
+  instance_groups:
+    description:
+      - Instance groups given to the job of the node when its template prompts for them, by name or id. The list
+        given replaces the node's instance groups; V([]) removes them. Their order is not compared.
+    type: list
+    elements: str
   state:
     description:
       - V(present) creates or updates the node, V(absent) deletes it (and its edges).
@@ -142,7 +154,6 @@ options:
     choices: [present, absent]
     default: present
 notes:
-  - awx.awx's C(labels) and C(instance_groups) prompts of a node are not offered yet.
   - With O(state=present), one of O(unified_job_template), O(approval_node), O(success_nodes), O(failure_nodes) and
     O(always_nodes) is required, as with awx.awx.
 extends_documentation_fragment:
@@ -233,6 +244,8 @@ ARGUMENT_SPEC = dict(
     failure_nodes=dict(type='list', elements='str'),
     always_nodes=dict(type='list', elements='str'),
     credentials=dict(type='list', elements='str'),
+    labels=dict(type='list', elements='str'),
+    instance_groups=dict(type='list', elements='str'),
     state=STATE,
 )
 ARGUMENT_SPEC.update(PROMPT_SPEC)
