@@ -86,30 +86,30 @@ class WorkflowJobTemplateSurveySpec(surveys.SurveySpecView):
         return can_change_wfjt(user, obj)
 
 
-class WorkflowLabels(Labels):
-    """/workflow_job_templates/<pk>/labels/: associate, disassociate, or create and associate."""
-
-    parent_model, relation = WorkflowJobTemplate, "labels"
-
-    def get_parent(self):
-        return get_object_or_404(visible_wfjts(self.request.user), pk=self.kwargs["pk"])
-
-    def check_parent(self, parent):
-        if not can_change_wfjt(self.request.user, parent):
-            raise PermissionDenied()
-
-
-class WorkflowNotificationTemplates(NotificationTemplateLinks):
-    """/workflow_job_templates/<pk>/notification_templates_{started,success,error,approvals}/."""
+class WorkflowSubList:
+    """A related list of a workflow job template: seen with it, changed by who may change it."""
 
     parent_model = WorkflowJobTemplate
 
     def get_parent(self):
         return get_object_or_404(visible_wfjts(self.request.user), pk=self.kwargs["pk"])
 
+    def workflow_of(self, parent):
+        return parent
+
     def check_parent(self, parent):
-        if not can_change_wfjt(self.request.user, parent):
+        if not can_change_wfjt(self.request.user, self.workflow_of(parent)):
             raise PermissionDenied()
+
+
+class WorkflowLabels(WorkflowSubList, Labels):
+    """/workflow_job_templates/<pk>/labels/: associate, disassociate, or create and associate."""
+
+    relation = "labels"
+
+
+class WorkflowNotificationTemplates(WorkflowSubList, NotificationTemplateLinks):
+    """/workflow_job_templates/<pk>/notification_templates_{started,success,error,approvals}/."""
 
 
 class NodeList(ResourceList):
@@ -257,27 +257,28 @@ class NodeCredentials(ApiMixin, generics.ListAPIView):
         return Response(status=204)
 
 
-class NodePromptList:
+class NodePromptList(WorkflowSubList):
     """A prompt list of a node: seen with the node's workflow, changed by who may change it."""
+
+    parent_model = WorkflowJobTemplateNode
 
     def get_parent(self):
         return get_object_or_404(visible_nodes(self.request.user), pk=self.kwargs["pk"])
 
-    def check_parent(self, parent):
-        if not can_change_wfjt(self.request.user, parent.workflow_job_template):
-            raise PermissionDenied()
+    def workflow_of(self, parent):
+        return parent.workflow_job_template
 
 
 class NodeLabels(NodePromptList, Labels):
     """/workflow_job_template_nodes/<pk>/labels/."""
 
-    parent_model, relation = WorkflowJobTemplateNode, "labels"
+    relation = "labels"
 
 
 class NodeInstanceGroups(NodePromptList, OrderedLinks):
     """/workflow_job_template_nodes/<pk>/instance_groups/ (ordered)."""
 
-    parent_model, model, serializer_class = WorkflowJobTemplateNode, InstanceGroup, InstanceGroupSerializer
+    model, serializer_class = InstanceGroup, InstanceGroupSerializer
     link_model, link_parent, link_child = WorkflowJobTemplateNodeInstanceGroup, "node", "instance_group"
 
 
