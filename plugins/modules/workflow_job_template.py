@@ -387,6 +387,7 @@ workflow_job_template:
   sample: {"id": 12, "name": "Nightly deploy", "organization": 1, "inventory": 3, "ask_limit_on_launch": true}
 '''
 
+from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE, Resource
 from ansible_collections.automation.service.plugins.module_utils._survey import ensure_survey
 from ansible_collections.automation.service.plugins.module_utils._workflow_node import (
@@ -476,7 +477,15 @@ def name_of(value):
     return (value or {}).get('name')
 
 
-def node_params(api, workflow, node):
+def named_id(api, endpoint, item, label, identifier):
+    """The id of the object ``item`` names (``{name: ..., organization: {name: ...}}``), as a string."""
+    if not item.get('name'):
+        raise ConfigError('a %s of node %r has no name.' % (label, identifier))
+    return str(api.resolve_id(endpoint, item['name'], label,
+                              **org_filter('organization', name_of(item.get('organization')))))
+
+
+def node_params(api, node):
     """The options of the node module for one entry of ``workflow_nodes`` (its edges aside)."""
     if node['state'] == 'absent':
         return {'identifier': node['identifier'], 'state': 'absent'}
@@ -490,17 +499,14 @@ def node_params(api, workflow, node):
         params['unified_job_template'] = str(runnable_id(api, runs['name'], organization, runs.get('type')))
     inventory = node.get('inventory')
     if isinstance(inventory, dict):
-        inventory = str(api.resolve_id('inventories', inventory.get('name'), 'inventory',
-                                       **org_filter('organization', name_of(inventory.get('organization')))))
+        inventory = named_id(api, 'inventories', inventory, 'inventory', node['identifier'])
     params['inventory'] = None if inventory is None else str(inventory)
     params['execution_environment'] = name_of(node.get('execution_environment'))
     for option in PROMPT_LISTS:
         items = (node.get('related') or {}).get(option)
         if items:  # as with awx.awx, an empty list leaves the node's list alone
             label = option.replace('_', ' ').rstrip('s')
-            params[option] = [str(api.resolve_id(option, item.get('name'), label,
-                                                 **org_filter('organization', name_of(item.get('organization')))))
-                              for item in items]
+            params[option] = [named_id(api, option, item, label, node['identifier']) for item in items]
     return params
 
 
@@ -527,7 +533,7 @@ def ensure_nodes(api, workflow):
         return
     pending = set()
     for node in nodes:
-        task = node_task(api, node_params(api, workflow, node))
+        task = node_task(api, node_params(api, node))
         ensure_node(task, workflow)
         merge(api, task, node['identifier'])
         if node['state'] == 'present' and task.result.get('id') is None:
