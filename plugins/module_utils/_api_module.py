@@ -102,6 +102,31 @@ def loosened(spec):
                              if option.get('type') == 'int'))
 
 
+def flattened(spec):
+    """``spec`` without the sub-options of its dict options (ansible-core's own
+    check of sub-options fails with TypeError on a value that is not a dict)."""
+    return dict((name, dict((k, v) for k, v in option.items() if k != 'options')) for name, option in spec.items())
+
+
+def nested_type_error(spec, params, prefix=''):
+    """The message naming the first option with sub-options given a value that is not a dict."""
+    for name, option in spec.items():
+        value = params.get(name) if isinstance(params, dict) else None
+        if not option.get('options') or value is None:
+            continue
+        items = value if isinstance(value, list) else [value]
+        for index, item in enumerate(items):
+            label = prefix + name + ('[%d]' % index if isinstance(value, list) else '')
+            if isinstance(item, str):
+                continue  # converted by ansible-core, never the cause
+            if not isinstance(item, dict):
+                return 'value of %s must be a dict, not %s.' % (label, type(item).__name__)
+            found = nested_type_error(option['options'], item, label + '.')
+            if found:
+                return found
+    return None
+
+
 class ModuleSpec:
     """A module's argument spec (its own options and the shared connection
     options), the keywords AnsibleModule takes with it, and what it manages."""
@@ -122,6 +147,9 @@ class ModuleSpec:
         except OverflowError:
             module = AnsibleModule(argument_spec=loosened(self.argument_spec), **kwargs)
             module.fail_json(msg=infinite_ints(self.argument_spec, module.params))
+        except TypeError:
+            module = AnsibleModule(argument_spec=flattened(self.argument_spec), **kwargs)
+            module.fail_json(msg=nested_type_error(self.argument_spec, module.params) or 'an option has a wrong type.')
         narrow_token_dict_no_log(module.params, module.no_log_values)
         api = ApiTask(self, module.params, check_mode=module.check_mode, diff=module._diff,
                       no_log_values=module.no_log_values)

@@ -156,7 +156,7 @@ class Resource:
         obj = api.ensure_present(existing, desired, create=lambda: self.scope_ids(api),
                                  normalize=normalize, encode=encode, secret=self.secret)
         for option in sorted(lists):
-            self.associate(api, obj, existing is None, option, self.associations[option][0], lists[option])
+            self.set_sublist(api, obj, existing is None, option, self.associations[option][0], lists[option])
         return obj, existing is None
 
     def association_ids(self, api, existing, option, sublist, endpoint, name_field='name'):
@@ -170,8 +170,14 @@ class Resource:
         return [self.reference_id(api, None, option, endpoint, value, name_field, label, **filters)
                 for value in api.params[option]]
 
-    def associate(self, api, obj, new, option, sublist, wanted):
-        """Make the sub-list hold exactly the objects of ids ``wanted``."""
+    def associate(self, api, obj, new, option, sublist, endpoint, name_field='name'):
+        """Make the sub-list hold exactly the objects ``option`` names (by ``name_field`` or id)."""
+        wanted = self.association_ids(api, None if new else obj, option, sublist, endpoint, name_field)
+        self.set_sublist(api, obj, new, option, sublist, wanted)
+
+    def set_sublist(self, api, obj, new, option, sublist, wanted):
+        """Make the sub-list ``sublist`` of ``obj`` hold exactly the ids ``wanted``
+        (in check mode, or for an object not yet created, only say so)."""
         path = None if obj.get('id') is None else '%s/%s/%s' % (self.endpoint, obj['id'], sublist)
         have = [] if new or path is None else [item['id'] for item in api.client.iterate(path, {'page_size': 200})]
         if api.params.get(self.preserve.get(option)):

@@ -25,7 +25,7 @@ from ansible.module_utils.errors import UnsupportedError
 from ansible.plugins.action import ActionBase
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import (
-    ApiTask, infinite_ints, loosened, narrow_token_dict_no_log,
+    ApiTask, flattened, infinite_ints, loosened, narrow_token_dict_no_log, nested_type_error,
 )
 
 COLLECTION = 'automation.service'
@@ -90,6 +90,11 @@ class ServiceAction(ActionBase):
         except OverflowError:
             loose = ArgumentSpecValidator(loosened(spec.argument_spec), **spec.spec_kwargs).validate(args)
             return self.failed(infinite_ints(spec.argument_spec, loose.validated_parameters), loose)
+        except TypeError:  # a dict option with sub-options given something else
+            loose = ArgumentSpecValidator(flattened(spec.argument_spec), **spec.spec_kwargs).validate(args)
+            message = loose.errors.msg if loose.error_messages else None
+            return self.failed(message or nested_type_error(spec.argument_spec, loose.validated_parameters)
+                               or 'an option has a wrong type.', loose)
         if validation.error_messages:
             message = validation.errors.msg
             if isinstance(validation.errors[0], UnsupportedError):

@@ -418,7 +418,8 @@ class Labels(SubList):
 
     def after_remove(self, sub):
         # A label used nowhere any more goes away.
-        if not (sub.inventories.exists() or sub.job_templates.exists() or sub.schedules.exists()):
+        if not (sub.inventories.exists() or sub.job_templates.exists() or sub.schedules.exists()
+                or sub.workflow_job_templates.exists() or sub.workflow_job_template_nodes.exists()):
             sub.delete()
 
 

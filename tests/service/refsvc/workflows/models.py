@@ -33,6 +33,11 @@ class WorkflowJobTemplate(UnifiedIdMixin, TimestampedModel):
     webhook_service = models.CharField(max_length=16, blank=True, default="", choices=WEBHOOK_SERVICES)
     webhook_credential = models.ForeignKey(Credential, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    labels = models.ManyToManyField("resources.Label", blank=True, related_name="workflow_job_templates")
+    notification_templates_started = models.ManyToManyField("resources.NotificationTemplate", blank=True, related_name="workflow_job_templates_started")
+    notification_templates_success = models.ManyToManyField("resources.NotificationTemplate", blank=True, related_name="workflow_job_templates_success")
+    notification_templates_error = models.ManyToManyField("resources.NotificationTemplate", blank=True, related_name="workflow_job_templates_error")
+    notification_templates_approvals = models.ManyToManyField("resources.NotificationTemplate", blank=True, related_name="workflow_job_templates_approvals")
 
     class Meta:
         ordering = ["id"]
@@ -74,7 +79,19 @@ class WorkflowJobTemplateNode(TimestampedModel):
     skip_tags = models.TextField(null=True, blank=True, default=None)
     limit = models.TextField(null=True, blank=True, default=None)
     scm_branch = models.TextField(null=True, blank=True, default=None)
+    labels = models.ManyToManyField("resources.Label", blank=True, related_name="workflow_job_template_nodes")
 
     class Meta:
         ordering = ["id"]
         unique_together = [("identifier", "workflow_job_template")]
+
+
+class WorkflowJobTemplateNodeInstanceGroup(models.Model):
+    """The instance groups a node prompts for, in order."""
+    node = models.ForeignKey(WorkflowJobTemplateNode, on_delete=models.CASCADE, related_name="instance_group_links")
+    instance_group = models.ForeignKey("resources.InstanceGroup", on_delete=models.CASCADE, related_name="+")
+    position = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position", "id"]
+        unique_together = [("node", "instance_group")]

@@ -59,7 +59,7 @@ class WorkflowJobTemplateSerializer(ResourceSerializer):
             "created_by": user_summary(obj.created_by),
             "object_roles": object_roles(obj),
             "user_capabilities": {"edit": True, "delete": True, "start": True, "schedule": True, "copy": True},
-            "labels": {"count": 0, "results": []},
+            "labels": {"count": obj.labels.count(), "results": [{"id": lb.id, "name": lb.name} for lb in obj.labels.all()[:10]]},
         }
         for key in ("organization", "inventory"):
             if data[key] is None:

@@ -8,13 +8,16 @@ from rest_framework.response import Response
 from refsvc.jobs import surveys
 from refsvc.rbac.registry import allowed_q, has_perm
 from refsvc.rbac.views import association, get_object_or_400
+from refsvc.resources.models import InstanceGroup
+from refsvc.resources.serializers import InstanceGroupSerializer
+from refsvc.resources.views import Labels, NotificationTemplateLinks, OrderedLinks
 from refsvc.svc import access
 from refsvc.svc.filters import FieldLookupBackend
 from refsvc.svc.models import Credential, Organization
 from refsvc.svc.serializers import CredentialSerializer
 from refsvc.svc.views import ApiMixin, CreatedByMixin, ResourceDetail, ResourceList
 
-from .models import WorkflowApprovalTemplate, WorkflowJobTemplate, WorkflowJobTemplateNode
+from .models import WorkflowApprovalTemplate, WorkflowJobTemplate, WorkflowJobTemplateNode, WorkflowJobTemplateNodeInstanceGroup
 from .serializers import WorkflowApprovalTemplateSerializer, WorkflowJobTemplateNodeSerializer, WorkflowJobTemplateSerializer
 
 RELATIONSHIPS = ("success_nodes", "failure_nodes", "always_nodes")
@@ -81,6 +84,32 @@ class WorkflowJobTemplateSurveySpec(surveys.SurveySpecView):
 
     def can_change(self, user, obj):
         return can_change_wfjt(user, obj)
+
+
+class WorkflowSubList:
+    """A related list of a workflow job template: seen with it, changed by who may change it."""
+
+    parent_model = WorkflowJobTemplate
+
+    def get_parent(self):
+        return get_object_or_404(visible_wfjts(self.request.user), pk=self.kwargs["pk"])
+
+    def workflow_of(self, parent):
+        return parent
+
+    def check_parent(self, parent):
+        if not can_change_wfjt(self.request.user, self.workflow_of(parent)):
+            raise PermissionDenied()
+
+
+class WorkflowLabels(WorkflowSubList, Labels):
+    """/workflow_job_templates/<pk>/labels/: associate, disassociate, or create and associate."""
+
+    relation = "labels"
+
+
+class WorkflowNotificationTemplates(WorkflowSubList, NotificationTemplateLinks):
+    """/workflow_job_templates/<pk>/notification_templates_{started,success,error,approvals}/."""
 
 
 class NodeList(ResourceList):
@@ -226,6 +255,31 @@ class NodeCredentials(ApiMixin, generics.ListAPIView):
         else:
             node.credentials.add(cred)
         return Response(status=204)
+
+
+class NodePromptList(WorkflowSubList):
+    """A prompt list of a node: seen with the node's workflow, changed by who may change it."""
+
+    parent_model = WorkflowJobTemplateNode
+
+    def get_parent(self):
+        return get_object_or_404(visible_nodes(self.request.user), pk=self.kwargs["pk"])
+
+    def workflow_of(self, parent):
+        return parent.workflow_job_template
+
+
+class NodeLabels(NodePromptList, Labels):
+    """/workflow_job_template_nodes/<pk>/labels/."""
+
+    relation = "labels"
+
+
+class NodeInstanceGroups(NodePromptList, OrderedLinks):
+    """/workflow_job_template_nodes/<pk>/instance_groups/ (ordered)."""
+
+    model, serializer_class = InstanceGroup, InstanceGroupSerializer
+    link_model, link_parent, link_child = WorkflowJobTemplateNodeInstanceGroup, "node", "instance_group"
 
 
 class NodeCreateApproval(ApiMixin, generics.GenericAPIView):

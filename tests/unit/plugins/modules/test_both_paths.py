@@ -93,6 +93,9 @@ def cases(world):
         'application': {'name': 'no-such-app-%s' % tag, 'organization': 'Default', 'state': 'absent'},
         'settings': {'name': 'MAX_UI_JOB_EVENTS', 'value': 4000},
         'instance': {'hostname': 'localhost', 'enabled': True},
+        'workflow_job_template': {'name': 'no-such-workflow-%s' % tag, 'organization': 'Default', 'state': 'absent'},
+        'workflow_job_template_node': {'identifier': 'start', 'workflow_job_template': 'no-such-workflow-%s' % tag,
+                                       'state': 'absent'},
     }
 
 

@@ -1,0 +1,65 @@
+# -*- coding: utf-8 -*-
+# Copyright: automation.service contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The survey of a template (``<template>/survey_spec/``), compared as data.
+
+The service reads the default of a password question back as ``$encrypted$``:
+such a default counts as unchanged, and shows masked in the diff.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible_collections.automation.service.plugins.module_utils._api_module import NO_LOG_PLACEHOLDER
+
+ENCRYPTED = '$encrypted$'
+
+
+def _questions(spec):
+    items = (spec or {}).get('spec') if isinstance(spec, dict) else None
+    return items if isinstance(items, list) else []
+
+
+def _is_password(item):
+    return isinstance(item, dict) and item.get('type') == 'password' and item.get('default') not in (None, '')
+
+
+def comparable(wanted, have):
+    """``wanted`` with the password defaults the service hides taken as the hidden value."""
+    if not isinstance(wanted, dict):
+        return wanted
+    hidden = set(item.get('variable') for item in _questions(have)
+                 if isinstance(item, dict) and item.get('default') == ENCRYPTED)
+    items = [dict(item, default=ENCRYPTED) if _is_password(item) and item.get('variable') in hidden else item
+             for item in _questions(wanted)]
+    return dict(wanted, spec=items) if 'spec' in wanted else wanted
+
+
+def masked(spec):
+    """``spec`` with its password defaults masked, for the diff."""
+    if not isinstance(spec, dict) or 'spec' not in spec:
+        return spec
+    return dict(spec, spec=[dict(item, default=NO_LOG_PLACEHOLDER) if _is_password(item) else item
+                            for item in _questions(spec)])
+
+
+def ensure_survey(api, endpoint, obj, new, wanted, option='survey_spec'):
+    """Make the survey of ``obj`` (of ``endpoint``) ``wanted``; ``{}`` removes it."""
+    if wanted is None:
+        return
+    path = None if obj.get('id') is None else '%s/%s/survey_spec' % (endpoint, obj['id'])
+    have = {} if new or path is None else (api.client.get(path) or {})
+    if comparable(wanted, have) == have:
+        return
+    if api.diff:
+        diff = api.result.setdefault('diff', {'before': {}, 'after': {}})
+        if not new:
+            diff['before'][option] = masked(have)
+        diff['after'][option] = masked(wanted)
+    if not (api.check_mode or path is None):
+        if wanted == {}:
+            api.client.request('DELETE', path, expect=(200, 204))
+        else:
+            api.client.request('POST', path, json_body=wanted, expect=(200, 201))
+    api.result['changed'] = True
