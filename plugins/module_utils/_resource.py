@@ -112,6 +112,15 @@ class Resource:
 
     # -- the verbs ---------------------------------------------------------------
 
+    def require_on_create(self, api):
+        """Fail when an option needed to create the object is missing."""
+        params = api.params
+        missing = [option for option in self.required_on_create if params.get(option) in (None, '')]
+        if missing:
+            raise ConfigError('%s required to create %s %s.'
+                              % (' and '.join(missing) + (' are' if len(missing) > 1 else ' is'),
+                                 self.label, params[self.name]))
+
     def run(self, api):
         params = api.params
         existing = self.find(api)
@@ -122,11 +131,7 @@ class Resource:
             api.ensure_present(existing, {})
             return
         if existing is None:
-            missing = [option for option in self.required_on_create if params.get(option) in (None, '')]
-            if missing:
-                raise ConfigError('%s required to create %s %s.'
-                                  % (' and '.join(missing) + (' are' if len(missing) > 1 else ' is'),
-                                     self.label, params[self.name]))
+            self.require_on_create(api)
         normalize = dict((key, parse_variables) for key in self.text_data)
         normalize.update((key, as_data) for key in self.json_data)
         encode = dict((key, dump_variables) for key in self.text_data)
