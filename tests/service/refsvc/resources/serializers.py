@@ -915,7 +915,9 @@ PROMPT_FIELDS = {
     # schedule field -> job template flag (None: no template here prompts for it)
     "inventory": "ask_inventory_on_launch", "limit": "ask_limit_on_launch", "job_tags": "ask_tags_on_launch",
     "skip_tags": "ask_skip_tags_on_launch", "job_type": "ask_job_type_on_launch", "verbosity": "ask_verbosity_on_launch",
-    "scm_branch": None, "diff_mode": None, "forks": None, "job_slice_count": None, "timeout": None, "execution_environment": None,
+    "scm_branch": "ask_scm_branch_on_launch", "diff_mode": "ask_diff_mode_on_launch", "forks": "ask_forks_on_launch",
+    "job_slice_count": "ask_job_slice_count_on_launch", "timeout": "ask_timeout_on_launch",
+    "execution_environment": "ask_execution_environment_on_launch",
 }
 
 

@@ -4,7 +4,7 @@ from refsvc.jobs.models import JobTemplate, Project
 from refsvc.svc.models import Inventory, Organization
 
 from . import views
-from .models import InventorySource
+from .models import InventorySource, Schedule
 
 v2 = [
     ("labels/", views.LabelList),
@@ -37,6 +37,7 @@ v2 = [
     ("organizations/<int:pk>/galaxy_credentials/", views.OrganizationGalaxyCredentials),
     ("schedules/", views.ScheduleList),
     ("schedules/<int:pk>/", views.ScheduleDetail),
+    ("schedules/<int:pk>/credentials/", views.ScheduleCredentials),
 ]
 
 extra = []
@@ -49,6 +50,7 @@ for event in ("started", "success", "error"):
 extra += [
     ("job_templates/<int:pk>/labels/", views.Labels.as_view(parent_model=JobTemplate, relation="labels")),
     ("inventories/<int:pk>/labels/", views.Labels.as_view(parent_model=Inventory, relation="labels")),
+    ("schedules/<int:pk>/labels/", views.Labels.as_view(parent_model=Schedule, relation="labels")),
     ("job_templates/<int:pk>/schedules/", views.TemplateSchedules.as_view(parent_model=JobTemplate, parent_field="job_template")),
     ("projects/<int:pk>/schedules/", views.TemplateSchedules.as_view(parent_model=Project, parent_field="project")),
     ("inventory_sources/<int:pk>/schedules/", views.TemplateSchedules.as_view(parent_model=InventorySource, parent_field="inventory_source")),
