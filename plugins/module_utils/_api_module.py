@@ -231,9 +231,10 @@ class ApiTask:
                 changed[key] = want
         return changed
 
-    def ensure_present(self, existing, desired, create=None, normalize=None, encode=None, secret=()):
+    def ensure_present(self, existing, desired, create=None, normalize=None, encode=None, secret=(), endpoint=None):
         """Create ``desired`` (with ``create()`` extra fields) or update only the
-        fields that differ; honour check mode; fill ``self.result``."""
+        fields that differ; honour check mode; fill ``self.result``. A new object
+        is posted to ``endpoint`` (a sub-list that creates it) when given."""
         encode = encode or {}
 
         def wire(fields):
@@ -248,7 +249,7 @@ class ApiTask:
             if self.check_mode:
                 self._set_object(body)
                 return body
-            created = self.client.request('POST', self.resource, json_body=wire(body), expect=(200, 201))
+            created = self.client.request('POST', endpoint or self.resource, json_body=wire(body), expect=(200, 201))
             self._set_object(created)
             return created
         delta = self.changes(existing, desired, normalize)
