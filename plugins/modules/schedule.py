@@ -96,6 +96,22 @@ options:
       - The verbosity of the launch, from 0 (normal) to 5 (WinRM debug); the template must prompt for it.
     type: int
     choices: [0, 1, 2, 3, 4, 5]
+  execution_environment:
+    description:
+      - The execution environment the launch uses, by name or id; the template must prompt for it. V('') clears it.
+    type: str
+  forks:
+    description:
+      - The forks of the launch; the template must prompt for them.
+    type: int
+  job_slice_count:
+    description:
+      - The number of slices of the launch; the template must prompt for it.
+    type: int
+  timeout:
+    description:
+      - The timeout of the launch, in seconds; the template must prompt for it.
+    type: int
   credentials:
     description:
       - The credentials the launch uses, by name or id; the job template must prompt for credentials.
@@ -119,9 +135,8 @@ options:
 notes:
   - A schedule is created through its template's C(schedules) list, so the service knows which kind of template
     it launches; the template of an existing schedule is never changed.
-  - Not offered, of awx.awx's options - C(execution_environment), C(forks), C(instance_groups),
-    C(job_slice_count) and C(timeout) (launch values the service this collection is tested against does not
-    keep for schedules).
+  - Not offered, of awx.awx's options - C(instance_groups) (the service this collection is tested against keeps
+    no instance groups for a schedule).
 extends_documentation_fragment:
   - automation.service.auth
   - automation.service.attributes
@@ -201,6 +216,10 @@ ARGUMENT_SPEC = dict(
     limit=dict(type='str'),
     diff_mode=dict(type='bool'),
     verbosity=dict(type='int', choices=[0, 1, 2, 3, 4, 5]),
+    execution_environment=dict(type='str'),
+    forks=dict(type='int'),
+    job_slice_count=dict(type='int'),
+    timeout=dict(type='int'),
     credentials=dict(type='list', elements='str'),
     labels=dict(type='list', elements='str'),
     state=STATE_EXISTS,
@@ -210,8 +229,8 @@ RESOURCE = Resource(
     'schedules', 'schedule', 'schedule',
     scope={'organization': 'organizations'},      # narrows the labels named; see find_template for the template
     fields=('description', 'rrule', 'enabled', 'scm_branch', 'job_type', 'job_tags', 'skip_tags', 'limit',
-            'diff_mode', 'verbosity'),
-    references={'inventory': 'inventories'},
+            'diff_mode', 'verbosity', 'forks', 'job_slice_count', 'timeout'),
+    references={'inventory': 'inventories', 'execution_environment': 'execution_environments'},
     json_data=('extra_data',),
     associations={'credentials': ('credentials', 'credentials'), 'labels': ('labels', 'labels')},
     scoped_associations=('labels',),
