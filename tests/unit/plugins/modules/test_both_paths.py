@@ -81,6 +81,10 @@ def cases(world):
         'execution_environment': {'name': 'no-such-ee-%s' % tag, 'state': 'absent'},
         'label': {'name': 'paths-%s' % tag, 'organization': 'Default'},
         'team': {'name': 'no-such-team-%s' % tag, 'organization': 'Default', 'state': 'absent'},
+        'credential_input_source': {'target_credential': 'no-such-credential-%s' % tag, 'input_field_name': 'password',
+                                    'state': 'absent'},
+        'notification_template': {'name': 'no-such-notification-%s' % tag, 'organization': 'Default', 'state': 'absent'},
+        'schedule': {'name': 'no-such-schedule-%s' % tag, 'state': 'absent'},
     }
 
 
