@@ -121,25 +121,37 @@ class Resource:
                               % (' and '.join(missing) + (' are' if len(missing) > 1 else ' is'),
                                  self.label, params[self.name]))
 
+    def settle(self, api, existing):
+        """Deal with ``state`` absent, and exists when found; fail when an object to create lacks an
+        option it needs. True when nothing is left to do."""
+        state = api.params.get('state', 'present')
+        if state == 'absent':
+            api.ensure_absent(existing)
+            return True
+        if state == 'exists' and existing is not None:
+            api.ensure_present(existing, {})
+            return True
+        if existing is None:
+            self.require_on_create(api)
+        return False
+
     def run(self, api):
         params = api.params
         existing = self.find(api)
-        if params.get('state', 'present') == 'absent':
-            api.ensure_absent(existing)
+        if self.settle(api, existing):
             return
-        if params.get('state') == 'exists' and existing is not None:
-            api.ensure_present(existing, {})
-            return
-        if existing is None:
-            self.require_on_create(api)
         normalize = dict((key, parse_variables) for key in self.text_data)
         normalize.update((key, as_data) for key in self.json_data)
         encode = dict((key, dump_variables) for key in self.text_data)
         obj = api.ensure_present(existing, self.desired(api, existing), create=lambda: self.scope_ids(api),
                                  normalize=normalize, encode=encode, secret=self.secret)
+        self.associate_all(api, obj, existing is None)
+
+    def associate_all(self, api, obj, new):
+        """Keep every association given to its list."""
         for option, association in sorted(self.associations.items()):
-            if params.get(option) is not None:
-                self.associate(api, obj, existing is None, option, *association)
+            if api.params.get(option) is not None:
+                self.associate(api, obj, new, option, *association)
 
     def associate(self, api, obj, new, option, sublist, endpoint, name_field='name'):
         """Make the sub-list hold exactly the objects ``option`` names (by ``name_field`` or id)."""

@@ -203,14 +203,8 @@ def run(api):
     all_secrets = set(name for names in SECRETS.values() for name in names)
     api.no_log_values.update(to_text(v) for k, v in (config or {}).items() if k in all_secrets and is_set(v))
     existing = RESOURCE.find(api)
-    if params['state'] == 'absent':
-        api.ensure_absent(existing)
+    if RESOURCE.settle(api, existing):
         return
-    if params['state'] == 'exists' and existing is not None:
-        api.ensure_present(existing, {})
-        return
-    if existing is None:
-        RESOURCE.require_on_create(api)
     desired = RESOURCE.desired(api, existing)
     ntype = desired.get('notification_type') or (existing or {}).get('notification_type')
     secrets = SECRETS.get(ntype, ())

@@ -271,20 +271,12 @@ def run(api):
     existing = api.get_one(endpoint, name=params['name'])
     if existing is None and params.get('new_name'):
         existing = api.get_one(endpoint, name=params['new_name'])
-    if params['state'] == 'absent':
-        api.ensure_absent(existing)
+    if RESOURCE.settle(api, existing):
         return
-    if params['state'] == 'exists' and existing is not None:
-        api.ensure_present(existing, {})
-        return
-    if existing is None:
-        RESOURCE.require_on_create(api)
     obj = api.ensure_present(existing, RESOURCE.desired(api, existing), endpoint=endpoint,
                              create=lambda: {'unified_job_template': template[1]['id']},
                              normalize={'extra_data': as_data})
-    for option, association in sorted(RESOURCE.associations.items()):
-        if params.get(option) is not None:
-            RESOURCE.associate(api, obj, existing is None, option, *association)
+    RESOURCE.associate_all(api, obj, existing is None)
 
 
 def main():
