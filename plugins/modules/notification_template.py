@@ -116,7 +116,7 @@ EXAMPLES = r'''
         X-Source: automation
     messages:
       error:
-        body: '{"text": "{{ '{{' }} job_friendly_name {{ '}}' }} failed"}'
+        message: "{{ '{{' }} job_friendly_name {{ '}}' }} failed"  # a template the service renders
 
 - name: Remove a notification template
   automation.service.notification_template:
