@@ -95,3 +95,21 @@ def test_schedule_labels(service, demo, inventory):
     assert call(service, "GET", "schedules/%d/" % sch["id"]).json()["summary_fields"]["labels"]["count"] == 1
     assert call(service, "POST", path, json={"id": label["id"], "disassociate": True}).status_code == 204
     assert call(service, "GET", path).json()["count"] == 0
+
+
+def test_naive_until_is_stored_in_utc(service, demo, inventory):
+    jt = template(service, demo, inventory)
+    rrule = "DTSTART;TZID=America/New_York:20300601T120000 RRULE:FREQ=DAILY;INTERVAL=1;UNTIL=20300605T170000"
+    sch = created(service, "job_templates/%d/schedules/" % jt["id"], {"name": unique("s"), "rrule": rrule})
+    assert sch["rrule"] == "DTSTART;TZID=America/New_York:20300601T120000 RRULE:FREQ=DAILY;INTERVAL=1;UNTIL=20300605T210000Z"
+    assert sch["until"] == "2030-06-05T17:00:00" and sch["dtend"] == "2030-06-05T16:00:00Z"
+    zulu = "DTSTART:20300601T120000Z RRULE:FREQ=DAILY;INTERVAL=1;UNTIL=20300605T170000Z"
+    r = call(service, "PATCH", "schedules/%d/" % sch["id"], json={"rrule": zulu})
+    assert r.status_code == 200 and r.json()["rrule"] == zulu
+
+
+def test_hourly_rule_started_long_ago_is_accepted(service, demo, inventory):
+    jt = template(service, demo, inventory)
+    rrule = "DTSTART:20100101T000000Z RRULE:FREQ=MINUTELY;INTERVAL=5"
+    sch = created(service, "job_templates/%d/schedules/" % jt["id"], {"name": unique("s"), "rrule": rrule})
+    assert sch["rrule"] == rrule and sch["next_run"] is not None

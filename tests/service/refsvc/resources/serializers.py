@@ -667,25 +667,41 @@ class NotificationTemplateSerializer(Base):
 UTC_NAMES = dateutil.parser.parserinfo().UTCZONE
 
 
-def rrulestr(value):
-    """Parse an rrule the way the real service does (forceset; a naive UNTIL is read in DTSTART's zone)."""
+def coerce_naive_until(value):
+    """The rrule with each naive UNTIL read in DTSTART's zone and written in UTC, as the real service
+    stores it (Schedule.coerce_naive_until, applied on save)."""
     tzinfos = {x: tzutc() for x in UTC_NAMES}
-    if "until=" in value.lower():
-        match = re.match(r".*?UNTIL\=(?P<until>[0-9]+T[0-9]+)(?P<utcflag>Z?)", value)
-        if match and not match.group("utcflag"):
-            naive = match.group("until")
-            local_tz = dateutil.rrule.rrulestr(value.replace(naive, naive + "Z"), tzinfos=tzinfos)._dtstart.tzinfo
-            local = datetime.datetime.strptime(naive, "%Y%m%dT%H%M%S").replace(tzinfo=local_tz)
-            value = value.replace(naive, local.astimezone(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ"))
+    start = re.match(r".*?(DTSTART[^\s]*)", value)
+    rules = re.split(r"\s+", value)
+    for index, rule in enumerate(rules):
+        match = re.match(r".*?(?P<until>UNTIL\=[0-9]+T[0-9]+)(?P<utcflag>Z?)", rule)
+        if not match or match.group("utcflag") or start is None:
+            continue
+        naive = match.group("until")
+        probe = "%s %s" % (start.group(1), rule.replace(naive, naive + "Z"))
+        if rule.lower().startswith("ex"):
+            probe += " RRULE:FREQ=MINUTELY;INTERVAL=1;UNTIL=20380601T170000Z"
+        local_tz = dateutil.rrule.rrulestr(probe, tzinfos=tzinfos, forceset=True)._rrule[0]._dtstart.tzinfo
+        local = datetime.datetime.strptime(naive[len("UNTIL="):], "%Y%m%dT%H%M%S").replace(tzinfo=local_tz)
+        rules[index] = rule.replace(naive, "UNTIL=" + local.astimezone(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ"))
+    return " ".join(rules)
+
+
+def rrulestr(value, fast_forward=True):
+    """Parse an rrule the way the real service does (forceset; a naive UNTIL is read in DTSTART's zone;
+    an HOURLY or MINUTELY rule without COUNT that started over a week ago is parsed from a week ago)."""
+    tzinfos = {x: tzutc() for x in UTC_NAMES}
+    value = coerce_naive_until(value)
     ruleset = dateutil.rrule.rrulestr(value, tzinfos=tzinfos, forceset=True)
     for r in ruleset._rrule:
         if r._dtstart and r._dtstart.tzinfo is None:
             raise ValueError("A valid TZID must be provided (e.g., America/New_York)")
-    if "MINUTELY" in value or "HOURLY" in value:
+    if fast_forward:
         try:
-            first = ruleset[0]
-            if first < timezone.now() - datetime.timedelta(days=365 * 5):
-                raise ValueError("RRULE values with more than 1000 events are not allowed.")
+            if (timezone.now() - ruleset[0]).days > 7 and any(
+                    r._freq in (dateutil.rrule.MINUTELY, dateutil.rrule.HOURLY) and not r._count for r in ruleset._rrule):
+                start = (timezone.now() - datetime.timedelta(days=7)).strftime("%Y%m%d")
+                return rrulestr(re.sub(r"(DTSTART[^:]*):[^T]+T", r"\1:%sT" % start, value), fast_forward=False)
         except IndexError:
             pass
     return ruleset
@@ -874,6 +890,7 @@ class ScheduleSerializer(Base):
             obj.inventory_source = ujt if kind == "inventory_source" else None
         for key, value in attrs.items():
             setattr(obj, key, value)
+        obj.rrule = coerce_naive_until(obj.rrule)
         obj.dtstart, obj.dtend, obj.next_run = schedule_times(obj.rrule)[:3]
         obj.save()
         return obj
