@@ -39,7 +39,8 @@ options:
         for example C(DTSTART;TZID=Europe/Paris:20300101T020000 RRULE:FREQ=DAILY;INTERVAL=1).
       - The service checks it as its API does (a C(DTSTART) that is not naive, C(INTERVAL) in every rule, no
         C(SECONDLY), no C(COUNT) above 999, ...) and the module reports its message when it refuses one.
-      - Needed to create the schedule. Compared as text.
+      - Needed to create the schedule. Compared as text, after a naive C(UNTIL) is turned into UTC in the time
+        zone of C(DTSTART), as the service stores it.
     type: str
   unified_job_template:
     description:
@@ -187,6 +188,9 @@ schedule:
            "next_run": "2030-01-01T01:00:00Z", "limit": "web"}
 '''
 
+import datetime
+import re
+
 from ansible_collections.automation.service.plugins.module_utils._api_module import is_id
 from ansible_collections.automation.service.plugins.module_utils._errors import MultipleFound, NotFound
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS, Resource, as_data
@@ -239,6 +243,30 @@ RESOURCE = Resource(
 SPEC = RESOURCE.spec(ARGUMENT_SPEC)
 
 
+def utc_until(rrule):
+    """``rrule`` with each naive UNTIL read in DTSTART's time zone and written in UTC, which is how the
+    service stores it; as given when that cannot be worked out here."""
+    if not isinstance(rrule, str) or 'UNTIL=' not in rrule:
+        return rrule
+    start = re.search(r'DTSTART(?:;TZID=([^:]+))?:[0-9]{8}T[0-9]{6}(Z?)', rrule)
+    if start is None or not (start.group(1) or start.group(2)):
+        return rrule
+    try:
+        if start.group(2):
+            zone = datetime.timezone.utc
+        else:
+            from zoneinfo import ZoneInfo  # Python 3.9 and later
+            zone = ZoneInfo(start.group(1))
+
+        def in_utc(match):
+            local = datetime.datetime.strptime(match.group(1), '%Y%m%dT%H%M%S').replace(tzinfo=zone)
+            return 'UNTIL=' + local.astimezone(datetime.timezone.utc).strftime('%Y%m%dT%H%M%SZ')
+
+        return re.sub(r'UNTIL=([0-9]{8}T[0-9]{6})(?![0-9Z])', in_utc, rrule)
+    except Exception:  # no such zone, no time zone data, a date out of range: compare as given
+        return rrule
+
+
 def find_template(api):
     """(endpoint, object) of the template O(unified_job_template) names, None when it names nothing."""
     value = api.params.get('unified_job_template')
@@ -275,7 +303,7 @@ def run(api):
         return
     obj = api.ensure_present(existing, RESOURCE.desired(api, existing), endpoint=endpoint,
                              create=lambda: {'unified_job_template': template[1]['id']},
-                             normalize={'extra_data': as_data})
+                             normalize={'extra_data': as_data, 'rrule': utc_until})
     RESOURCE.associate_all(api, obj, existing is None)
 
 
