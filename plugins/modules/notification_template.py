@@ -79,8 +79,8 @@ notes:
   - With O(update_secrets=true), a run in which nothing else changed still sends the configuration when it holds
     secrets the service holds too (not in check mode), so that a new password reaches the service; the run reports
     no change for it and returns the names of those secrets in RV(secrets_sent).
-  - The values of secret settings are masked in all output; diff mode shows them as
-    C(VALUE_SPECIFIED_IN_NO_LOG_PARAMETER).
+  - O(notification_configuration) is a no_log option, so no log shows it; in the task's result only the values of
+    secret settings are masked (diff mode shows them as C(VALUE_SPECIFIED_IN_NO_LOG_PARAMETER)).
   - Not offered, of awx.awx's options - C(copy_from) (the service this collection is tested against has no copy
     endpoint for notification templates).
 extends_documentation_fragment:
@@ -146,9 +146,7 @@ secrets_sent:
   sample: [password]
 '''
 
-from ansible.module_utils.common.text.converters import to_text
-
-from ansible_collections.automation.service.plugins.module_utils._api_module import NO_LOG_PLACEHOLDER
+from ansible_collections.automation.service.plugins.module_utils._api_module import NO_LOG_PLACEHOLDER, narrow_no_log
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS, Resource, as_data
 
 ENCRYPTED = '$encrypted$'
@@ -173,7 +171,7 @@ ARGUMENT_SPEC = dict(
     description=dict(type='str'),
     organization=dict(type='str'),
     notification_type=dict(type='str', choices=TYPES),
-    notification_configuration=dict(type='dict'),
+    notification_configuration=dict(type='dict', no_log=True),
     messages=dict(type='dict'),
     update_secrets=dict(type='bool', default=True, no_log=False),
     state=STATE_EXISTS,
@@ -200,8 +198,10 @@ def masked(data, secrets, mark):
 def run(api):
     params = api.params
     config = params.get(CONFIG)
-    all_secrets = set(name for names in SECRETS.values() for name in names)
-    api.no_log_values.update(to_text(v) for k, v in (config or {}).items() if k in all_secrets and is_set(v))
+    if config:
+        # A no_log option, so that no log shows it; in the result only its secrets are masked.
+        all_secrets = set(name for names in SECRETS.values() for name in names)
+        narrow_no_log(params, api.no_log_values, config, [v for k, v in config.items() if k in all_secrets])
     existing = RESOURCE.find(api)
     if RESOURCE.settle(api, existing):
         return
