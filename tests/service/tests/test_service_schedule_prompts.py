@@ -113,3 +113,28 @@ def test_hourly_rule_started_long_ago_is_accepted(service, demo, inventory):
     rrule = "DTSTART:20100101T000000Z RRULE:FREQ=MINUTELY;INTERVAL=5"
     sch = created(service, "job_templates/%d/schedules/" % jt["id"], {"name": unique("s"), "rrule": rrule})
     assert sch["rrule"] == rrule and sch["next_run"] is not None
+
+
+def test_workflow_schedules(service, inventory):
+    wfjt = created(service, "workflow_job_templates/", {"name": unique("wf"), "organization": 1, "ask_limit_on_launch": True})
+    body = {"name": unique("s"), "rrule": RRULE, "limit": "web"}
+    sch = created(service, "workflow_job_templates/%d/schedules/" % wfjt["id"], body)
+    assert sch["unified_job_template"] == wfjt["id"] and sch["limit"] == "web"
+    assert sch["summary_fields"]["unified_job_template"]["unified_job_type"] == "workflow_job"
+    assert sch["related"]["unified_job_template"] == "/api/v2/workflow_job_templates/%d/" % wfjt["id"]
+    listed = call(service, "GET", "workflow_job_templates/%d/schedules/?name=%s" % (wfjt["id"], body["name"])).json()
+    assert [s["id"] for s in listed["results"]] == [sch["id"]]
+    r = call(service, "POST", "workflow_job_templates/%d/schedules/" % wfjt["id"],
+             json={"name": unique("s"), "rrule": RRULE, "verbosity": 1, "job_tags": "a"})
+    assert r.status_code == 400
+    assert r.json() == {"verbosity": ["Field is not configured to prompt on launch."],
+                        "job_tags": ["Field is not configured to prompt on launch."]}
+    machine = credential_type(service, "ssh")
+    cred = created(service, "credentials/", {"name": unique("c"), "credential_type": machine["id"], "organization": 1})
+    r = call(service, "POST", "schedules/%d/credentials/" % sch["id"], json={"id": cred["id"]})
+    assert r.json() == {"msg": "Related template cannot accept credentials on launch."}
+    # by id through schedules/ as well
+    other = created(service, "schedules/", {"name": unique("s"), "rrule": RRULE, "unified_job_template": wfjt["id"]})
+    assert other["summary_fields"]["unified_job_template"]["id"] == wfjt["id"]
+    assert call(service, "DELETE", "workflow_job_templates/%d/" % wfjt["id"]).status_code in (202, 204)
+    assert call(service, "GET", "schedules/%d/" % sch["id"]).status_code == 404

@@ -233,6 +233,8 @@ class Schedule(Owned):
     job_template = models.ForeignKey("jobs.JobTemplate", null=True, blank=True, on_delete=models.CASCADE, related_name="schedules")
     project = models.ForeignKey("jobs.Project", null=True, blank=True, on_delete=models.CASCADE, related_name="schedules")
     inventory_source = models.ForeignKey(InventorySource, null=True, blank=True, on_delete=models.CASCADE, related_name="schedules")
+    workflow_job_template = models.ForeignKey("workflows.WorkflowJobTemplate", null=True, blank=True, on_delete=models.CASCADE,
+                                              related_name="schedules")
     enabled = models.BooleanField(default=True)
     rrule = models.CharField(max_length=255)
     dtstart = models.DateTimeField(null=True, default=None)
@@ -260,4 +262,4 @@ class Schedule(Owned):
 
     @property
     def unified_job_template(self):
-        return self.job_template or self.project or self.inventory_source
+        return self.job_template or self.project or self.inventory_source or self.workflow_job_template

@@ -888,6 +888,7 @@ class ScheduleSerializer(Base):
             obj.job_template = ujt if kind == "job_template" else None
             obj.project = ujt if kind == "project" else None
             obj.inventory_source = ujt if kind == "inventory_source" else None
+            obj.workflow_job_template = ujt if kind == "workflow_job_template" else None
         for key, value in attrs.items():
             setattr(obj, key, value)
         obj.rrule = coerce_naive_until(obj.rrule)
@@ -902,7 +903,8 @@ class ScheduleSerializer(Base):
         return self._apply(instance, validated_data)
 
 
-UJ_TYPES = {"job_template": "job", "project": "project_update", "inventory_source": "inventory_update"}
+UJ_TYPES = {"job_template": "job", "project": "project_update", "inventory_source": "inventory_update",
+            "workflow_job_template": "workflow_job"}
 
 
 def ujt_of(schedule):
@@ -914,14 +916,18 @@ def ujt_of(schedule):
         return schedule.project, "project"
     if schedule.inventory_source_id:
         return schedule.inventory_source, "inventory_source"
+    if schedule.workflow_job_template_id:
+        return schedule.workflow_job_template, "workflow_job_template"
     return None, None
 
 
 def resolve_ujt(pk):
-    """A unified job template id: a job template, an inventory source or a project (in that order)."""
+    """A unified job template id: a job template, an inventory source, a project or a workflow job template."""
     from refsvc.jobs.models import JobTemplate, Project
+    from refsvc.workflows.models import WorkflowJobTemplate
 
-    for kind, model in (("job_template", JobTemplate), ("inventory_source", InventorySource), ("project", Project)):
+    for kind, model in (("job_template", JobTemplate), ("inventory_source", InventorySource), ("project", Project),
+                        ("workflow_job_template", WorkflowJobTemplate)):
         obj = model.objects.filter(pk=pk).first()
         if obj is not None:
             return kind, obj
@@ -938,15 +944,20 @@ PROMPT_FIELDS = {
 }
 
 
+# What a workflow job template prompts for (its ask mapping on the real service).
+WORKFLOW_PROMPTS = ("inventory", "limit", "scm_branch", "job_tags", "skip_tags")
+
+
 def prompt_errors(kind, ujt, attrs, initial):
     errors = {}
     for name, flag in PROMPT_FIELDS.items():
         if name not in initial or attrs.get(name) in (None, ""):
             continue
-        allowed = kind == "job_template" and flag is not None and getattr(ujt, flag, False)
+        prompts = kind == "job_template" or (kind == "workflow_job_template" and name in WORKFLOW_PROMPTS)
+        allowed = prompts and flag is not None and getattr(ujt, flag, False)
         if not allowed:
             errors[name] = ["Field is not configured to prompt on launch."]
     extra = attrs.get("extra_data") or {}
-    if extra and not (kind == "job_template" and getattr(ujt, "ask_variables_on_launch", False)):
+    if extra and not (kind in ("job_template", "workflow_job_template") and getattr(ujt, "ask_variables_on_launch", False)):
         errors["extra_data"] = ["Variables {} provided, but this template cannot accept variables.".format(", ".join(sorted(extra)))]
     return errors

@@ -2,6 +2,7 @@ from django.urls import path
 
 from refsvc.jobs.models import JobTemplate, Project
 from refsvc.svc.models import Inventory, Organization
+from refsvc.workflows.models import WorkflowJobTemplate
 
 from . import views
 from .models import InventorySource, Schedule
@@ -54,6 +55,8 @@ extra += [
     ("job_templates/<int:pk>/schedules/", views.TemplateSchedules.as_view(parent_model=JobTemplate, parent_field="job_template")),
     ("projects/<int:pk>/schedules/", views.TemplateSchedules.as_view(parent_model=Project, parent_field="project")),
     ("inventory_sources/<int:pk>/schedules/", views.TemplateSchedules.as_view(parent_model=InventorySource, parent_field="inventory_source")),
+    ("workflow_job_templates/<int:pk>/schedules/", views.TemplateSchedules.as_view(parent_model=WorkflowJobTemplate,
+                                                                                  parent_field="workflow_job_template")),
 ]
 
 urlpatterns = [path("api/v2/" + p, v.as_view()) for p, v in v2] + [path("api/v2/" + p, v) for p, v in extra]
