@@ -119,6 +119,12 @@ options:
       - The list given replaces the schedule's credentials; V([]) removes them all.
     type: list
     elements: str
+  instance_groups:
+    description:
+      - The instance groups the launch runs on, by name or id; the template must prompt for instance groups.
+      - The list given replaces the schedule's instance groups; V([]) removes them all.
+    type: list
+    elements: str
   labels:
     description:
       - The labels of the launch, by name (within O(organization) when given) or id.
@@ -136,8 +142,8 @@ options:
 notes:
   - A schedule is created through its template's C(schedules) list, so the service knows which kind of template
     it launches; the template of an existing schedule is never changed.
-  - Not offered, of awx.awx's options - C(instance_groups) (the service this collection is tested against keeps
-    no instance groups for a schedule).
+  - The lists O(credentials), O(labels) and O(instance_groups) are compared as sets; the order of instance groups
+    is not kept.
 extends_documentation_fragment:
   - automation.service.auth
   - automation.service.attributes
@@ -225,6 +231,7 @@ ARGUMENT_SPEC = dict(
     job_slice_count=dict(type='int'),
     timeout=dict(type='int'),
     credentials=dict(type='list', elements='str'),
+    instance_groups=dict(type='list', elements='str'),
     labels=dict(type='list', elements='str'),
     state=STATE_EXISTS,
 )
@@ -236,7 +243,8 @@ RESOURCE = Resource(
             'diff_mode', 'verbosity', 'forks', 'job_slice_count', 'timeout'),
     references={'inventory': 'inventories', 'execution_environment': 'execution_environments'},
     json_data=('extra_data',),
-    associations={'credentials': ('credentials', 'credentials'), 'labels': ('labels', 'labels')},
+    associations={'credentials': ('credentials', 'credentials'), 'labels': ('labels', 'labels'),
+                  'instance_groups': ('instance_groups', 'instance_groups')},
     scoped_associations=('labels',),
     required_on_create=('rrule', 'unified_job_template'),
 )

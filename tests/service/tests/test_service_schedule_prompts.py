@@ -138,3 +138,14 @@ def test_workflow_schedules(service, inventory):
     assert other["summary_fields"]["unified_job_template"]["id"] == wfjt["id"]
     assert call(service, "DELETE", "workflow_job_templates/%d/" % wfjt["id"]).status_code in (202, 204)
     assert call(service, "GET", "schedules/%d/" % sch["id"]).status_code == 404
+
+
+def test_schedule_instance_groups(service, demo, inventory):
+    jt = template(service, demo, inventory)
+    sch = created(service, "job_templates/%d/schedules/" % jt["id"], {"name": unique("s"), "rrule": RRULE})
+    group = call(service, "GET", "instance_groups/?name=default").json()["results"][0]
+    path = "schedules/%d/instance_groups/" % sch["id"]
+    assert call(service, "POST", path, json={"id": group["id"]}).status_code == 204
+    assert [g["name"] for g in call(service, "GET", path).json()["results"]] == ["default"]
+    assert call(service, "POST", path, json={"id": group["id"], "disassociate": True}).status_code == 204
+    assert call(service, "GET", path).json()["count"] == 0

@@ -256,6 +256,7 @@ class Schedule(Owned):
     timeout = models.IntegerField(null=True, blank=True, default=None)
     credentials = models.ManyToManyField(Credential, blank=True, related_name="schedules")
     labels = models.ManyToManyField(Label, blank=True, related_name="schedules")
+    instance_groups = models.ManyToManyField(InstanceGroup, blank=True, related_name="schedules")
 
     class Meta:
         ordering = ["-next_run", "id"]

@@ -39,6 +39,7 @@ v2 = [
     ("schedules/", views.ScheduleList),
     ("schedules/<int:pk>/", views.ScheduleDetail),
     ("schedules/<int:pk>/credentials/", views.ScheduleCredentials),
+    ("schedules/<int:pk>/instance_groups/", views.ScheduleInstanceGroups),
 ]
 
 extra = []

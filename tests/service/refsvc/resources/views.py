@@ -437,3 +437,9 @@ class ScheduleCredentials(SubList):
         if ujt.credentials.filter(pk=sub.pk).exists():
             return {"msg": "Related template already uses %s credential." % sub.name}
         return None
+
+
+class ScheduleInstanceGroups(SubList):
+    """/schedules/<id>/instance_groups/: attached and detached without further checks, as on the real service."""
+
+    parent_model, model, relation, serializer_class = Schedule, InstanceGroup, "instance_groups", InstanceGroupSerializer
