@@ -75,6 +75,14 @@ def _leaves(data):
         yield to_text(data)
 
 
+def narrow_no_log(params, no_log_values, data, secrets):
+    """``data``, the value of a no_log dict option, has every value in it masked
+    wherever it shows up; mask only ``secrets`` of it, and the secret options."""
+    no_log_values.difference_update(set(_leaves(data)))
+    secrets = list(secrets) + [params.get(n) for n in SECRET_OPTIONS]
+    no_log_values.update(to_text(value) for value in secrets if isinstance(value, str) and value)
+
+
 def narrow_token_dict_no_log(params, no_log_values):
     """A token dict given as service_token is no_log, so Ansible would mask every
     value in it (ids, scope, dates) wherever it shows up, even inside a newly
@@ -82,9 +90,7 @@ def narrow_token_dict_no_log(params, no_log_values):
     token = params.get('service_token')
     if not isinstance(token, dict):
         return
-    no_log_values.difference_update(set(_leaves(token)))
-    secrets = [token.get('token'), token.get('refresh_token')] + [params.get(n) for n in SECRET_OPTIONS]
-    no_log_values.update(to_text(value) for value in secrets if isinstance(value, str) and value)
+    narrow_no_log(params, no_log_values, token, [token.get('token'), token.get('refresh_token')])
 
 
 def infinite_ints(spec, params):
@@ -259,9 +265,10 @@ class ApiTask:
                 changed[key] = want
         return changed
 
-    def ensure_present(self, existing, desired, create=None, normalize=None, encode=None, secret=()):
+    def ensure_present(self, existing, desired, create=None, normalize=None, encode=None, secret=(), endpoint=None):
         """Create ``desired`` (with ``create()`` extra fields) or update only the
-        fields that differ; honour check mode; fill ``self.result``."""
+        fields that differ; honour check mode; fill ``self.result``. A new object
+        is posted to ``endpoint`` (a sub-list that creates it) when given."""
         encode = encode or {}
 
         def wire(fields):
@@ -276,7 +283,7 @@ class ApiTask:
             if self.check_mode:
                 self._set_object(body)
                 return body
-            created = self.client.request('POST', self.resource, json_body=wire(body), expect=(200, 201))
+            created = self.client.request('POST', endpoint or self.resource, json_body=wire(body), expect=(200, 201))
             self._set_object(created)
             return created
         delta = self.changes(existing, desired, normalize)

@@ -135,17 +135,26 @@ class Resource:
                               % (' and '.join(missing) + (' are' if len(missing) > 1 else ' is'),
                                  self.label, params[self.name]))
 
+    def settle(self, api, existing):
+        """Deal with ``state`` absent, and exists when found; fail when an object to create lacks an
+        option it needs. True when nothing is left to do."""
+        state = api.params.get('state', 'present')
+        if state == 'absent':
+            api.ensure_absent(existing)
+            return True
+        if state == 'exists' and existing is not None:
+            api.ensure_present(existing, {})
+            return True
+        if existing is None:
+            self.require_on_create(api)
+        return False
+
     def run(self, api):
         """Make the object match; the object (None when absent), and whether it is new."""
         params = api.params
         existing = self.find(api)
-        if params.get('state', 'present') == 'absent':
-            api.ensure_absent(existing)
-            return None, False
-        if params.get('state') == 'exists' and existing is not None:
-            return api.ensure_present(existing, {}), False
-        if existing is None:
-            self.require_on_create(api)
+        if self.settle(api, existing):
+            return (None, False) if params.get('state', 'present') == 'absent' else (existing, False)
         normalize = dict((key, parse_variables) for key in self.text_data)
         normalize.update((key, as_data) for key in self.json_data)
         encode = dict((key, dump_variables) for key in self.text_data)
@@ -169,6 +178,12 @@ class Resource:
         label = label[:-3] + 'y' if label.endswith('ies') else label.rstrip('s')
         return [self.reference_id(api, None, option, endpoint, value, name_field, label, **filters)
                 for value in api.params[option]]
+
+    def associate_all(self, api, obj, new):
+        """Keep every association given to its list."""
+        for option, association in sorted(self.associations.items()):
+            if api.params.get(option) is not None:
+                self.associate(api, obj, new, option, *association)
 
     def associate(self, api, obj, new, option, sublist, endpoint, name_field='name'):
         """Make the sub-list hold exactly the objects ``option`` names (by ``name_field`` or id)."""

@@ -277,6 +277,8 @@ class Schedule(Owned):
     job_template = models.ForeignKey("jobs.JobTemplate", null=True, blank=True, on_delete=models.CASCADE, related_name="schedules")
     project = models.ForeignKey("jobs.Project", null=True, blank=True, on_delete=models.CASCADE, related_name="schedules")
     inventory_source = models.ForeignKey(InventorySource, null=True, blank=True, on_delete=models.CASCADE, related_name="schedules")
+    workflow_job_template = models.ForeignKey("workflows.WorkflowJobTemplate", null=True, blank=True, on_delete=models.CASCADE,
+                                              related_name="schedules")
     enabled = models.BooleanField(default=True)
     rrule = models.CharField(max_length=255)
     dtstart = models.DateTimeField(null=True, default=None)
@@ -298,10 +300,11 @@ class Schedule(Owned):
     timeout = models.IntegerField(null=True, blank=True, default=None)
     credentials = models.ManyToManyField(Credential, blank=True, related_name="schedules")
     labels = models.ManyToManyField(Label, blank=True, related_name="schedules")
+    instance_groups = models.ManyToManyField(InstanceGroup, blank=True, related_name="schedules")
 
     class Meta:
         ordering = ["-next_run", "id"]
 
     @property
     def unified_job_template(self):
-        return self.job_template or self.project or self.inventory_source
+        return self.job_template or self.project or self.inventory_source or self.workflow_job_template

@@ -773,17 +773,18 @@ class NotificationTemplateSerializer(Base):
 UTC_NAMES = dateutil.parser.parserinfo().UTCZONE
 
 
-def coerce_naive_until(value, tzinfos):
-    """Each rule's naive UNTIL read in DTSTART's zone and written in UTC, as the
-    real service does rule by rule (an EXRULE is parsed beside a dummy RRULE)."""
-    start = re.sub(r"^.*(DTSTART[^\s]+)\s.*$", r"\1", value)
+def coerce_naive_until(value):
+    """The rrule with each naive UNTIL read in DTSTART's zone and written in UTC, as the real service
+    stores it (Schedule.coerce_naive_until, applied on save)."""
+    tzinfos = {x: tzutc() for x in UTC_NAMES}
+    start = re.match(r".*?(DTSTART[^\s]*)", value)
     rules = re.split(r"\s+", value)
     for index, rule in enumerate(rules):
-        match = re.match(r".*?(?P<until>UNTIL\=[0-9]+T[0-9]+)(?P<utcflag>Z?)", rule) if "until=" in rule.lower() else None
-        if not match or match.group("utcflag"):
+        match = re.match(r".*?(?P<until>UNTIL\=[0-9]+T[0-9]+)(?P<utcflag>Z?)", rule)
+        if not match or match.group("utcflag") or start is None:
             continue
         naive = match.group("until")
-        probe = "%s %s" % (start, rule.replace(naive, naive + "Z"))
+        probe = "%s %s" % (start.group(1), rule.replace(naive, naive + "Z"))
         if rule.lower().startswith("ex"):
             probe += " RRULE:FREQ=MINUTELY;INTERVAL=1;UNTIL=20380601T170000Z"
         local_tz = dateutil.rrule.rrulestr(probe, tzinfos=tzinfos, forceset=True)._rrule[0]._dtstart.tzinfo
@@ -792,19 +793,21 @@ def coerce_naive_until(value, tzinfos):
     return " ".join(rules)
 
 
-def rrulestr(value):
-    """Parse an rrule the way the real service does (forceset; a naive UNTIL is read in DTSTART's zone)."""
+def rrulestr(value, fast_forward=True):
+    """Parse an rrule the way the real service does (forceset; a naive UNTIL is read in DTSTART's zone;
+    an HOURLY or MINUTELY rule without COUNT that started over a week ago is parsed from a week ago)."""
     tzinfos = {x: tzutc() for x in UTC_NAMES}
-    value = coerce_naive_until(value, tzinfos)
+    value = coerce_naive_until(value)
     ruleset = dateutil.rrule.rrulestr(value, tzinfos=tzinfos, forceset=True)
     for r in ruleset._rrule:
         if r._dtstart and r._dtstart.tzinfo is None:
             raise ValueError("A valid TZID must be provided (e.g., America/New_York)")
-    if "MINUTELY" in value or "HOURLY" in value:
+    if fast_forward:
         try:
-            first = ruleset[0]
-            if first < timezone.now() - datetime.timedelta(days=365 * 5):
-                raise ValueError("RRULE values with more than 1000 events are not allowed.")
+            if (timezone.now() - ruleset[0]).days > 7 and any(
+                    r._freq in (dateutil.rrule.MINUTELY, dateutil.rrule.HOURLY) and not r._count for r in ruleset._rrule):
+                start = (timezone.now() - datetime.timedelta(days=7)).strftime("%Y%m%d")
+                return rrulestr(re.sub(r"(DTSTART[^:]*):[^T]+T", r"\1:%sT" % start, value), fast_forward=False)
         except IndexError:
             pass
     return ruleset
@@ -993,8 +996,10 @@ class ScheduleSerializer(Base):
             obj.job_template = ujt if kind == "job_template" else None
             obj.project = ujt if kind == "project" else None
             obj.inventory_source = ujt if kind == "inventory_source" else None
+            obj.workflow_job_template = ujt if kind == "workflow_job_template" else None
         for key, value in attrs.items():
             setattr(obj, key, value)
+        obj.rrule = coerce_naive_until(obj.rrule)
         obj.dtstart, obj.dtend, obj.next_run = schedule_times(obj.rrule)[:3]
         obj.save()
         return obj
@@ -1006,7 +1011,8 @@ class ScheduleSerializer(Base):
         return self._apply(instance, validated_data)
 
 
-UJ_TYPES = {"job_template": "job", "project": "project_update", "inventory_source": "inventory_update"}
+UJ_TYPES = {"job_template": "job", "project": "project_update", "inventory_source": "inventory_update",
+            "workflow_job_template": "workflow_job"}
 
 
 def ujt_of(schedule):
@@ -1018,14 +1024,18 @@ def ujt_of(schedule):
         return schedule.project, "project"
     if schedule.inventory_source_id:
         return schedule.inventory_source, "inventory_source"
+    if schedule.workflow_job_template_id:
+        return schedule.workflow_job_template, "workflow_job_template"
     return None, None
 
 
 def resolve_ujt(pk):
-    """A unified job template id: a job template, an inventory source or a project (in that order)."""
+    """A unified job template id: a job template, an inventory source, a project or a workflow job template."""
     from refsvc.jobs.models import JobTemplate, Project
+    from refsvc.workflows.models import WorkflowJobTemplate
 
-    for kind, model in (("job_template", JobTemplate), ("inventory_source", InventorySource), ("project", Project)):
+    for kind, model in (("job_template", JobTemplate), ("inventory_source", InventorySource), ("project", Project),
+                        ("workflow_job_template", WorkflowJobTemplate)):
         obj = model.objects.filter(pk=pk).first()
         if obj is not None:
             return kind, obj
@@ -1036,8 +1046,14 @@ PROMPT_FIELDS = {
     # schedule field -> job template flag (None: no template here prompts for it)
     "inventory": "ask_inventory_on_launch", "limit": "ask_limit_on_launch", "job_tags": "ask_tags_on_launch",
     "skip_tags": "ask_skip_tags_on_launch", "job_type": "ask_job_type_on_launch", "verbosity": "ask_verbosity_on_launch",
-    "scm_branch": None, "diff_mode": None, "forks": None, "job_slice_count": None, "timeout": None, "execution_environment": None,
+    "scm_branch": "ask_scm_branch_on_launch", "diff_mode": "ask_diff_mode_on_launch", "forks": "ask_forks_on_launch",
+    "job_slice_count": "ask_job_slice_count_on_launch", "timeout": "ask_timeout_on_launch",
+    "execution_environment": "ask_execution_environment_on_launch",
 }
+
+
+# What a workflow job template prompts for (its ask mapping on the real service).
+WORKFLOW_PROMPTS = ("inventory", "limit", "scm_branch", "job_tags", "skip_tags")
 
 
 def prompt_errors(kind, ujt, attrs, initial):
@@ -1045,10 +1061,11 @@ def prompt_errors(kind, ujt, attrs, initial):
     for name, flag in PROMPT_FIELDS.items():
         if name not in initial or attrs.get(name) in (None, ""):
             continue
-        allowed = kind == "job_template" and flag is not None and getattr(ujt, flag, False)
+        prompts = kind == "job_template" or (kind == "workflow_job_template" and name in WORKFLOW_PROMPTS)
+        allowed = prompts and flag is not None and getattr(ujt, flag, False)
         if not allowed:
             errors[name] = ["Field is not configured to prompt on launch."]
     extra = attrs.get("extra_data") or {}
-    if extra and not (kind == "job_template" and getattr(ujt, "ask_variables_on_launch", False)):
+    if extra and not (kind in ("job_template", "workflow_job_template") and getattr(ujt, "ask_variables_on_launch", False)):
         errors["extra_data"] = ["Variables {} provided, but this template cannot accept variables.".format(", ".join(sorted(extra)))]
     return errors

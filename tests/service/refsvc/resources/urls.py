@@ -2,9 +2,12 @@ from django.urls import path
 
 from refsvc.jobs.models import JobTemplate, Project
 from refsvc.svc.models import Inventory, Organization
+from refsvc.workflows.models import WorkflowJobTemplate
 
 from . import script, views
 from .models import InventorySource
+from . import views
+from .models import InventorySource, Schedule
 
 v2 = [
     ("labels/", views.LabelList),
@@ -42,6 +45,8 @@ v2 = [
     ("organizations/<int:pk>/galaxy_credentials/", views.OrganizationGalaxyCredentials),
     ("schedules/", views.ScheduleList),
     ("schedules/<int:pk>/", views.ScheduleDetail),
+    ("schedules/<int:pk>/credentials/", views.ScheduleCredentials),
+    ("schedules/<int:pk>/instance_groups/", views.ScheduleInstanceGroups),
 ]
 
 extra = []
@@ -58,9 +63,12 @@ extra += [
     ("instances/<int:pk>/peers/", views.ReceptorAddressList.as_view(relation="peers")),
     ("job_templates/<int:pk>/labels/", views.Labels.as_view(parent_model=JobTemplate, relation="labels")),
     ("inventories/<int:pk>/labels/", views.Labels.as_view(parent_model=Inventory, relation="labels")),
+    ("schedules/<int:pk>/labels/", views.Labels.as_view(parent_model=Schedule, relation="labels")),
     ("job_templates/<int:pk>/schedules/", views.TemplateSchedules.as_view(parent_model=JobTemplate, parent_field="job_template")),
     ("projects/<int:pk>/schedules/", views.TemplateSchedules.as_view(parent_model=Project, parent_field="project")),
     ("inventory_sources/<int:pk>/schedules/", views.TemplateSchedules.as_view(parent_model=InventorySource, parent_field="inventory_source")),
+    ("workflow_job_templates/<int:pk>/schedules/", views.TemplateSchedules.as_view(parent_model=WorkflowJobTemplate,
+                                                                                  parent_field="workflow_job_template")),
 ]
 
 urlpatterns = [path("api/v2/" + p, v.as_view()) for p, v in v2] + [path("api/v2/" + p, v) for p, v in extra]

@@ -457,3 +457,32 @@ class TemplateSchedules(SubList):
             data = self.get_serializer(sub).data
             return Response(data, status=status.HTTP_201_CREATED, headers={"Location": data["url"]})
         return super().post(request, *args, **kwargs)
+
+
+class ScheduleCredentials(SubList):
+    """/schedules/<id>/credentials/: the credentials a schedule gives its template on launch, checked
+    as the real service checks a saved launch configuration's credentials."""
+
+    parent_model, model, relation, serializer_class = Schedule, Credential, "credentials", CredentialSerializer
+
+    def is_valid_relation(self, parent, sub):
+        ujt = parent.unified_job_template
+        if ujt is None:
+            return {"msg": "Cannot assign credential when related template is null."}
+        if parent.job_template_id is None:
+            return {"msg": "Related template cannot accept credentials on launch."}
+        if any(value == "ASK" for value in (sub.inputs or {}).values()):
+            return {"msg": "Credential that requires user input on launch cannot be used in saved launch configuration."}
+        if not ujt.ask_credential_on_launch:
+            return {"msg": "Related template is not configured to accept credentials on launch."}
+        if parent.credentials.filter(credential_type=sub.credential_type).exists():
+            return {"msg": "This launch configuration already provides a %s credential." % sub.credential_type.name}
+        if ujt.credentials.filter(pk=sub.pk).exists():
+            return {"msg": "Related template already uses %s credential." % sub.name}
+        return None
+
+
+class ScheduleInstanceGroups(SubList):
+    """/schedules/<id>/instance_groups/: attached and detached without further checks, as on the real service."""
+
+    parent_model, model, relation, serializer_class = Schedule, InstanceGroup, "instance_groups", InstanceGroupSerializer

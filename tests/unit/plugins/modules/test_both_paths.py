@@ -96,6 +96,10 @@ def cases(world):
         'workflow_job_template': {'name': 'no-such-workflow-%s' % tag, 'organization': 'Default', 'state': 'absent'},
         'workflow_job_template_node': {'identifier': 'start', 'workflow_job_template': 'no-such-workflow-%s' % tag,
                                        'state': 'absent'},
+        'credential_input_source': {'target_credential': 'no-such-credential-%s' % tag, 'input_field_name': 'password',
+                                    'state': 'absent'},
+        'notification_template': {'name': 'no-such-notification-%s' % tag, 'organization': 'Default', 'state': 'absent'},
+        'schedule': {'name': 'no-such-schedule-%s' % tag, 'state': 'absent'},
     }
 
 
