@@ -65,7 +65,8 @@ version:
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
 
-NAMESPACE, NAME = 'automation', 'service'
+NAMESPACE = 'automation'
+NAME = 'service'
 # The version of galaxy.yml (a test keeps the two equal): a module run on a
 # remote host has no collection metadata to read it from.
 VERSION = '0.1.0'
