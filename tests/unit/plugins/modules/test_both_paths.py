@@ -96,6 +96,9 @@ def cases(world):
         'workflow_job_template': {'name': 'no-such-workflow-%s' % tag, 'organization': 'Default', 'state': 'absent'},
         'workflow_job_template_node': {'identifier': 'start', 'workflow_job_template': 'no-such-workflow-%s' % tag,
                                        'state': 'absent'},
+        'ad_hoc_command': {'inventory': 'no-such-inventory-%s' % tag, 'module_name': 'ping'},
+        'ad_hoc_command_wait': {'command_id': 999999999, 'timeout': 5},
+        'ad_hoc_command_cancel': {'command_id': 999999999},
     }
 
 
