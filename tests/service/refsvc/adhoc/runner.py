@@ -7,6 +7,7 @@ import sys
 import time
 from pathlib import Path
 
+from refsvc.jobs import runner
 from refsvc.jobs.runner import finish, inventory_data, run_environment, stream
 
 
@@ -73,14 +74,9 @@ def main():
     import django
 
     django.setup()
-    command_id = int(sys.argv[1])
-    try:
-        run(command_id)
-    except Exception as exc:  # leave no command running forever
-        from .models import AdHocCommand
+    from .models import AdHocCommand
 
-        AdHocCommand.objects.filter(pk=command_id).update(status="error", failed=True, job_explanation="Runner error: %s" % exc)
-        raise
+    runner.main(run, AdHocCommand)
 
 
 if __name__ == "__main__":

@@ -157,17 +157,19 @@ def stream(job, command, cwd, env):
     return rc, canceled
 
 
-def main():
+def main(run_one=None, model=None):
+    """Set Django up and run the job whose id is the first argument with ``run_one``
+    (``run``), marking it as an error (of ``model``, Job) when the runner breaks."""
     import django
 
     django.setup()
+    if model is None:
+        from .models import Job as model
     job_id = int(sys.argv[1])
     try:
-        run(job_id)
+        (run_one or run)(job_id)
     except Exception as exc:  # leave no job running forever
-        from .models import Job
-
-        Job.objects.filter(pk=job_id).update(status="error", failed=True, job_explanation="Runner error: %s" % exc)
+        model.objects.filter(pk=job_id).update(status="error", failed=True, job_explanation="Runner error: %s" % exc)
         raise
 
 
