@@ -168,6 +168,18 @@ def test_allowed_modules_follow_the_setting(service, setup):
         call(service, "DELETE", "/api/v2/settings/jobs/")
 
 
+def test_options(service):
+    r = call(service, "OPTIONS", "/api/v2/ad_hoc_commands/")
+    assert r.status_code == 200, r.text
+    post = r.json()["actions"]["POST"]
+    assert post["module_name"]["default"] == "command" and ["ping", "ping"] in post["module_name"]["choices"]
+    assert post["job_type"]["choices"] == [["run", "Run"], ["check", "Check"]]
+    assert post["verbosity"]["choices"][0] == [0, "0 (Normal)"]
+    assert {"inventory", "credential", "limit", "module_args", "forks", "extra_vars", "become_enabled", "diff_mode",
+            "execution_environment"} <= set(post)
+    assert "status" not in post and "name" not in post
+
+
 def test_rights(service, setup):
     name, password = "adhoc-" + uuid.uuid4().hex[:8], "pw-" + uuid.uuid4().hex
     assert call(service, "POST", "/api/v2/users/", json={"username": name, "password": password}).status_code == 201
