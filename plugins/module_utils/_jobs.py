@@ -1,8 +1,9 @@
 # -*- coding: utf-8 -*-
 # Copyright: automation.service contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Jobs: what a launch may carry, the launch itself (never retried once it may
-have reached the service), and waiting for a job to finish."""
+"""Jobs and other unified jobs (ad hoc commands): what a launch may carry, the
+launch itself (never retried once it may have reached the service), waiting for
+one to finish, and cancelling it."""
 
 from __future__ import absolute_import, division, print_function
 
