@@ -17,6 +17,9 @@ def command_for(command, workdir):
             "-m", command.module_name]
     if command.module_args:
         args += ["-a", command.module_args]
+    username = (command.credential.inputs or {}).get("username") if command.credential else None
+    if username:
+        args += ["-u", username]
     if command.job_type == "check":
         args.append("--check")
     if command.become_enabled:
@@ -48,7 +51,7 @@ def run(command_id):
 
     from .models import AdHocCommand
 
-    command = AdHocCommand.objects.select_related("inventory", "launched_by").get(pk=command_id)
+    command = AdHocCommand.objects.select_related("inventory", "credential", "launched_by").get(pk=command_id)
     started_at = time.time()
     command.started = timezone.now()
     if command.cancel_flag:
