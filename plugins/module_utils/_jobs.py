@@ -1,17 +1,19 @@
 # -*- coding: utf-8 -*-
 # Copyright: automation.service contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Jobs: what a launch may carry, the launch itself (never retried once it may
-have reached the service), and waiting for a job to finish."""
+"""Jobs and other unified jobs (ad hoc commands): what a launch may carry, the
+launch itself (never retried once it may have reached the service), waiting for
+one to finish, and cancelling it."""
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
 import time
+from collections import namedtuple
 
 from ansible_collections.automation.service.plugins.module_utils._errors import (
-    ApiError, ConfigError, OutcomeUnknown, ServiceError,
+    ApiError, ConfigError, NotFound, OutcomeUnknown, ServiceError,
 )
 
 # launch field -> the job template's flag that lets it be given at launch
@@ -28,6 +30,12 @@ PROMPTS = (
 FINISHED = frozenset(('successful', 'failed', 'error', 'canceled'))
 FAILED = frozenset(('failed', 'error', 'canceled'))
 STDOUT_TAIL_LINES = 40
+
+# A kind of unified job: its endpoint, its name in messages, the module and option
+# that wait for it again, and the key of the object in a module's result.
+Kind = namedtuple('Kind', ['endpoint', 'label', 'wait_module', 'id_option', 'key'])
+JOB = Kind('jobs', 'Job', 'job_wait', 'job_id', 'job')
+AD_HOC_COMMAND = Kind('ad_hoc_commands', 'Ad hoc command', 'ad_hoc_command_wait', 'command_id', 'command')
 
 
 class JobFailed(ServiceError):
@@ -61,24 +69,29 @@ def check_prompts(template_name, launch_info, fields):
         raise ConfigError('Job template %r has no inventory: give one with inventory.' % template_name)
 
 
-def launch(client, template_id, body):
-    """POST the launch once. A broken connection after sending is reported as
-    such: the job may exist, and launching again could run it twice."""
-    path = 'job_templates/%d/launch' % template_id
+def post_once(client, path, body, what, look_for):
+    """POST a launch once. A broken connection after sending is reported as such: the
+    work may have started, and sending again could run it twice."""
     try:
         return client.request('POST', path, json_body=body, expect=(201,))
     except OutcomeUnknown as exc:
         raise OutcomeUnknown(
-            'The launch of job template %d may or may not have happened: the connection broke after the '
-            'request was sent (%s). Do not simply run the task again, that could start a second job. Look for '
-            'the job first: GET /api/v2/job_templates/%d/jobs/?order_by=-created (or the service UI), then '
-            'wait for it with automation.service.job_wait.' % (template_id, exc, template_id))
+            'The launch of %s may or may not have happened: the connection broke after the request was sent '
+            '(%s). Do not simply run the task again, that could start it a second time. Look for it first: %s.'
+            % (what, exc, look_for))
 
 
-def stdout_tail(client, job_id, lines=STDOUT_TAIL_LINES):
+def launch(client, template_id, body):
+    """POST the launch of a job template once (see post_once)."""
+    return post_once(client, 'job_templates/%d/launch' % template_id, body, 'job template %d' % template_id,
+                     'GET /api/v2/job_templates/%d/jobs/?order_by=-created (or the service UI), then wait for it '
+                     'with automation.service.job_wait' % template_id)
+
+
+def stdout_tail(client, job_id, lines=STDOUT_TAIL_LINES, kind=JOB):
     """The last ``lines`` lines of the job's output ('' when it cannot be read)."""
     try:
-        response = client.send('GET', 'jobs/%d/stdout' % job_id, params={'format': 'txt'},
+        response = client.send('GET', '%s/%d/stdout' % (kind.endpoint, job_id), params={'format': 'txt'},
                                headers={'Accept': 'text/plain'})
     except ServiceError:
         return ''
@@ -87,44 +100,77 @@ def stdout_tail(client, job_id, lines=STDOUT_TAIL_LINES):
     return '\n'.join(response.text.splitlines()[-lines:])
 
 
-def result_of(job, tail=None):
-    """The fields a module returns about ``job``."""
-    data = dict((key, job.get(key)) for key in ('id', 'status', 'elapsed', 'started', 'finished'))
-    data['job'] = job
+def result_of(job, tail=None, key='job'):
+    """The fields a module returns about ``job`` (the whole object under ``key``)."""
+    data = dict((name, job.get(name)) for name in ('id', 'status', 'elapsed', 'started', 'finished'))
+    data[key] = job
     if tail is not None:
         data['stdout'] = tail
     return data
 
 
-def wait(client, job_id, timeout, interval, sleep=time.sleep, clock=time.time):
-    """Poll the job every ``interval`` seconds until it finishes; returns result_of() the job
-    with the tail of its output. Raises JobTimeout after ``timeout`` seconds (None: no limit)
-    and JobFailed when the job did not succeed."""
+def wait(client, job_id, timeout, interval, sleep=time.sleep, clock=time.time, kind=JOB):
+    """Poll the job (or other ``kind`` of unified job) every ``interval`` seconds until it
+    finishes; returns result_of() the job with the tail of its output. Raises JobTimeout after
+    ``timeout`` seconds (None: no limit) and JobFailed when the job did not succeed."""
     if interval <= 0:
         raise ConfigError('interval must be more than 0 seconds.')
     deadline = None if timeout is None else clock() + timeout
     while True:
-        job = get_job(client, job_id)
+        job = get_job(client, job_id, kind)
         if job.get('status') in FINISHED:
             break
         if deadline is not None and clock() >= deadline:
-            raise JobTimeout('Job %d is still %s after waiting %s seconds (timeout); it goes on running on the '
-                             'service. Wait for it again with automation.service.job_wait and job_id %d.'
-                             % (job_id, job.get('status'), timeout, job_id), result_of(job))
+            raise JobTimeout('%s %d is still %s after waiting %s seconds (timeout); it goes on running on the '
+                             'service. Wait for it again with automation.service.%s and %s %d.'
+                             % (kind.label, job_id, job.get('status'), timeout, kind.wait_module, kind.id_option,
+                                job_id), result_of(job, key=kind.key))
         sleep(interval if deadline is None else min(interval, max(0.0, deadline - clock())))
-    result = result_of(job, stdout_tail(client, job_id))
+    result = result_of(job, stdout_tail(client, job_id, kind=kind), kind.key)
     if job['status'] in FAILED:
-        raise JobFailed('Job %d %s (%s). Last lines of its output:\n%s'
-                        % (job_id, job['status'], job.get('job_explanation') or 'see its output', result['stdout']),
+        raise JobFailed('%s %d %s (%s). Last lines of its output:\n%s'
+                        % (kind.label, job_id, job['status'], job.get('job_explanation') or 'see its output', result['stdout']),
                         result)
     return result
 
 
-def get_job(client, job_id):
+def get_job(client, job_id, kind=JOB):
     """The job, or a clear error when there is none with that id."""
     try:
-        return client.get('jobs/%d' % job_id)
+        return client.get('%s/%d' % (kind.endpoint, job_id))
     except ApiError as exc:
         if exc.status == 404:
-            raise ConfigError('There is no job %d (or it is not visible to this user).' % job_id)
+            raise ConfigError('There is no %s %d (or it is not visible to this user).' % (kind.label.lower(), job_id))
         raise
+
+
+def cancel(api, job_id, fail_if_not_running, kind=JOB, interval=None, timeout=None, sleep=time.sleep, clock=time.time):
+    """Ask the service to cancel the job (or other ``kind``) when it can still be canceled;
+    with ``interval``, then poll until it can no longer be (``timeout`` seconds at most,
+    0 or None: no limit). Sets the task's id, status and changed."""
+    api.result['id'] = job_id
+    job = api.get_one(kind.endpoint, id=job_id)
+    if job is None:
+        raise NotFound('%s %s was not found.' % (kind.label, job_id))
+    api.result['status'] = job.get('status')
+    path = '%s/%s/cancel/' % (kind.endpoint, job_id)
+    if not api.client.get(path).get('can_cancel'):
+        if fail_if_not_running:
+            raise ServiceError('%s %s is not running (its status is %s): it can no longer be canceled.'
+                               % (kind.label, job_id, job.get('status')))
+        return
+    api.result['changed'] = True
+    if api.check_mode:
+        return
+    api.client.request('POST', path, json_body={}, expect=(202,))
+    if interval is None:
+        return
+    if interval <= 0:
+        raise ConfigError('interval must be more than 0 seconds.')
+    deadline = clock() + timeout if timeout else None
+    while api.client.get(path).get('can_cancel'):
+        if deadline is not None and clock() >= deadline:
+            raise ServiceError('%s %s was asked to cancel but is still %s after %s seconds (timeout).'
+                               % (kind.label, job_id, get_job(api.client, job_id, kind).get('status'), timeout))
+        sleep(interval if deadline is None else min(interval, max(0.0, deadline - clock())))
+    api.result['status'] = get_job(api.client, job_id, kind).get('status')

@@ -74,7 +74,7 @@ status:
 '''
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
-from ansible_collections.automation.service.plugins.module_utils._errors import NotFound, ServiceError
+from ansible_collections.automation.service.plugins.module_utils import _jobs
 
 ARGUMENT_SPEC = dict(
     job_id=dict(type='int', required=True),
@@ -83,21 +83,7 @@ ARGUMENT_SPEC = dict(
 
 
 def run(api):
-    job_id = api.params['job_id']
-    api.result['id'] = job_id
-    job = api.get_one('jobs', id=job_id)
-    if job is None:
-        raise NotFound('Job %s was not found.' % job_id)
-    api.result['status'] = job.get('status')
-    path = 'jobs/%s/cancel/' % job_id
-    if not api.client.get(path).get('can_cancel'):
-        if api.params['fail_if_not_running']:
-            raise ServiceError('Job %s is not running (its status is %s): it can no longer be canceled.'
-                               % (job_id, job.get('status')))
-        return
-    api.result['changed'] = True
-    if not api.check_mode:
-        api.client.request('POST', path, json_body={}, expect=(202,))
+    _jobs.cancel(api, api.params['job_id'], api.params['fail_if_not_running'])
 
 
 SPEC = ModuleSpec(ARGUMENT_SPEC, resource='jobs', result_key='job')

@@ -14,13 +14,13 @@ from pathlib import Path
 FLUSH_SECONDS = 0.3
 
 
-def start(job):
-    """Start the runner for ``job`` and return at once (a thread reaps it)."""
+def start(job, runner="refsvc.jobs.runner"):
+    """Start the runner module ``runner`` for ``job`` and return at once (a thread reaps it)."""
     from django.conf import settings
 
     log = open(Path(settings.INSTANCE_DIR) / "jobs.log", "ab")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "refsvc.jobs.runner", str(job.pk)],
+        [sys.executable, "-m", runner, str(job.pk)],
         cwd=str(Path(__file__).resolve().parents[2]),
         stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True,
     )
@@ -126,7 +126,17 @@ def run(job_id):
     job.job_cwd = str(project_dir)
     job.save(update_fields=["status", "started", "job_args", "job_cwd", "modified"])
 
-    proc = subprocess.Popen(command, cwd=str(project_dir), env=run_environment(workdir), stdin=subprocess.DEVNULL,
+    rc, canceled = stream(job, command, project_dir, run_environment(workdir))
+    if canceled:
+        return finish(job, "canceled", started_at)
+    return finish(job, "successful" if rc == 0 else "failed", started_at)
+
+
+def stream(job, command, cwd, env):
+    """Run ``command``, saving its output to ``job.result_stdout`` as it comes and
+    stopping it when the job's cancel flag is set; returns (exit code, canceled)."""
+    model = type(job)
+    proc = subprocess.Popen(command, cwd=str(cwd), env=env, stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
     chunks = []
     reader = threading.Thread(target=lambda: chunks.extend(iter(lambda: proc.stdout.read1(4096), b"")), daemon=True)
@@ -139,27 +149,27 @@ def run(job_id):
             written = len(chunks)
             job.result_stdout = b"".join(chunks).decode("utf-8", "replace")
             job.save(update_fields=["result_stdout", "modified"])
-        if not canceled and Job.objects.filter(pk=job.pk, cancel_flag=True).exists():
+        if not canceled and model.objects.filter(pk=job.pk, cancel_flag=True).exists():
             canceled = True
             os.killpg(proc.pid, signal.SIGTERM)
     rc = proc.wait()
     job.result_stdout = b"".join(chunks).decode("utf-8", "replace")
-    if canceled:
-        return finish(job, "canceled", started_at)
-    return finish(job, "successful" if rc == 0 else "failed", started_at)
+    return rc, canceled
 
 
-def main():
+def main(run_one=None, model=None):
+    """Set Django up and run the job whose id is the first argument with ``run_one``
+    (``run``), marking it as an error (of ``model``, Job) when the runner breaks."""
     import django
 
     django.setup()
+    if model is None:
+        from .models import Job as model
     job_id = int(sys.argv[1])
     try:
-        run(job_id)
+        (run_one or run)(job_id)
     except Exception as exc:  # leave no job running forever
-        from .models import Job
-
-        Job.objects.filter(pk=job_id).update(status="error", failed=True, job_explanation="Runner error: %s" % exc)
+        model.objects.filter(pk=job_id).update(status="error", failed=True, job_explanation="Runner error: %s" % exc)
         raise
 
 

@@ -213,8 +213,11 @@ class JobStdout(ApiMixin, APIView):
 
     renderer_classes = [renderers.JSONRenderer, TextRenderer, AnsiRenderer]
 
+    def get_queryset(self):
+        return visible(Job, self.request.user)
+
     def get(self, request, pk):
-        job = get_object_or_404(visible(Job, request.user), pk=pk)
+        job = get_object_or_404(self.get_queryset(), pk=pk)
         text = job.result_stdout
         if request.accepted_renderer.format in ("txt", "ansi"):
             return Response(text)

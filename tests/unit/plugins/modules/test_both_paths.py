@@ -100,6 +100,9 @@ def cases(world):
                                     'state': 'absent'},
         'notification_template': {'name': 'no-such-notification-%s' % tag, 'organization': 'Default', 'state': 'absent'},
         'schedule': {'name': 'no-such-schedule-%s' % tag, 'state': 'absent'},
+        'ad_hoc_command': {'inventory': 'no-such-inventory-%s' % tag, 'module_name': 'ping'},
+        'ad_hoc_command_wait': {'command_id': 999999999, 'timeout': 5},
+        'ad_hoc_command_cancel': {'command_id': 999999999},
     }
 
 

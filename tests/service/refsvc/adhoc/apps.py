@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class AdHocConfig(AppConfig):
+    name = "refsvc.adhoc"
+    label = "adhoc"
+    default_auto_field = "django.db.models.BigAutoField"
