@@ -1,0 +1,42 @@
+"""/api/v2/bulk/ and its actions."""
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from refsvc.svc.views import ApiMixin
+
+from . import serializers
+
+
+class BulkRoot(ApiMixin, APIView):
+    def get(self, request):
+        return Response({
+            "host_create": request.build_absolute_uri("/api/v2/bulk/host_create/"),
+            "host_delete": request.build_absolute_uri("/api/v2/bulk/host_delete/"),
+            "job_launch": request.build_absolute_uri("/api/v2/bulk/job_launch/"),
+        })
+
+
+class BulkAction(ApiMixin, APIView):
+    serializer_class = None
+    detail = ""
+    finish = "create"
+
+    def get(self, request):
+        return Response({"detail": self.detail})
+
+    def post(self, request):
+        serializer = self.serializer_class(data=request.data, context={"request": request})
+        if not serializer.is_valid():
+            return Response(serializer.errors, status=400)
+        return Response(getattr(serializer, self.finish)(serializer.validated_data), status=201)
+
+
+class HostCreate(BulkAction):
+    serializer_class = serializers.BulkHostCreateSerializer
+    detail = "Bulk create hosts with this endpoint"
+
+
+class HostDelete(BulkAction):
+    serializer_class = serializers.BulkHostDeleteSerializer
+    detail = "Bulk delete hosts with this endpoint"
+    finish = "delete"
