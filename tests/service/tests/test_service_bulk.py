@@ -156,3 +156,109 @@ def test_limits_changed_through_the_settings(service, inv):
     finally:
         assert call(service, "DELETE", "settings/bulk/").status_code == 204
     assert call(service, "GET", "settings/bulk/").json()["BULK_HOST_MAX_CREATE"] == 100
+
+
+# ---------------------------------------------------------------- job launch
+
+FINISHED = ("successful", "failed", "error", "canceled")
+
+
+@pytest.fixture(scope="module")
+def jobs_setup(service):
+    prefix = unique("bulkjobs")
+    inv = call(service, "POST", "inventories/", json={"name": prefix, "organization": 1}).json()
+    for n in (1, 2):
+        assert call(service, "POST", "hosts/", json={"name": "%s-h%d" % (prefix, n), "inventory": inv["id"]}).status_code == 201
+    project = call(service, "GET", "projects/?name=Demo+Project").json()["results"][0]
+
+    def template(name, **fields):
+        body = {"name": "%s-%s" % (prefix, name), "inventory": inv["id"], "project": project["id"], "playbook": "hello.yml"}
+        body.update(fields)
+        r = call(service, "POST", "job_templates/", json=body)
+        assert r.status_code == 201, r.text
+        return r.json()
+
+    return {"prefix": prefix, "inventory": inv, "project": project, "template": template}
+
+
+def wait_workflow(service, wfj_id, seconds=90):
+    import time
+
+    deadline = time.time() + seconds
+    while True:
+        wfj = call(service, "GET", "workflow_jobs/%d/" % wfj_id).json()
+        if wfj["status"] in FINISHED or time.time() > deadline:
+            return wfj
+        time.sleep(0.3)
+
+
+def node_jobs(service, wfj_id):
+    nodes = call(service, "GET", "workflow_jobs/%d/workflow_nodes/" % wfj_id).json()["results"]
+    return [call(service, "GET", "jobs/%d/" % node["job"]).json() for node in nodes]
+
+
+def test_job_launch_runs_the_jobs(service, jobs_setup):
+    plain = jobs_setup["template"]("plain")
+    asks = jobs_setup["template"]("asks", ask_limit_on_launch=True, ask_variables_on_launch=True, ask_tags_on_launch=True)
+    assert call(service, "GET", "bulk/job_launch/").json() == {
+        "detail": "Specify a list of unified job templates to launch alongside their launchtime parameters"}
+    r = call(service, "POST", "bulk/job_launch/", json={
+        "name": "two jobs", "extra_vars": {"message": "from the bulk job"}, "jobs": [
+            {"unified_job_template": plain["id"], "limit": "ignored-not-prompted"},
+            {"unified_job_template": asks["id"], "identifier": "second", "limit": jobs_setup["prefix"] + "-h1",
+             "extra_data": {"message": "node", "other": 1}, "job_tags": "greet"}]})
+    assert r.status_code == 201, r.text
+    wfj = r.json()
+    assert wfj["type"] == "workflow_job" and wfj["name"] == "two jobs" and wfj["status"] == "pending"
+    assert wfj["url"] == "/api/v2/workflow_jobs/%d/" % wfj["id"]
+    assert wfj["launch_type"] == "manual" and wfj["unified_job_template"] is None and wfj["workflow_job_template"] is None
+    assert {"allow_simultaneous", "canceled_on", "created", "description", "elapsed", "extra_vars", "failed", "finished", "id",
+            "inventory", "is_sliced_job", "job_explanation", "job_tags", "job_template", "launch_type", "launched_by",
+            "limit", "modified", "name", "related", "scm_branch", "skip_tags", "started", "status", "summary_fields",
+            "type", "unified_job_template", "url", "webhook_credential", "webhook_guid", "webhook_service",
+            "work_unit_id", "workflow_job_template"} <= set(wfj)
+    done = wait_workflow(service, wfj["id"])
+    assert done["status"] == "successful" and done["failed"] is False and done["finished"]
+    nodes = call(service, "GET", "workflow_jobs/%d/workflow_nodes/" % wfj["id"]).json()["results"]
+    assert [n["unified_job_template"] for n in nodes] == [plain["id"], asks["id"]]
+    assert nodes[1]["identifier"] == "second" and len(nodes[0]["identifier"]) == 36
+    first, second = node_jobs(service, wfj["id"])
+    assert first["status"] == second["status"] == "successful"
+    assert first["limit"] == "" and second["limit"] == jobs_setup["prefix"] + "-h1" and second["job_tags"] == "greet"
+    # the workflow job's extra_vars go over the node's, where the template prompts for them
+    import json
+    assert json.loads(second["extra_vars"]) == {"message": "from the bulk job", "other": 1}
+
+
+def test_job_launch_failed_job_fails_the_workflow(service, jobs_setup):
+    fail = jobs_setup["template"]("fail", playbook="fail.yml")
+    plain = jobs_setup["template"]("ok")
+    r = call(service, "POST", "bulk/job_launch/", json={"jobs": [{"unified_job_template": fail["id"]},
+                                                                 {"unified_job_template": plain["id"]}]})
+    assert r.status_code == 201, r.text
+    assert r.json()["name"] == "Bulk Job Launch"
+    done = wait_workflow(service, r.json()["id"])
+    assert done["status"] == "failed" and done["failed"] is True
+    assert done["job_explanation"].startswith("No error handling path for workflow job node(s) [(")
+    assert [j["status"] for j in node_jobs(service, done["id"])] == ["failed", "successful"]
+
+
+def test_job_launch_validation(service, jobs_setup):
+    plain = jobs_setup["template"]("v")
+    r = call(service, "POST", "bulk/job_launch/", json={})
+    assert r.status_code == 400 and r.json() == {"jobs": ["This field is required."]}
+    r = call(service, "POST", "bulk/job_launch/", json={"jobs": []})
+    assert r.status_code == 400 and r.json() == {"jobs": {"non_field_errors": ["This list may not be empty."]}}
+    r = call(service, "POST", "bulk/job_launch/", json={"jobs": [{}]})
+    assert r.status_code == 400 and r.json() == {"jobs": {"0": {"unified_job_template": ["This field is required."]}}}
+    r = call(service, "POST", "bulk/job_launch/", json={"jobs": [{"unified_job_template": 999999}]})
+    assert r.status_code == 400
+    assert r.json() == {"non_field_errors": ["Unified Job Templates {999999} not found or you don't have permissions to access it"]}
+    r = call(service, "POST", "bulk/job_launch/", json={"jobs": [{"unified_job_template": plain["id"], "identifier": "x"},
+                                                                 {"unified_job_template": plain["id"], "identifier": "x"}]})
+    assert r.status_code == 400 and r.json() == {"non_field_errors": ["Identifier x not unique"]}
+    r = call(service, "POST", "bulk/job_launch/", json={"jobs": [{"unified_job_template": plain["id"]}] * 101})
+    assert r.status_code == 400
+    assert r.json() == {"non_field_errors": ["Number of requested jobs exceeds system setting BULK_JOB_MAX_LAUNCH"]}
+    r = call(service, "POST", "bulk/job_launch/", json={"jobs": [{"unified_job_template": plain["id"]}], "inventory": 999999})
+    assert r.status_code == 400 and r.json() == {"inventory": ['Invalid pk "999999" - object does not exist.']}
