@@ -96,35 +96,40 @@ def result_of(job, tail=None):
     return data
 
 
-def wait(client, job_id, timeout, interval, sleep=time.sleep, clock=time.time):
+def wait(client, job_id, timeout, interval, sleep=time.sleep, clock=time.time, endpoint='jobs', label='Job',
+         output=None, again=None):
     """Poll the job every ``interval`` seconds until it finishes; returns result_of() the job
     with the tail of its output. Raises JobTimeout after ``timeout`` seconds (None: no limit)
-    and JobFailed when the job did not succeed."""
+    and JobFailed when the job did not succeed. ``endpoint`` and ``label`` name other kinds of
+    unified jobs (workflow_jobs, 'Workflow job'), ``output(client, job_id)`` reads their output,
+    ``again`` says how to follow it later."""
     if interval <= 0:
         raise ConfigError('interval must be more than 0 seconds.')
+    output = output or stdout_tail
+    again = again or 'Wait for it again with automation.service.job_wait and job_id %d.' % job_id
     deadline = None if timeout is None else clock() + timeout
     while True:
-        job = get_job(client, job_id)
+        job = get_job(client, job_id, endpoint, label)
         if job.get('status') in FINISHED:
             break
         if deadline is not None and clock() >= deadline:
-            raise JobTimeout('Job %d is still %s after waiting %s seconds (timeout); it goes on running on the '
-                             'service. Wait for it again with automation.service.job_wait and job_id %d.'
-                             % (job_id, job.get('status'), timeout, job_id), result_of(job))
+            raise JobTimeout('%s %d is still %s after waiting %s seconds (timeout); it goes on running on the '
+                             'service. %s'
+                             % (label, job_id, job.get('status'), timeout, again), result_of(job))
         sleep(interval if deadline is None else min(interval, max(0.0, deadline - clock())))
-    result = result_of(job, stdout_tail(client, job_id))
+    result = result_of(job, output(client, job_id))
     if job['status'] in FAILED:
-        raise JobFailed('Job %d %s (%s). Last lines of its output:\n%s'
-                        % (job_id, job['status'], job.get('job_explanation') or 'see its output', result['stdout']),
+        raise JobFailed('%s %d %s (%s). Last lines of its output:\n%s'
+                        % (label, job_id, job['status'], job.get('job_explanation') or 'see its output', result['stdout']),
                         result)
     return result
 
 
-def get_job(client, job_id):
+def get_job(client, job_id, endpoint='jobs', label='Job'):
     """The job, or a clear error when there is none with that id."""
     try:
-        return client.get('jobs/%d' % job_id)
+        return client.get('%s/%d' % (endpoint, job_id))
     except ApiError as exc:
         if exc.status == 404:
-            raise ConfigError('There is no job %d (or it is not visible to this user).' % job_id)
+            raise ConfigError('There is no %s %d (or it is not visible to this user).' % (label.lower(), job_id))
         raise
