@@ -94,6 +94,9 @@ def cases(world):
         'settings': {'name': 'MAX_UI_JOB_EVENTS', 'value': 4000},
         'instance': {'hostname': 'localhost', 'enabled': True},
         'workflow_job_template': {'name': 'no-such-workflow-%s' % tag, 'organization': 'Default', 'state': 'absent'},
+        'bulk_host_create': {'inventory': inv, 'hosts': [{'name': 'web-%s' % tag}]},
+        'bulk_host_delete': {'hosts': [999999999]},
+        'bulk_job_launch': {'jobs': [{'unified_job_template': 'no-such-template-%s' % tag}]},
         'workflow_job_template_node': {'identifier': 'start', 'workflow_job_template': 'no-such-workflow-%s' % tag,
                                        'state': 'absent'},
     }
