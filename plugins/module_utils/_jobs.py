@@ -9,6 +9,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import functools
 import time
 from collections import namedtuple
 
@@ -36,6 +37,7 @@ STDOUT_TAIL_LINES = 40
 Kind = namedtuple('Kind', ['endpoint', 'label', 'wait_module', 'id_option', 'key'])
 JOB = Kind('jobs', 'Job', 'job_wait', 'job_id', 'job')
 AD_HOC_COMMAND = Kind('ad_hoc_commands', 'Ad hoc command', 'ad_hoc_command_wait', 'command_id', 'command')
+WORKFLOW_JOB = Kind('workflow_jobs', 'Workflow job', None, 'workflow_job_id', 'job')
 
 
 class JobFailed(ServiceError):
@@ -109,12 +111,18 @@ def result_of(job, tail=None, key='job'):
     return data
 
 
-def wait(client, job_id, timeout, interval, sleep=time.sleep, clock=time.time, kind=JOB):
+def wait(client, job_id, timeout, interval, sleep=time.sleep, clock=time.time, kind=JOB, output=None, again=None):
     """Poll the job (or other ``kind`` of unified job) every ``interval`` seconds until it
     finishes; returns result_of() the job with the tail of its output. Raises JobTimeout after
-    ``timeout`` seconds (None: no limit) and JobFailed when the job did not succeed."""
+    ``timeout`` seconds (None: no limit) and JobFailed when the job did not succeed.
+    ``output(client, job_id)`` reads the output (the job's stdout by default), ``again`` says
+    how to follow it later."""
     if interval <= 0:
         raise ConfigError('interval must be more than 0 seconds.')
+    read_output = output or functools.partial(stdout_tail, kind=kind)
+    if again is None:
+        again = ('Wait for it again with automation.service.%s and %s %d.' % (kind.wait_module, kind.id_option, job_id)
+                 if kind.wait_module else 'Follow it at /api/v2/%s/%d/.' % (kind.endpoint, job_id))
     deadline = None if timeout is None else clock() + timeout
     while True:
         job = get_job(client, job_id, kind)
@@ -122,11 +130,10 @@ def wait(client, job_id, timeout, interval, sleep=time.sleep, clock=time.time, k
             break
         if deadline is not None and clock() >= deadline:
             raise JobTimeout('%s %d is still %s after waiting %s seconds (timeout); it goes on running on the '
-                             'service. Wait for it again with automation.service.%s and %s %d.'
-                             % (kind.label, job_id, job.get('status'), timeout, kind.wait_module, kind.id_option,
-                                job_id), result_of(job, key=kind.key))
+                             'service. %s'
+                             % (kind.label, job_id, job.get('status'), timeout, again), result_of(job, key=kind.key))
         sleep(interval if deadline is None else min(interval, max(0.0, deadline - clock())))
-    result = result_of(job, stdout_tail(client, job_id, kind=kind), kind.key)
+    result = result_of(job, read_output(client, job_id), kind.key)
     if job['status'] in FAILED:
         raise JobFailed('%s %d %s (%s). Last lines of its output:\n%s'
                         % (kind.label, job_id, job['status'], job.get('job_explanation') or 'see its output', result['stdout']),

@@ -29,6 +29,7 @@ INSTALLED_APPS = [
     "refsvc.rbac",
     "refsvc.workflows",
     "refsvc.adhoc",
+    "refsvc.bulk",
 ]
 
 MIDDLEWARE = [

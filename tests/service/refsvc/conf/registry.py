@@ -67,6 +67,11 @@ CATEGORIES = {
         "ANSIBLE_FACT_CACHE_TIMEOUT": integer(0, 0),
         "MAX_FORKS": integer(200),
     }),
+    "bulk": ("Bulk Actions", {
+        "BULK_JOB_MAX_LAUNCH": integer(100),
+        "BULK_HOST_MAX_CREATE": integer(100),
+        "BULK_HOST_MAX_DELETE": integer(250),
+    }),
     "ui": ("UI", {
         "PENDO_TRACKING_STATE": choice("off", [("off", "Off"), ("anonymous", "Anonymous"), ("detailed", "Detailed")]),
         "CUSTOM_LOGIN_INFO": string(""),

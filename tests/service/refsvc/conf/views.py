@@ -1,4 +1,4 @@
-"""/api/v2/settings/<category>/ for system, jobs, ui, logging, and the `all` and
+"""/api/v2/settings/<category>/ for system, jobs, bulk, ui, logging, and the `all` and
 `changed` views over every category (authentication included)."""
 from django.http import Http404
 from rest_framework import serializers
@@ -12,7 +12,7 @@ from refsvc.svc.views import ApiMixin, AuthenticationSettingsView
 
 from .registry import CATEGORIES, SECRET
 
-SETTING_CATEGORIES = [("all", "All"), ("authentication", "Authentication"), ("changed", "Changed"), ("jobs", "Jobs"),
+SETTING_CATEGORIES = [("all", "All"), ("authentication", "Authentication"), ("bulk", "Bulk Actions"), ("changed", "Changed"), ("jobs", "Jobs"),
                       ("logging", "Logging"), ("system", "System"), ("ui", "UI")]
 
 

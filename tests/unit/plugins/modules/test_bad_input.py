@@ -131,6 +131,19 @@ def test_module_survives_generated_input(name, target):
            'every run ended in a result or a fail_json with a message; no traceback', 'n/a')
 
 
+def plain_value(option):
+    """A valid value for ``option``: its first choice, 1, a list of one dict of its required
+    sub-options, or 'x'."""
+    if option.get('choices'):
+        return option['choices'][0]
+    if option.get('type') == 'int':
+        return 1
+    if option.get('options'):
+        item = dict((key, plain_value(sub)) for key, sub in option['options'].items() if sub.get('required'))
+        return [item] if option.get('type') == 'list' else item
+    return 'x'
+
+
 @pytest.mark.parametrize('name', module_names())
 def test_whole_number_options_refuse_an_infinity_cleanly(name):
     # ansible-core's own int check raises OverflowError on inf; the module must
@@ -138,8 +151,7 @@ def test_whole_number_options_refuse_an_infinity_cleanly(name):
     spec = argument_spec(name)
     whole = sorted(key for key, value in spec.items() if value.get('type') == 'int')
     assert 'request_retries' in whole
-    required = dict((key, value['choices'][0] if value.get('choices') else 1 if value.get('type') == 'int' else 'x')
-                    for key, value in spec.items() if value.get('required'))
+    required = dict((key, plain_value(value)) for key, value in spec.items() if value.get('required'))
     for key in whole:
         for value in (float('inf'), float('-inf')):
             result = run_module(name, dict(required, **{key: value}))
