@@ -14,13 +14,13 @@ from pathlib import Path
 FLUSH_SECONDS = 0.3
 
 
-def start(job):
-    """Start the runner for ``job`` and return at once (a thread reaps it)."""
+def start(job, module="refsvc.jobs.runner"):
+    """Start the runner ``module`` for ``job`` and return at once (a thread reaps it)."""
     from django.conf import settings
 
     log = open(Path(settings.INSTANCE_DIR) / "jobs.log", "ab")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "refsvc.jobs.runner", str(job.pk)],
+        [sys.executable, "-m", module, str(job.pk)],
         cwd=str(Path(__file__).resolve().parents[2]),
         stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True,
     )
