@@ -61,18 +61,32 @@ def check_prompts(template_name, launch_info, fields):
         raise ConfigError('Job template %r has no inventory: give one with inventory.' % template_name)
 
 
-def launch(client, template_id, body):
+class Kind:
+    """What differs between the kinds of runs a module launches or waits for."""
+
+    def __init__(self, label, endpoint, template_endpoint, runs, waiter, tail=None):
+        self.label = label                          # 'Job'
+        self.endpoint = endpoint                    # where the run is read: 'jobs'
+        self.template_endpoint = template_endpoint  # where it is launched from: 'job_templates'
+        self.runs = runs                            # the template's list of its runs: 'jobs'
+        self.waiter = waiter                        # how to wait for it again, for messages
+        self.tail = tail                            # tail(client, run) -> the last lines of its output
+
+
+def launch(client, template_id, body, kind=None):
     """POST the launch once. A broken connection after sending is reported as
     such: the job may exist, and launching again could run it twice."""
-    path = 'job_templates/%d/launch' % template_id
+    kind = kind or JOB
+    path = '%s/%d/launch' % (kind.template_endpoint, template_id)
     try:
         return client.request('POST', path, json_body=body, expect=(201,))
     except OutcomeUnknown as exc:
         raise OutcomeUnknown(
-            'The launch of job template %d may or may not have happened: the connection broke after the '
-            'request was sent (%s). Do not simply run the task again, that could start a second job. Look for '
-            'the job first: GET /api/v2/job_templates/%d/jobs/?order_by=-created (or the service UI), then '
-            'wait for it with automation.service.job_wait.' % (template_id, exc, template_id))
+            'The launch of %s %d may or may not have happened: the connection broke after the '
+            'request was sent (%s). Do not simply run the task again, that could start a second run. Look for '
+            'it first: GET /api/v2/%s/%d/%s/?order_by=-created (or the service UI), then %s.'
+            % (kind.template_endpoint[:-1].replace('_', ' '), template_id, exc, kind.template_endpoint,
+               template_id, kind.runs, kind.waiter))
 
 
 def stdout_tail(client, job_id, lines=STDOUT_TAIL_LINES):
@@ -96,35 +110,45 @@ def result_of(job, tail=None):
     return data
 
 
-def wait(client, job_id, timeout, interval, sleep=time.sleep, clock=time.time):
+def job_tail(client, job):
+    return stdout_tail(client, job['id'])
+
+
+JOB = Kind('Job', 'jobs', 'job_templates', 'jobs', 'wait for it with automation.service.job_wait', job_tail)
+
+
+def wait(client, job_id, timeout, interval, sleep=time.sleep, clock=time.time, kind=None):
     """Poll the job every ``interval`` seconds until it finishes; returns result_of() the job
     with the tail of its output. Raises JobTimeout after ``timeout`` seconds (None: no limit)
-    and JobFailed when the job did not succeed."""
+    and JobFailed when the job did not succeed. ``kind`` waits for another kind of run."""
+    kind = kind or JOB
     if interval <= 0:
         raise ConfigError('interval must be more than 0 seconds.')
     deadline = None if timeout is None else clock() + timeout
     while True:
-        job = get_job(client, job_id)
+        job = get_job(client, job_id, kind)
         if job.get('status') in FINISHED:
             break
         if deadline is not None and clock() >= deadline:
-            raise JobTimeout('Job %d is still %s after waiting %s seconds (timeout); it goes on running on the '
-                             'service. Wait for it again with automation.service.job_wait and job_id %d.'
-                             % (job_id, job.get('status'), timeout, job_id), result_of(job))
+            raise JobTimeout('%s %d is still %s after waiting %s seconds (timeout); it goes on running on the '
+                             'service. To wait for it again, %s and id %d.'
+                             % (kind.label, job_id, job.get('status'), timeout, kind.waiter, job_id), result_of(job))
         sleep(interval if deadline is None else min(interval, max(0.0, deadline - clock())))
-    result = result_of(job, stdout_tail(client, job_id))
+    result = result_of(job, kind.tail(client, job) if kind.tail else None)
     if job['status'] in FAILED:
-        raise JobFailed('Job %d %s (%s). Last lines of its output:\n%s'
-                        % (job_id, job['status'], job.get('job_explanation') or 'see its output', result['stdout']),
-                        result)
+        message = '%s %d %s (%s).' % (kind.label, job_id, job['status'], job.get('job_explanation') or 'see its output')
+        if result.get('stdout'):
+            message += ' Last lines of its output:\n%s' % result['stdout']
+        raise JobFailed(message, result)
     return result
 
 
-def get_job(client, job_id):
+def get_job(client, job_id, kind=None):
     """The job, or a clear error when there is none with that id."""
+    kind = kind or JOB
     try:
-        return client.get('jobs/%d' % job_id)
+        return client.get('%s/%d' % (kind.endpoint, job_id))
     except ApiError as exc:
         if exc.status == 404:
-            raise ConfigError('There is no job %d (or it is not visible to this user).' % job_id)
+            raise ConfigError('There is no %s %d (or it is not visible to this user).' % (kind.label.lower(), job_id))
         raise
