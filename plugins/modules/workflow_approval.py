@@ -116,6 +116,7 @@ ARGUMENT_SPEC = dict(
     interval=dict(type='float', default=1.0),
 )
 OUTCOME = {'approve': 'successful', 'deny': 'failed'}
+DECIDED = {'successful': 'approved', 'failed': 'denied', 'canceled': 'canceled'}
 
 
 def run(api):
@@ -132,9 +133,9 @@ def run(api):
     if approval['status'] == wanted and not approval.get('timed_out'):
         return
     if approval['status'] != 'pending':
-        raise ServiceError('Workflow approval %d cannot be %s: it is already %s%s.'
-                           % (approval['id'], 'approved' if params['action'] == 'approve' else 'denied', approval['status'],
-                              ' (timed out)' if approval.get('timed_out') else ''))
+        state = 'timed out' if approval.get('timed_out') else DECIDED.get(approval['status'], approval['status'])
+        raise ServiceError('Workflow approval %d cannot be %s: it was already %s (status %s).'
+                           % (approval['id'], DECIDED[wanted], state, approval['status']))
     api.result['changed'] = True
     api.set_diff({'status': 'pending'}, {'status': wanted})
     if api.check_mode:

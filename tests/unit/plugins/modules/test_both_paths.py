@@ -96,6 +96,9 @@ def cases(world):
         'workflow_job_template': {'name': 'no-such-workflow-%s' % tag, 'organization': 'Default', 'state': 'absent'},
         'workflow_job_template_node': {'identifier': 'start', 'workflow_job_template': 'no-such-workflow-%s' % tag,
                                        'state': 'absent'},
+        'workflow_launch': {'name': 'no-such-workflow-%s' % tag},
+        'workflow_node_wait': {'workflow_job_id': 999999999, 'name': 'start'},
+        'workflow_approval': {'workflow_job_id': 999999999, 'name': 'start'},
     }
 
 
