@@ -4,7 +4,7 @@ import json
 
 from rest_framework import serializers
 
-from refsvc.jobs.launch import _clean, _parse_extra_vars
+from refsvc.jobs.launch import _clean, _parse_extra_vars, prompted
 from refsvc.jobs.surveys import variables_needed
 from refsvc.resources.models import Label
 from refsvc.workflows.views import RELATIONSHIPS
@@ -67,16 +67,10 @@ def _labels(value, user):
 
 def launch(wfjt, data, user):
     """Create the workflow job of a launch; returns (workflow_job, ignored_fields). Raises ValidationError."""
-    if not isinstance(data, dict):
-        raise serializers.ValidationError({"detail": "Expected a JSON object."})
-    accepted, ignored = {}, {}
-    for field, flag in ASK_FIELDS.items():
-        if field not in data:
-            continue
-        if getattr(wfjt, flag) or (field == "extra_vars" and survey_enabled(wfjt)):
-            accepted[field] = _labels(data[field], user) if field == "labels" else _clean(field, data[field], user)
-        else:
-            ignored[field] = data[field]
+    accepted, ignored = prompted(
+        wfjt, data, ASK_FIELDS,
+        lambda field, value: _labels(value, user) if field == "labels" else _clean(field, value, user),
+        asks=lambda field: field == "extra_vars" and survey_enabled(wfjt))
     extra_vars = _parse_extra_vars(wfjt.extra_vars)
     extra_vars.update(accepted.get("extra_vars", {}))
     workflow_job = WorkflowJob.objects.create(
