@@ -175,7 +175,7 @@ stdout:
 '''
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
-from ansible_collections.automation.service.plugins.module_utils._errors import NotFound
+from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, NotFound
 from ansible_collections.automation.service.plugins.module_utils import _jobs, _workflow_jobs
 
 ARGUMENT_SPEC = dict(
@@ -224,6 +224,8 @@ def run(api):
     name = info.get('workflow_job_template_data', {}).get('name') or params['name']
     _workflow_jobs.check_prompts(name, info, [field for field in LAUNCH_FIELDS if params[field] is not None])
     body = launch_body(api)
+    if params['wait'] and params['interval'] <= 0:
+        raise ConfigError('interval must be more than 0 seconds.')
     api.result['changed'] = True
     if api.check_mode:
         return
