@@ -33,11 +33,15 @@ FAILED = frozenset(('failed', 'error', 'canceled'))
 STDOUT_TAIL_LINES = 40
 
 # A kind of unified job: its endpoint, its name in messages, the module and option
-# that wait for it again, and the key of the object in a module's result.
-Kind = namedtuple('Kind', ['endpoint', 'label', 'wait_module', 'id_option', 'key'])
-JOB = Kind('jobs', 'Job', 'job_wait', 'job_id', 'job')
+# that wait for it again, the key of the object in a module's result, the endpoint of
+# the templates that launch it and their list of its runs, and ``tail(client, run)``
+# when its output is read another way than from its stdout.
+Kind = namedtuple('Kind', ['endpoint', 'label', 'wait_module', 'id_option', 'key', 'template_endpoint', 'runs', 'tail'])
+Kind.__new__.__defaults__ = (None, None, None)
+JOB = Kind('jobs', 'Job', 'job_wait', 'job_id', 'job', 'job_templates', 'jobs')
 AD_HOC_COMMAND = Kind('ad_hoc_commands', 'Ad hoc command', 'ad_hoc_command_wait', 'command_id', 'command')
-WORKFLOW_JOB = Kind('workflow_jobs', 'Workflow job', None, 'workflow_job_id', 'job')
+WORKFLOW_JOB = Kind('workflow_jobs', 'Workflow job', None, 'workflow_job_id', 'job', 'workflow_job_templates',
+                    'workflow_jobs')
 
 
 class JobFailed(ServiceError):
@@ -83,11 +87,14 @@ def post_once(client, path, body, what, look_for):
             % (what, exc, look_for))
 
 
-def launch(client, template_id, body):
-    """POST the launch of a job template once (see post_once)."""
-    return post_once(client, 'job_templates/%d/launch' % template_id, body, 'job template %d' % template_id,
-                     'GET /api/v2/job_templates/%d/jobs/?order_by=-created (or the service UI), then wait for it '
-                     'with automation.service.job_wait' % template_id)
+def launch(client, template_id, body, kind=JOB):
+    """POST the launch of a template once (see post_once)."""
+    template = '%s %d' % (kind.template_endpoint[:-1].replace('_', ' '), template_id)
+    follow = ('wait for it with automation.service.%s' % kind.wait_module if kind.wait_module
+              else 'follow it at /api/v2/%s/<id>/' % kind.endpoint)
+    return post_once(client, '%s/%d/launch' % (kind.template_endpoint, template_id), body, template,
+                     'GET /api/v2/%s/%d/%s/?order_by=-created (or the service UI), then %s'
+                     % (kind.template_endpoint, template_id, kind.runs, follow))
 
 
 def stdout_tail(client, job_id, lines=STDOUT_TAIL_LINES, kind=JOB):
@@ -133,7 +140,8 @@ def wait(client, job_id, timeout, interval, sleep=time.sleep, clock=time.time, k
                              'service. %s'
                              % (kind.label, job_id, job.get('status'), timeout, again), result_of(job, key=kind.key))
         sleep(interval if deadline is None else min(interval, max(0.0, deadline - clock())))
-    result = result_of(job, read_output(client, job_id), kind.key)
+    tail = kind.tail(client, job) if kind.tail and not output else read_output(client, job_id)
+    result = result_of(job, tail, kind.key)
     if job['status'] in FAILED:
         raise JobFailed('%s %d %s (%s). Last lines of its output:\n%s'
                         % (kind.label, job_id, job['status'], job.get('job_explanation') or 'see its output', result['stdout']),

@@ -30,6 +30,7 @@ INSTALLED_APPS = [
     "refsvc.workflows",
     "refsvc.adhoc",
     "refsvc.bulk",
+    "refsvc.wfjobs",
 ]
 
 MIDDLEWARE = [

@@ -13,6 +13,11 @@ urlpatterns = urlpatterns + rbac_urlpatterns + workflows_urlpatterns + conf_urlp
 urlpatterns = urlpatterns + adhoc_urlpatterns
 from refsvc.bulk.urls import urlpatterns as bulk_urlpatterns  # noqa: E402
 urlpatterns = urlpatterns + bulk_urlpatterns
+from refsvc.wfjobs.urls import urlpatterns as wfjobs_urlpatterns
+
+urlpatterns = urlpatterns + jobs_urlpatterns + resources_urlpatterns
+urlpatterns = urlpatterns + rbac_urlpatterns + workflows_urlpatterns + conf_urlpatterns
+urlpatterns = urlpatterns + wfjobs_urlpatterns
 urlpatterns = urlpatterns + [path("sso/", include("refsvc.sso.urls"))]
 
 handler404 = "refsvc.svc.views.not_found"

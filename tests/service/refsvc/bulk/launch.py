@@ -10,15 +10,14 @@ from django.utils import timezone
 from rest_framework import serializers
 
 from refsvc.jobs import launch as jobs_launch, runner
-from refsvc.jobs.models import JobTemplate, UnifiedJobTemplate
+from refsvc.jobs.models import Job, JobTemplate, UnifiedJobTemplate
 from refsvc.jobs.views import can_change
 from refsvc.svc.models import Credential, Inventory, Organization
-from refsvc.svc.serializers import user_summary
 
-from .models import WorkflowJob, WorkflowJobNode
+from refsvc.wfjobs.models import WorkflowJob, WorkflowJobNode
+from refsvc.wfjobs.serializers import WorkflowJobSerializer
 from .serializers import limit
 
-DONE = ("successful", "failed", "error", "canceled")
 KIND_TITLES = {"project": "Project", "workflow_job_template": "Workflow Job Template", "inventory_source": "Inventory Source"}
 
 
@@ -113,21 +112,34 @@ class BulkJobLaunchSerializer(serializers.Serializer):
             raise serializers.ValidationError("Organization %d not found or you don't have permissions to access it" % attrs["organization"].id)
 
     def create(self, validated_data):
+        """A workflow job whose nodes are the jobs, launched at once (the workflow runner
+        then follows them to the workflow job's end), as the real service's bulk launch."""
         user = self.context["request"].user
         nodes = validated_data.pop("jobs")
+        validated_data.pop("organization", None)
         started = []
         with transaction.atomic():
             wfj = WorkflowJob.objects.create(launched_by=user, status="pending", **validated_data)
             for node in nodes:
                 template = node.pop("template")
+                identifier = node.pop("identifier")
                 job = node_job(wfj, template, node, user)
-                WorkflowJobNode.objects.create(workflow_job=wfj, job=job, unified_job_template=template.id,
-                                               identifier=node.pop("identifier"), prompts=node)
-                if job is not None:
+                if job is None:
+                    now = timezone.now()
+                    job = Job.objects.create(name=template.name, job_template=template, status="error", failed=True,
+                                             started=now, finished=now, launched_by=user,
+                                             job_explanation="The job could not start: its launch values were refused.")
+                else:
                     started.append(job)
+                WorkflowJobNode.objects.create(
+                    workflow_job=wfj, job=job, unified_job_template_id=template.id, identifier=identifier,
+                    extra_data=node.get("extra_data") or {}, inventory_id=getattr(node.get("inventory"), "id", node.get("inventory")),
+                    limit=node.get("limit"), scm_branch=node.get("scm_branch"), job_tags=node.get("job_tags"),
+                    skip_tags=node.get("skip_tags"), job_type=node.get("job_type"), verbosity=node.get("verbosity"))
         for job in started:
             runner.start(job)
-        return representation(wfj)
+        runner.start(wfj, "refsvc.wfjobs.runner")
+        return WorkflowJobSerializer(wfj, context=self.context).data
 
 
 def visible_ids(model, user, ids):
@@ -155,82 +167,3 @@ def node_job(wfj, template, node, user):
     except serializers.ValidationError:
         return None
     return job
-
-
-def refresh(wfj):
-    """Bring the workflow job's status up to date with its nodes' jobs."""
-    if wfj.status in DONE:
-        return wfj
-    jobs = [node.job for node in wfj.nodes.select_related("job")]
-    statuses = [job.status if job else "failed" for job in jobs]
-    now = timezone.now()
-    if all(s in DONE for s in statuses):
-        bad = [node for node in wfj.nodes.select_related("job") if node.job is None or node.job.status != "successful"]
-        wfj.status = "failed" if bad else "successful"
-        wfj.failed = bool(bad)
-        wfj.started = wfj.started or wfj.created
-        wfj.finished = max([job.finished for job in jobs if job and job.finished] or [now])
-        wfj.elapsed = round((wfj.finished - wfj.started).total_seconds(), 3)
-        if bad:
-            wfj.job_explanation = ("No error handling path for workflow job node(s) [%s]. Workflow job node(s) missing "
-                                   "unified job template and error handling path []."
-                                   % ", ".join("(%d,%s)" % (n.id, n.job.status if n.job else "failed") for n in bad))
-        wfj.save()
-    elif wfj.status != "running":
-        wfj.status, wfj.started = "running", wfj.started or now
-        wfj.save()
-    return wfj
-
-
-def representation(wfj):
-    """A workflow job as the real WorkflowJobSerializer shows it."""
-    base = "/api/v2/workflow_jobs/%d/" % wfj.id
-    related = {"workflow_nodes": base + "workflow_nodes/", "labels": base + "labels/", "activity_stream": base + "activity_stream/",
-               "notifications": base + "notifications/", "cancel": base + "cancel/", "relaunch": base + "relaunch/"}
-    summary = {"labels": {"count": 0, "results": []}, "user_capabilities": {"delete": True, "start": True}}
-    if wfj.launched_by_id:
-        related["created_by"] = "/api/v2/users/%d/" % wfj.launched_by_id
-        summary["created_by"] = summary["launched_by"] = user_summary(wfj.launched_by)
-    if wfj.organization_id:
-        related["organization"] = "/api/v2/organizations/%d/" % wfj.organization_id
-        summary["organization"] = {"id": wfj.organization_id, "name": wfj.organization.name,
-                                   "description": wfj.organization.description}
-    if wfj.inventory_id:
-        related["inventory"] = "/api/v2/inventories/%d/" % wfj.inventory_id
-        summary["inventory"] = {"id": wfj.inventory_id, "name": wfj.inventory.name, "description": wfj.inventory.description,
-                                "kind": wfj.inventory.kind}
-    return {
-        "id": wfj.id, "type": "workflow_job", "url": base, "related": related, "summary_fields": summary,
-        "created": wfj.created, "modified": wfj.modified, "name": wfj.name, "description": wfj.description,
-        "unified_job_template": None, "launch_type": "manual", "status": wfj.status, "failed": wfj.failed,
-        "started": wfj.started, "finished": wfj.finished, "canceled_on": None, "elapsed": float(wfj.elapsed),
-        "job_explanation": wfj.job_explanation, "launched_by": summary.get("launched_by") or {},
-        "work_unit_id": None, "workflow_job_template": None, "extra_vars": wfj.extra_vars, "allow_simultaneous": False,
-        "job_template": None, "is_sliced_job": False, "inventory": wfj.inventory_id, "limit": wfj.limit,
-        "scm_branch": wfj.scm_branch, "webhook_service": "", "webhook_credential": None, "webhook_guid": "",
-        "skip_tags": wfj.skip_tags, "job_tags": wfj.job_tags,
-    }
-
-
-def node_representation(node):
-    base = "/api/v2/workflow_job_nodes/%d/" % node.id
-    job = node.job
-    data = {
-        "id": node.id, "type": "workflow_job_node", "url": base,
-        "related": {"workflow_job": "/api/v2/workflow_jobs/%d/" % node.workflow_job_id},
-        "summary_fields": {}, "created": node.created, "modified": node.modified,
-        "extra_data": node.prompts.get("extra_data", {}), "inventory": node.prompts.get("inventory"),
-        "execution_environment": node.prompts.get("execution_environment"),
-        "job": job.id if job else None, "workflow_job": node.workflow_job_id,
-        "unified_job_template": node.unified_job_template, "success_nodes": [], "failure_nodes": [], "always_nodes": [],
-        "all_parents_must_converge": False, "do_not_run": False, "identifier": node.identifier,
-    }
-    for key in ("scm_branch", "job_type", "job_tags", "skip_tags", "limit", "diff_mode", "verbosity", "forks",
-                "job_slice_count", "timeout"):
-        data[key] = node.prompts.get(key)
-    if job:
-        data["related"]["job"] = "/api/v2/jobs/%d/" % job.id
-        data["summary_fields"]["job"] = {"id": job.id, "name": job.name, "description": job.description,
-                                         "status": job.status, "failed": job.failed, "elapsed": float(job.elapsed),
-                                         "type": "job"}
-    return data

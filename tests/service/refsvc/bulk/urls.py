@@ -7,7 +7,4 @@ urlpatterns = [
     path("api/v2/bulk/host_create/", views.HostCreate.as_view()),
     path("api/v2/bulk/host_delete/", views.HostDelete.as_view()),
     path("api/v2/bulk/job_launch/", views.JobLaunch.as_view()),
-    path("api/v2/workflow_jobs/", views.WorkflowJobList.as_view()),
-    path("api/v2/workflow_jobs/<int:pk>/", views.WorkflowJobDetail.as_view()),
-    path("api/v2/workflow_jobs/<int:pk>/workflow_nodes/", views.WorkflowJobNodes.as_view()),
 ]

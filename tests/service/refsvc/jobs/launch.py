@@ -104,18 +104,25 @@ def _clean(field, value, user):
     return value
 
 
-def launch(jt, data, user):
-    """Create the job of a launch; returns (job, ignored_fields). Raises ValidationError."""
+def prompted(template, data, ask_fields, clean, asks=None):
+    """Split the launch ``data`` into the values the template prompts for (cleaned) and the
+    ignored ones. ``asks(field)`` may say a field is prompted for otherwise than by its flag."""
     if not isinstance(data, dict):
         raise serializers.ValidationError({"detail": "Expected a JSON object."})
     accepted, ignored = {}, {}
-    for field, flag in ASK_FIELDS.items():
+    for field, flag in ask_fields.items():
         if field not in data:
             continue
-        if getattr(jt, flag):
-            accepted[field] = _clean(field, data[field], user)
+        if getattr(template, flag) or (asks is not None and asks(field)):
+            accepted[field] = clean(field, data[field])
         else:
             ignored[field] = data[field]
+    return accepted, ignored
+
+
+def launch(jt, data, user):
+    """Create the job of a launch; returns (job, ignored_fields). Raises ValidationError."""
+    accepted, ignored = prompted(jt, data, ASK_FIELDS, lambda field, value: _clean(field, value, user))
     inventory = accepted.get("inventory", jt.inventory)
     if inventory is None:
         raise serializers.ValidationError({"resources_needed_to_start": [INVENTORY_MISSING]})

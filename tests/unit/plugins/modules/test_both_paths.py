@@ -106,6 +106,9 @@ def cases(world):
         'ad_hoc_command': {'inventory': 'no-such-inventory-%s' % tag, 'module_name': 'ping'},
         'ad_hoc_command_wait': {'command_id': 999999999, 'timeout': 5},
         'ad_hoc_command_cancel': {'command_id': 999999999},
+        'workflow_launch': {'name': 'no-such-workflow-%s' % tag},
+        'workflow_node_wait': {'workflow_job_id': 999999999, 'name': 'start'},
+        'workflow_approval': {'workflow_job_id': 999999999, 'name': 'start'},
     }
 
 

@@ -1,0 +1,81 @@
+"""Workflow jobs: a run of a workflow job template, its nodes (copied from the
+template's graph) and the approvals its approval nodes wait on."""
+from django.conf import settings
+from django.db import models
+
+from refsvc.jobs.models import JOB_STATUSES, Job, UnifiedJobTemplate
+from refsvc.svc.models import Inventory, TimestampedModel
+from refsvc.workflows.models import WorkflowApprovalTemplate, WorkflowJobTemplate
+
+ACTIVE = ("new", "pending", "waiting", "running")
+
+
+class UnifiedJobFields(models.Model):
+    name = models.CharField(max_length=512, blank=True, default="")
+    description = models.TextField(blank=True, default="")
+    status = models.CharField(max_length=20, choices=JOB_STATUSES, default="pending")
+    failed = models.BooleanField(default=False)
+    started = models.DateTimeField(null=True, default=None)
+    finished = models.DateTimeField(null=True, default=None)
+    canceled_on = models.DateTimeField(null=True, default=None)
+    elapsed = models.DecimalField(max_digits=12, decimal_places=3, default=0)
+    job_explanation = models.TextField(blank=True, default="")
+    launched_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        abstract = True
+
+
+class WorkflowJob(TimestampedModel, UnifiedJobFields):
+    workflow_job_template = models.ForeignKey(WorkflowJobTemplate, null=True, on_delete=models.SET_NULL, related_name="workflow_jobs")
+    cancel_flag = models.BooleanField(default=False)
+    extra_vars = models.TextField(blank=True, default="")
+    inventory = models.ForeignKey(Inventory, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    limit = models.TextField(null=True, blank=True, default=None)
+    scm_branch = models.TextField(null=True, blank=True, default=None)
+    job_tags = models.TextField(null=True, blank=True, default=None)
+    skip_tags = models.TextField(null=True, blank=True, default=None)
+    allow_simultaneous = models.BooleanField(default=False)
+    labels = models.ManyToManyField("resources.Label", blank=True, related_name="+")
+
+    class Meta:
+        ordering = ["id"]
+
+
+class WorkflowApproval(TimestampedModel, UnifiedJobFields):
+    workflow_approval_template = models.ForeignKey(WorkflowApprovalTemplate, null=True, on_delete=models.SET_NULL, related_name="approvals")
+    timeout = models.IntegerField(default=0)
+    timed_out = models.BooleanField(default=False)
+    approved_or_denied_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ["id"]
+
+
+class WorkflowJobNode(TimestampedModel):
+    workflow_job = models.ForeignKey(WorkflowJob, on_delete=models.CASCADE, related_name="workflow_job_nodes")
+    unified_job_template = models.ForeignKey(UnifiedJobTemplate, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    job = models.ForeignKey(Job, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    approval = models.ForeignKey(WorkflowApproval, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    success_nodes = models.ManyToManyField("self", symmetrical=False, blank=True, related_name="success_parents")
+    failure_nodes = models.ManyToManyField("self", symmetrical=False, blank=True, related_name="failure_parents")
+    always_nodes = models.ManyToManyField("self", symmetrical=False, blank=True, related_name="always_parents")
+    do_not_run = models.BooleanField(default=False)
+    identifier = models.CharField(max_length=512, blank=True, default="")
+    all_parents_must_converge = models.BooleanField(default=False)
+    extra_data = models.JSONField(default=dict, blank=True)
+    inventory = models.ForeignKey(Inventory, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    limit = models.TextField(null=True, blank=True, default=None)
+    scm_branch = models.TextField(null=True, blank=True, default=None)
+    job_tags = models.TextField(null=True, blank=True, default=None)
+    skip_tags = models.TextField(null=True, blank=True, default=None)
+    job_type = models.CharField(max_length=8, null=True, blank=True, default=None)
+    verbosity = models.PositiveIntegerField(null=True, default=None)
+
+    class Meta:
+        ordering = ["id"]
+
+    @property
+    def run(self):
+        """The job or approval this node started (None before)."""
+        return self.job if self.job_id else (self.approval if self.approval_id else None)

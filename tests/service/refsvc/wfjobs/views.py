@@ -1,0 +1,185 @@
+from django.db import transaction
+from django.db.models import Q
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from rest_framework import generics, status
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from refsvc.jobs import runner
+from refsvc.rbac.registry import has_perm
+from refsvc.svc import access
+from refsvc.svc.filters import FieldLookupBackend
+from refsvc.svc.views import ApiMixin
+from refsvc.workflows.views import can_change_wfjt, visible_wfjts
+
+from . import engine, launch
+from .models import ACTIVE, WorkflowApproval, WorkflowJob, WorkflowJobNode
+from .serializers import WorkflowApprovalSerializer, WorkflowJobNodeSerializer, WorkflowJobSerializer
+
+
+def visible_workflow_jobs(user):
+    qs = WorkflowJob.objects.all()
+    if access._sees_all(user):
+        return qs
+    return qs.filter(Q(launched_by=user) | Q(workflow_job_template__in=visible_wfjts(user).values("id")))
+
+
+def visible_nodes(user):
+    return WorkflowJobNode.objects.filter(workflow_job__in=visible_workflow_jobs(user).values("id"))
+
+
+def visible_approvals(user):
+    qs = WorkflowApproval.objects.all()
+    if access._sees_all(user):
+        return qs
+    nodes = visible_nodes(user).filter(approval__isnull=False).values("approval_id")
+    return qs.filter(Q(launched_by=user) | Q(id__in=nodes))
+
+
+def may_run(user, wfjt):
+    return wfjt is not None and (can_change_wfjt(user, wfjt) or has_perm(user, wfjt, "execute"))
+
+
+class WorkflowJobTemplateLaunch(ApiMixin, APIView):
+    def get_template(self):
+        return get_object_or_404(visible_wfjts(self.request.user), pk=self.kwargs["pk"])
+
+    def get(self, request, pk):
+        return Response(launch.launch_info(self.get_template()))
+
+    def post(self, request, pk):
+        wfjt = self.get_template()
+        if not may_run(request.user, wfjt):
+            raise PermissionDenied()
+        with transaction.atomic():
+            workflow_job, ignored = launch.launch(wfjt, request.data, request.user)
+        runner.start(workflow_job, "refsvc.wfjobs.runner")
+        data = {"workflow_job": workflow_job.id, "ignored_fields": ignored}
+        data.update(WorkflowJobSerializer(workflow_job, context={"request": request}).data)
+        return Response(data, status=status.HTTP_201_CREATED, headers={"Location": data["url"]})
+
+
+class ListView(ApiMixin, generics.ListAPIView):
+    filter_backends = [FieldLookupBackend]
+
+
+class WorkflowJobList(ListView):
+    model = WorkflowJob
+    serializer_class = WorkflowJobSerializer
+
+    def get_queryset(self):
+        qs = visible_workflow_jobs(self.request.user)
+        if "pk" in self.kwargs:
+            qs = qs.filter(workflow_job_template_id=self.kwargs["pk"])
+        return qs
+
+
+class WorkflowJobDetail(ApiMixin, generics.RetrieveDestroyAPIView):
+    model = WorkflowJob
+    serializer_class = WorkflowJobSerializer
+
+    def get_queryset(self):
+        return visible_workflow_jobs(self.request.user)
+
+    def perform_destroy(self, instance):
+        if not (self.request.user.is_superuser or may_run(self.request.user, instance.workflow_job_template)):
+            raise PermissionDenied()
+        if instance.status in ACTIVE:
+            raise PermissionDenied("Cannot delete running job resource.")
+        instance.delete()
+
+
+class WorkflowJobCancel(ApiMixin, APIView):
+    def get_job(self):
+        return get_object_or_404(visible_workflow_jobs(self.request.user), pk=self.kwargs["pk"])
+
+    def get(self, request, pk):
+        return Response({"can_cancel": self.get_job().status in ACTIVE})
+
+    def post(self, request, pk):
+        workflow_job = self.get_job()
+        if not (request.user.is_superuser or may_run(request.user, workflow_job.workflow_job_template)):
+            raise PermissionDenied()
+        if workflow_job.status not in ACTIVE:
+            return self.http_method_not_allowed(request)
+        WorkflowJob.objects.filter(pk=workflow_job.pk).update(cancel_flag=True, canceled_on=timezone.now())
+        return Response(status=202)
+
+
+class WorkflowJobNodeList(ListView):
+    model = WorkflowJobNode
+    serializer_class = WorkflowJobNodeSerializer
+
+    def get_queryset(self):
+        qs = visible_nodes(self.request.user).select_related("workflow_job", "unified_job_template", "job", "approval")
+        if "pk" in self.kwargs:
+            get_object_or_404(visible_workflow_jobs(self.request.user), pk=self.kwargs["pk"])
+            qs = qs.filter(workflow_job_id=self.kwargs["pk"])
+        return qs
+
+
+class WorkflowJobNodeDetail(ApiMixin, generics.RetrieveAPIView):
+    model = WorkflowJobNode
+    serializer_class = WorkflowJobNodeSerializer
+
+    def get_queryset(self):
+        return visible_nodes(self.request.user)
+
+
+class WorkflowJobNodeChildren(WorkflowJobNodeList):
+    relationship = None
+
+    def get_queryset(self):
+        node = get_object_or_404(visible_nodes(self.request.user), pk=self.kwargs["pk"])
+        return getattr(node, self.relationship).all()
+
+
+class WorkflowApprovalList(ListView):
+    model = WorkflowApproval
+    serializer_class = WorkflowApprovalSerializer
+
+    def get_queryset(self):
+        return visible_approvals(self.request.user)
+
+
+class WorkflowApprovalDetail(ApiMixin, generics.RetrieveDestroyAPIView):
+    model = WorkflowApproval
+    serializer_class = WorkflowApprovalSerializer
+
+    def get_queryset(self):
+        return visible_approvals(self.request.user)
+
+    def perform_destroy(self, instance):
+        if not self.request.user.is_superuser:
+            raise PermissionDenied()
+        if instance.status in ACTIVE:
+            raise PermissionDenied("Cannot delete running job resource.")
+        instance.delete()
+
+
+class WorkflowApprovalDecision(ApiMixin, APIView):
+    """POST /workflow_approvals/<pk>/approve/ or deny/: 204, or 400 once decided."""
+
+    outcome = None
+
+    def get(self, request, pk):
+        get_object_or_404(visible_approvals(request.user), pk=pk)
+        return Response({})
+
+    def post(self, request, pk):
+        approval = get_object_or_404(visible_approvals(request.user), pk=pk)
+        node = WorkflowJobNode.objects.filter(approval=approval).select_related("workflow_job__workflow_job_template").first()
+        wfjt = node.workflow_job.workflow_job_template if node else None
+        if not (request.user.is_superuser or (wfjt is not None and (can_change_wfjt(request.user, wfjt)
+                                                                    or has_perm(request.user, wfjt, "approve")))):
+            raise PermissionDenied("You do not have permission to approve or deny this workflow step.")
+        with transaction.atomic():
+            updated = WorkflowApproval.objects.filter(pk=approval.pk, status="pending").update(
+                approved_or_denied_by=request.user)
+            if not updated:
+                return Response({"error": "This workflow step has already been approved or denied."}, status=400)
+            approval.refresh_from_db()
+            engine.finish(approval, self.outcome)
+        return Response(status=204)

@@ -1,0 +1,179 @@
+"""Workflow jobs of the reference service: the launch, the nodes' jobs run along
+success, failure and always edges, approvals approved and denied, the final status."""
+import time
+import uuid
+
+import pytest
+import requests
+
+FINISHED = ("successful", "failed", "error", "canceled")
+_tokens = {}
+
+
+def call(service, method, path, **kwargs):
+    if service.url not in _tokens:
+        r = requests.post(service.url + "/api/v2/tokens/", auth=(service.admin_username, service.admin_password),
+                          json={"description": "workflow job tests"}, verify=service.ca_path, timeout=30)
+        _tokens[service.url] = r.json()["token"]
+    headers = {"Authorization": "Bearer " + _tokens[service.url]}
+    return requests.request(method, service.url + "/api/v2/" + path, headers=headers, verify=service.ca_path,
+                            timeout=30, **kwargs)
+
+
+def wait_for(service, path, done, seconds=90):
+    deadline = time.time() + seconds
+    while True:
+        data = call(service, "GET", path).json()
+        if done(data) or time.time() > deadline:
+            return data
+        time.sleep(0.3)
+
+
+@pytest.fixture(scope="module")
+def setup(service):
+    prefix = "wfj-" + uuid.uuid4().hex[:8]
+    inv = call(service, "POST", "inventories/", json={"name": prefix, "organization": 1}).json()
+    call(service, "POST", "hosts/", json={"name": prefix + "-h1", "inventory": inv["id"]})
+    project = call(service, "GET", "projects/?name=Demo+Project").json()["results"][0]
+    templates = {}
+    for name, playbook in (("ok", "hello.yml"), ("fail", "fail.yml")):
+        r = call(service, "POST", "job_templates/", json={"name": "%s-%s" % (prefix, name), "inventory": inv["id"],
+                                                          "project": project["id"], "playbook": playbook,
+                                                          "ask_limit_on_launch": True})
+        assert r.status_code == 201, r.text
+        templates[name] = r.json()["id"]
+    return {"prefix": prefix, "templates": templates}
+
+
+def workflow(service, setup, graph, **fields):
+    """graph: {identifier: (template key or 'approval', {relationship: [identifiers]})}"""
+    body = {"name": "%s-%s" % (setup["prefix"], uuid.uuid4().hex[:6]), "organization": 1}
+    body.update(fields)
+    wfjt = call(service, "POST", "workflow_job_templates/", json=body).json()
+    nodes = {}
+    for identifier, (kind, _) in graph.items():
+        data = {"workflow_job_template": wfjt["id"], "identifier": identifier}
+        if kind != "approval":
+            data["unified_job_template"] = setup["templates"][kind]
+        r = call(service, "POST", "workflow_job_template_nodes/", json=data)
+        assert r.status_code == 201, r.text
+        nodes[identifier] = r.json()["id"]
+        if kind == "approval":
+            r = call(service, "POST", "workflow_job_template_nodes/%d/create_approval_template/" % nodes[identifier],
+                     json={"name": "approve-" + identifier})
+            assert r.status_code in (200, 201), r.text
+    for identifier, (_, edges) in graph.items():
+        for rel, children in edges.items():
+            for child in children:
+                r = call(service, "POST", "workflow_job_template_nodes/%d/%s/" % (nodes[identifier], rel),
+                         json={"id": nodes[child]})
+                assert r.status_code == 204, r.text
+    return wfjt
+
+
+def launch(service, wfjt, **body):
+    r = call(service, "POST", "workflow_job_templates/%d/launch/" % wfjt["id"], json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def nodes_of(service, workflow_job_id):
+    results = call(service, "GET", "workflow_jobs/%d/workflow_nodes/" % workflow_job_id).json()["results"]
+    return {n["identifier"]: n for n in results}
+
+
+def finished(service, workflow_job_id):
+    return wait_for(service, "workflow_jobs/%d/" % workflow_job_id, lambda d: d["status"] in FINISHED)
+
+
+def test_launch_info_and_ignored_fields(service, setup):
+    wfjt = workflow(service, setup, {"a": ("ok", {})}, ask_limit_on_launch=True)
+    info = call(service, "GET", "workflow_job_templates/%d/launch/" % wfjt["id"]).json()
+    assert info["ask_limit_on_launch"] is True and info["ask_inventory_on_launch"] is False
+    assert info["ask_tags_on_launch"] is False and info["ask_labels_on_launch"] is False
+    assert info["workflow_job_template_data"]["id"] == wfjt["id"]
+    assert info["node_templates_missing"] == []
+    launched = launch(service, wfjt, limit=setup["prefix"] + "-h1", job_tags="x")
+    assert launched["workflow_job"] == launched["id"] and launched["type"] == "workflow_job"
+    assert launched["ignored_fields"] == {"job_tags": "x"}
+    assert launched["limit"] == setup["prefix"] + "-h1"
+    job = finished(service, launched["id"])
+    assert job["status"] == "successful" and job["failed"] is False and job["elapsed"] > 0
+    node = nodes_of(service, launched["id"])["a"]
+    assert node["job"] and node["related"]["job"] == "/api/v2/jobs/%d/" % node["job"]
+    ran = call(service, "GET", "jobs/%d/" % node["job"]).json()
+    assert ran["status"] == "successful" and ran["limit"] == setup["prefix"] + "-h1"
+
+
+def test_failure_edge_runs_and_workflow_succeeds(service, setup):
+    wfjt = workflow(service, setup, {
+        "first": ("fail", {"success_nodes": ["on-ok"], "failure_nodes": ["on-fail"]}),
+        "on-ok": ("ok", {}), "on-fail": ("ok", {"always_nodes": ["last"]}), "last": ("ok", {})})
+    launched = launch(service, wfjt)
+    job = finished(service, launched["id"])
+    nodes = nodes_of(service, launched["id"])
+    assert call(service, "GET", "jobs/%d/" % nodes["first"]["job"]).json()["status"] == "failed"
+    assert nodes["on-ok"]["do_not_run"] is True and nodes["on-ok"]["job"] is None
+    assert nodes["on-fail"]["job"] and nodes["last"]["job"]
+    assert nodes["first"]["failure_nodes"] == [nodes["on-fail"]["id"]]
+    assert job["status"] == "successful", job
+
+
+def test_failed_node_without_failure_path_fails_the_workflow(service, setup):
+    wfjt = workflow(service, setup, {"first": ("fail", {"success_nodes": ["next"]}), "next": ("ok", {})})
+    launched = launch(service, wfjt)
+    job = finished(service, launched["id"])
+    assert job["status"] == "failed" and job["failed"] is True
+    assert "No error handling path" in job["job_explanation"]
+    assert nodes_of(service, launched["id"])["next"]["do_not_run"] is True
+
+
+def approval_of(service, workflow_job_id, identifier):
+    def started(nodes):
+        return bool(nodes.get(identifier, {}).get("job"))
+
+    deadline = time.time() + 60
+    while not started(nodes_of(service, workflow_job_id)) and time.time() < deadline:
+        time.sleep(0.3)
+    node = nodes_of(service, workflow_job_id)[identifier]
+    assert node["related"]["job"] == "/api/v2/workflow_approvals/%d/" % node["job"]
+    return call(service, "GET", "workflow_approvals/%d/" % node["job"]).json()
+
+
+@pytest.mark.parametrize("action, status, ran, skipped", [
+    ("approve", "successful", "approved", "denied"),
+    ("deny", "failed", "denied", "approved"),
+])
+def test_approval(service, setup, action, status, ran, skipped):
+    wfjt = workflow(service, setup, {
+        "gate": ("approval", {"success_nodes": ["approved"], "failure_nodes": ["denied"]}),
+        "approved": ("ok", {}), "denied": ("ok", {})})
+    launched = launch(service, wfjt)
+    approval = approval_of(service, launched["id"], "gate")
+    assert approval["type"] == "workflow_approval" and approval["status"] == "pending"
+    assert approval["can_approve_or_deny"] is True and approval["name"] == "approve-gate"
+    assert call(service, "GET", "workflow_jobs/%d/" % launched["id"]).json()["status"] == "running"
+    r = call(service, "POST", "workflow_approvals/%d/%s/" % (approval["id"], action))
+    assert r.status_code == 204, r.text
+    r = call(service, "POST", "workflow_approvals/%d/approve/" % approval["id"])
+    assert r.status_code == 400 and "already been approved or denied" in r.json()["error"]
+    job = finished(service, launched["id"])
+    assert job["status"] == "successful"
+    approval = call(service, "GET", "workflow_approvals/%d/" % approval["id"]).json()
+    assert approval["status"] == status and approval["can_approve_or_deny"] is False
+    nodes = nodes_of(service, launched["id"])
+    assert nodes[ran]["job"] and nodes[skipped]["do_not_run"] is True
+
+
+def test_cancel_and_missing(service, setup):
+    wfjt = workflow(service, setup, {"gate": ("approval", {})})
+    launched = launch(service, wfjt)
+    approval_of(service, launched["id"], "gate")
+    assert call(service, "GET", "workflow_jobs/%d/cancel/" % launched["id"]).json() == {"can_cancel": True}
+    assert call(service, "POST", "workflow_jobs/%d/cancel/" % launched["id"]).status_code == 202
+    job = finished(service, launched["id"])
+    assert job["status"] == "canceled"
+    assert call(service, "GET", "workflow_jobs/%d/cancel/" % launched["id"]).json() == {"can_cancel": False}
+    assert call(service, "GET", "workflow_jobs/999999/").status_code == 404
+    assert call(service, "GET", "workflow_approvals/999999/").status_code == 404
+    assert call(service, "POST", "workflow_job_templates/999999/launch/").status_code == 404
