@@ -80,16 +80,24 @@ class Graph:
         return not self.undecided() and all(status_of(n) in FINISHED for n in self.nodes.values() if not n.do_not_run)
 
     def failure_explanation(self):
-        """'' when the workflow succeeded, else why it failed."""
-        missing = [n.id for n in self.nodes.values() if n.unified_job_template_id is None]
-        unhandled = [n.id for n in self.nodes.values()
-                     if status_of(n) in FAILED and not (self.children[n.id]["failure_nodes"] or self.children[n.id]["always_nodes"])]
-        parts = []
-        if unhandled:
-            parts.append("No error handling path for workflow job node(s) [%s]." % ", ".join(str(i) for i in unhandled))
-        if missing:
-            parts.append("Workflow job node(s) missing unified job template and error handling path [%s]." % ", ".join(str(i) for i in missing))
-        return " ".join(parts)
+        """'' when the workflow succeeded, else why it failed, in the real service's words
+        (dag_workflow's has_workflow_failed): the failed nodes without a failure or always
+        edge, as (id,status), and those without a template."""
+        with_status, without_template = [], []
+        for node in self.nodes.values():
+            missing = not node.do_not_run and node.unified_job_template_id is None
+            if not (missing or status_of(node) in FAILED):
+                continue
+            if self.children[node.id]["failure_nodes"] or self.children[node.id]["always_nodes"]:
+                continue
+            if node.unified_job_template_id is None:
+                without_template.append(str(node.id))
+            else:
+                with_status.append("(%d,%s)" % (node.id, status_of(node)))
+        if not (with_status or without_template):
+            return ""
+        return ("No error handling path for workflow job node(s) [%s]. Workflow job node(s) missing unified job "
+                "template and error handling path [%s]." % (",".join(with_status), ",".join(without_template)))
 
 
 def _extra_vars(text):
