@@ -28,6 +28,7 @@ INSTALLED_APPS = [
     "refsvc.resources",
     "refsvc.rbac",
     "refsvc.workflows",
+    "refsvc.updates",
 ]
 
 MIDDLEWARE = [

@@ -6,9 +6,11 @@ from refsvc.resources.urls import urlpatterns as resources_urlpatterns
 from refsvc.rbac.urls import urlpatterns as rbac_urlpatterns
 from refsvc.workflows.urls import urlpatterns as workflows_urlpatterns
 from refsvc.conf.urls import urlpatterns as conf_urlpatterns
+from refsvc.updates.urls import urlpatterns as updates_urlpatterns
 
 urlpatterns = urlpatterns + jobs_urlpatterns + resources_urlpatterns
 urlpatterns = urlpatterns + rbac_urlpatterns + workflows_urlpatterns + conf_urlpatterns
+urlpatterns = urlpatterns + updates_urlpatterns
 urlpatterns = urlpatterns + [path("sso/", include("refsvc.sso.urls"))]
 
 handler404 = "refsvc.svc.views.not_found"
