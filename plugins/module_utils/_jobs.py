@@ -9,6 +9,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import time
+from collections import namedtuple
 
 from ansible_collections.automation.service.plugins.module_utils._errors import (
     ApiError, ConfigError, OutcomeUnknown, ServiceError,
@@ -28,6 +29,14 @@ PROMPTS = (
 FINISHED = frozenset(('successful', 'failed', 'error', 'canceled'))
 FAILED = frozenset(('failed', 'error', 'canceled'))
 STDOUT_TAIL_LINES = 40
+
+# What runs on the service: its endpoint, its name in messages, and how to wait for it again.
+Kind = namedtuple('Kind', 'endpoint label again')
+JOB = Kind('jobs', 'Job', 'Wait for it again with automation.service.job_wait and job_id %d.')
+PROJECT_UPDATE = Kind('project_updates', 'Project update',
+                      'Follow it at GET /api/v2/project_updates/%d/ (or the service UI).')
+INVENTORY_UPDATE = Kind('inventory_updates', 'Inventory update',
+                        'Follow it at GET /api/v2/inventory_updates/%d/ (or the service UI).')
 
 
 class JobFailed(ServiceError):
@@ -61,6 +70,49 @@ def check_prompts(template_name, launch_info, fields):
         raise ConfigError('Job template %r has no inventory: give one with inventory.' % template_name)
 
 
+def start_update(client, path, kind, listing):
+    """POST ``path`` (a project's or an inventory source's update/) once. A broken connection after
+    sending is reported as such: the update may have started, and asking again could run it twice."""
+    try:
+        return client.request('POST', path, json_body={}, expect=(202,))
+    except OutcomeUnknown as exc:
+        raise OutcomeUnknown(
+            'The %s may or may not have started: the connection broke after the request was sent (%s). Do not '
+            'simply run the task again, that could start a second one. Look for it first: GET /api/v2/%s'
+            '?order_by=-created (or the service UI).' % (kind.label.lower(), exc, listing))
+
+
+def _named(result, kind):
+    """``result`` with the object under the name of its kind (project_update, ...) instead of job."""
+    result = dict(result)
+    if 'job' in result:
+        result[kind.endpoint[:-1]] = result.pop('job')
+    return result
+
+
+def run_update(api, start_path, kind, listing, what):
+    """The work of project_update and inventory_source_update: ask whether ``what`` (a project or an
+    inventory source, named in messages) can update, start the update once and, with the module's wait
+    option, wait for it (timeout and interval options). Fills the module's result; returns the update
+    as started (None in check mode)."""
+    if not api.client.get(start_path).get('can_update'):
+        raise ConfigError('%s cannot be updated.' % what)
+    api.result['changed'] = True
+    if api.check_mode:
+        return None
+    started = start_update(api.client, start_path, kind, listing)
+    api.result.update(id=started['id'], status=started.get('status'))
+    api.result[kind.endpoint[:-1]] = started
+    if api.params['wait']:
+        try:
+            api.result.update(_named(wait(api.client, started['id'], api.params['timeout'], api.params['interval'],
+                                          kind=kind), kind))
+        except JobFailed as exc:
+            exc.result = dict(api.result, **_named(exc.result, kind))
+            raise
+    return started
+
+
 def launch(client, template_id, body):
     """POST the launch once. A broken connection after sending is reported as
     such: the job may exist, and launching again could run it twice."""
@@ -75,10 +127,10 @@ def launch(client, template_id, body):
             'wait for it with automation.service.job_wait.' % (template_id, exc, template_id))
 
 
-def stdout_tail(client, job_id, lines=STDOUT_TAIL_LINES):
+def stdout_tail(client, job_id, lines=STDOUT_TAIL_LINES, kind=JOB):
     """The last ``lines`` lines of the job's output ('' when it cannot be read)."""
     try:
-        response = client.send('GET', 'jobs/%d/stdout' % job_id, params={'format': 'txt'},
+        response = client.send('GET', '%s/%d/stdout' % (kind.endpoint, job_id), params={'format': 'txt'},
                                headers={'Accept': 'text/plain'})
     except ServiceError:
         return ''
@@ -96,35 +148,35 @@ def result_of(job, tail=None):
     return data
 
 
-def wait(client, job_id, timeout, interval, sleep=time.sleep, clock=time.time):
-    """Poll the job every ``interval`` seconds until it finishes; returns result_of() the job
-    with the tail of its output. Raises JobTimeout after ``timeout`` seconds (None: no limit)
+def wait(client, job_id, timeout, interval, sleep=time.sleep, clock=time.time, kind=JOB):
+    """Poll the job (or the update of ``kind``) every ``interval`` seconds until it finishes;
+    returns result_of() the job with the tail of its output. Raises JobTimeout after ``timeout`` seconds (None: no limit)
     and JobFailed when the job did not succeed."""
     if interval <= 0:
         raise ConfigError('interval must be more than 0 seconds.')
     deadline = None if timeout is None else clock() + timeout
     while True:
-        job = get_job(client, job_id)
+        job = get_job(client, job_id, kind)
         if job.get('status') in FINISHED:
             break
         if deadline is not None and clock() >= deadline:
-            raise JobTimeout('Job %d is still %s after waiting %s seconds (timeout); it goes on running on the '
-                             'service. Wait for it again with automation.service.job_wait and job_id %d.'
-                             % (job_id, job.get('status'), timeout, job_id), result_of(job))
+            raise JobTimeout('%s %d is still %s after waiting %s seconds (timeout); it goes on running on the '
+                             'service. %s' % (kind.label, job_id, job.get('status'), timeout, kind.again % job_id),
+                             result_of(job))
         sleep(interval if deadline is None else min(interval, max(0.0, deadline - clock())))
-    result = result_of(job, stdout_tail(client, job_id))
+    result = result_of(job, stdout_tail(client, job_id, kind=kind))
     if job['status'] in FAILED:
-        raise JobFailed('Job %d %s (%s). Last lines of its output:\n%s'
-                        % (job_id, job['status'], job.get('job_explanation') or 'see its output', result['stdout']),
+        raise JobFailed('%s %d %s (%s). Last lines of its output:\n%s'
+                        % (kind.label, job_id, job['status'], job.get('job_explanation') or 'see its output', result['stdout']),
                         result)
     return result
 
 
-def get_job(client, job_id):
+def get_job(client, job_id, kind=JOB):
     """The job, or a clear error when there is none with that id."""
     try:
-        return client.get('jobs/%d' % job_id)
+        return client.get('%s/%d' % (kind.endpoint, job_id))
     except ApiError as exc:
         if exc.status == 404:
-            raise ConfigError('There is no job %d (or it is not visible to this user).' % job_id)
+            raise ConfigError('There is no %s %d (or it is not visible to this user).' % (kind.label.lower(), job_id))
         raise
