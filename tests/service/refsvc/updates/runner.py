@@ -169,6 +169,7 @@ def read_inventory(run, inventory_update):
         raise UpdateFailed("The reference service reads inventory files of projects only (source 'scm'), not %r."
                            % inventory_update.source)
     root = project_checkout(run, inventory_update, source.source_project).resolve()
+    run.running(root)
     path = (root / inventory_update.source_path).resolve()
     if path != root and root not in path.parents:
         raise UpdateFailed("The source path %r is outside the project." % inventory_update.source_path)
@@ -184,7 +185,6 @@ def read_inventory(run, inventory_update):
     args = [str(binary), "-i", str(path), "--list", "--export"]
     if inventory_update.limit:
         args += ["--limit", inventory_update.limit]
-    run.running(root)
     out = run.command(args, cwd=str(root), env=run_environment(workdir))
     try:
         return json.loads(out)
