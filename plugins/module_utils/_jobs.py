@@ -95,6 +95,8 @@ def run_update(api, start_path, kind, listing, what):
     inventory source, named in messages) can update, start the update once and, with the module's wait
     option, wait for it (timeout and interval options). Fills the module's result; returns the update
     as started (None in check mode)."""
+    if api.params['wait'] and not 0 < api.params['interval'] < float('inf'):
+        raise ConfigError('interval must be a number of seconds more than 0.')
     if not api.client.get(start_path).get('can_update'):
         raise ConfigError('%s cannot be updated.' % what)
     api.result['changed'] = True
