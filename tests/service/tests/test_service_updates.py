@@ -80,6 +80,7 @@ def test_project_update_checks_out_the_repository(service, org, repo):
     assert done["local_path"].startswith("_%d__" % project["id"]) and done["elapsed"] >= 0
     project = call(service, "GET", "projects/%d/" % project["id"]).json()
     assert project["status"] == "successful" and project["scm_revision"] == head and project["last_update_failed"] is False
+    assert project["summary_fields"]["last_update"]["id"] == started["id"] and "current_update" not in project["summary_fields"]
     # the checkout is the project's directory: its playbooks are listed
     assert call(service, "GET", "projects/%d/playbooks/" % project["id"]).json() == ["site.yml"]
     out = call(service, "GET", "project_updates/%d/stdout/?format=txt" % started["id"])

@@ -80,6 +80,9 @@ class ProjectSerializer(ResourceSerializer):
             "object_roles": object_roles(obj),
             "user_capabilities": {"edit": True, "delete": True, "start": True, "schedule": True, "copy": True},
         }
+        from refsvc.updates.serializers import project_update_summaries
+
+        data.update(project_update_summaries(obj))
         for name in ("credential", "signature_validation_credential"):
             cred = getattr(obj, name)
             if cred is not None:

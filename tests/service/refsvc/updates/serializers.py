@@ -106,3 +106,15 @@ def project_state(project):
 def source_status(source):
     last = _last(source.inventory_updates.all())
     return last.status if last else "never updated"
+
+
+def project_update_summaries(project):
+    """summary_fields.last_update and, while one runs, current_update of a project."""
+    data = {}
+    last = _last(project.project_updates.all())
+    if last is not None:
+        data["last_update"] = {"id": last.id, "name": last.name, "description": last.description,
+                               "status": last.status, "failed": last.failed}
+        if last.status in ("new", "pending", "waiting", "running"):
+            data["current_update"] = dict(data["last_update"])
+    return data
