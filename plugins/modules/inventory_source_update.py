@@ -12,8 +12,8 @@ module: inventory_source_update
 short_description: Update an inventory source (sync its hosts and groups), and optionally wait for it
 version_added: 0.1.0
 description:
-  - Starts an update of an inventory source: the service reads the source again and brings its hosts
-    and groups into the source's inventory. Optionally waits for it to finish.
+  - Starts an update of an inventory source (the service reads the source again and brings its hosts
+    and groups into the source's inventory), and optionally waits for it to finish.
   - The update request is sent once and never retried once it may have reached the service. When the
     connection breaks after it was sent, the module fails and says how to find out whether the update started.
   - A source the service cannot update (source C(file), or C(scm) without a project) makes the module fail saying so.
