@@ -42,6 +42,8 @@ JOB = Kind('jobs', 'Job', 'job_wait', 'job_id', 'job', 'job_templates', 'jobs')
 AD_HOC_COMMAND = Kind('ad_hoc_commands', 'Ad hoc command', 'ad_hoc_command_wait', 'command_id', 'command')
 WORKFLOW_JOB = Kind('workflow_jobs', 'Workflow job', None, 'workflow_job_id', 'job', 'workflow_job_templates',
                     'workflow_jobs')
+PROJECT_UPDATE = Kind('project_updates', 'Project update', None, 'id', 'job')
+INVENTORY_UPDATE = Kind('inventory_updates', 'Inventory update', None, 'id', 'job')
 
 
 class JobFailed(ServiceError):
@@ -73,6 +75,51 @@ def check_prompts(template_name, launch_info, fields):
                'it' if len(refused) == 1 else 'them', ', '.join(flags[name] for name in refused)))
     if launch_info.get('inventory_needed_to_start') and 'inventory' not in fields:
         raise ConfigError('Job template %r has no inventory: give one with inventory.' % template_name)
+
+
+def start_update(client, path, kind, listing):
+    """POST ``path`` (a project's or an inventory source's update/) once. A broken connection after
+    sending is reported as such: the update may have started, and asking again could run it twice."""
+    try:
+        return client.request('POST', path, json_body={}, expect=(202,))
+    except OutcomeUnknown as exc:
+        raise OutcomeUnknown(
+            'The %s may or may not have started: the connection broke after the request was sent (%s). Do not '
+            'simply run the task again, that could start a second one. Look for it first: GET /api/v2/%s'
+            '?order_by=-created (or the service UI).' % (kind.label.lower(), exc, listing))
+
+
+def _named(result, kind):
+    """``result`` with the object under the name of its kind (project_update, ...) instead of job."""
+    result = dict(result)
+    if 'job' in result:
+        result[kind.endpoint[:-1]] = result.pop('job')
+    return result
+
+
+def run_update(api, start_path, kind, listing, what):
+    """The work of project_update and inventory_source_update: ask whether ``what`` (a project or an
+    inventory source, named in messages) can update, start the update once and, with the module's wait
+    option, wait for it (timeout and interval options). Fills the module's result; returns the update
+    as started (None in check mode)."""
+    if api.params['wait'] and not 0 < api.params['interval'] < float('inf'):
+        raise ConfigError('interval must be a number of seconds more than 0.')
+    if not api.client.get(start_path).get('can_update'):
+        raise ConfigError('%s cannot be updated.' % what)
+    api.result['changed'] = True
+    if api.check_mode:
+        return None
+    started = start_update(api.client, start_path, kind, listing)
+    api.result.update(id=started['id'], status=started.get('status'))
+    api.result[kind.endpoint[:-1]] = started
+    if api.params['wait']:
+        try:
+            api.result.update(_named(wait(api.client, started['id'], api.params['timeout'], api.params['interval'],
+                                          kind=kind), kind))
+        except JobFailed as exc:
+            exc.result = dict(api.result, **_named(exc.result, kind))
+            raise
+    return started
 
 
 def post_once(client, path, body, what, look_for):

@@ -15,7 +15,10 @@ description:
   - Makes a project of the service match the fields given; fields not given are left alone.
   - A manual project's playbooks are a directory (O(local_path)) under the service's projects directory; an SCM
     project's come from O(scm_url).
-  - Takes the options of awx.awx's C(project) module but those that start or wait for project updates.
+  - Takes the options of awx.awx's C(project) module but C(copy_from).
+  - With O(update_project), starts an update of an SCM project (asked for once, never sent twice) and, with
+    O(wait), waits for it. Without it, O(wait) waits for an update of the project that is already running
+    (the service may start one by itself when an SCM project is created or its source changes).
 author:
   - automation.service maintainers (@automation-service)
 options:
@@ -127,9 +130,28 @@ options:
     type: str
     choices: [present, absent, exists]
     default: present
+  wait:
+    description:
+      - Wait for the project's update to finish (the one O(update_project) started, or one already running);
+        fail with the last lines of its output when it does not succeed.
+      - At most O(timeout) seconds when O(timeout) is more than 0, as awx.awx does.
+    type: bool
+    default: true
+  update_project:
+    description:
+      - Start an update of the project (an SCM project) once it matches the options, even when nothing changed.
+      - When waiting, the task reports C(changed) when the project changed or its source control revision did.
+    type: bool
+    default: false
+  interval:
+    description:
+      - With O(wait), seconds between two polls of the update's status.
+    type: float
+    default: 2
 notes:
-  - awx.awx's C(wait), C(update_project) and C(interval) are not offered yet (this module neither starts nor waits
-    for project updates), nor C(copy_from) (the service has no copy endpoint for projects).
+  - awx.awx's C(copy_from) is not offered (the service has no copy endpoint for projects).
+  - O(timeout) is both the project's update timeout on the service and, with O(wait), how long the module waits,
+    as in awx.awx.
 extends_documentation_fragment:
   - automation.service.auth
   - automation.service.attributes
@@ -174,9 +196,21 @@ project:
   returned: with O(state=present) or O(state=exists)
   type: dict
   sample: {"id": 2, "name": "Deploy playbooks", "organization": 1, "scm_type": "", "local_path": "deploy", "status": "ok"}
+project_update:
+  description: The project update that was started or waited for, as the service returns it.
+  returned: when an update was started or waited for
+  type: dict
+  sample: {"id": 31, "status": "successful", "project": 2, "scm_revision": "5c1e0d2"}
+stdout:
+  description: The last lines of the update's output.
+  returned: when the module waited for an update
+  type: str
+  sample: "Checked out https://git.example.com/ops/site.git at revision 5c1e0d2"
 '''
 
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS, Resource
+from ansible_collections.automation.service.plugins.module_utils import _jobs
+from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
 
 NOTIFICATIONS = ('notification_templates_started', 'notification_templates_success', 'notification_templates_error')
 ARGUMENT_SPEC = dict(
@@ -200,6 +234,9 @@ ARGUMENT_SPEC = dict(
     default_environment=dict(type='str'),
     signature_validation_credential=dict(type='str'),
     state=STATE_EXISTS,
+    wait=dict(type='bool', default=True),
+    update_project=dict(type='bool', default=False),
+    interval=dict(type='float', default=2.0),
 )
 ARGUMENT_SPEC.update((option, dict(type='list', elements='str')) for option in NOTIFICATIONS)
 
@@ -224,7 +261,43 @@ def run(api):
         params['local_path'] = None  # the playbooks of an SCM project are its checkout
     if params['scm_update_cache_timeout'] and params['scm_update_on_launch'] is not True:
         api.warn('scm_update_cache_timeout matters only with scm_update_on_launch: true.')
-    RESOURCE.run(api)
+    if params['wait'] and not 0 < params['interval'] < float('inf'):
+        raise ConfigError('interval must be a number of seconds more than 0.')
+    project, new = RESOURCE.run(api)
+    if project is None or not project.get('scm_type'):
+        return
+    if params['update_project']:
+        if api.check_mode:
+            api.result['changed'] = True
+            return
+        started = _jobs.start_update(api.client, 'projects/%d/update' % project['id'], _jobs.PROJECT_UPDATE,
+                                     'projects/%d/project_updates/' % project['id'])
+        api.result['project_update'] = started
+        update_id = started['id']
+    elif params['wait'] and not api.check_mode:
+        current = api.client.get('projects/%d' % project['id']).get('summary_fields', {}).get('current_update')
+        if not current:
+            return
+        update_id = current['id']
+    else:
+        return
+    if params['wait']:
+        wait_for_update(api, project, update_id)
+    else:
+        api.result['changed'] = True
+
+
+def wait_for_update(api, project, update_id):
+    timeout = api.params['timeout'] if api.params['timeout'] and api.params['timeout'] > 0 else None
+    try:
+        done = _jobs.wait(api.client, update_id, timeout, api.params['interval'], kind=_jobs.PROJECT_UPDATE)
+    except _jobs.JobFailed as exc:
+        # The project's own id stays the module's id.
+        exc.result = {'project_update': exc.result.get('job'), 'stdout': exc.result.get('stdout')}
+        raise
+    api.result.update(project_update=done['job'], stdout=done.get('stdout'))
+    if api.params['update_project'] and done['job'].get('scm_revision') != project.get('scm_revision'):
+        api.result['changed'] = True
 
 
 SPEC = RESOURCE.spec(ARGUMENT_SPEC)

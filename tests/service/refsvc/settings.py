@@ -31,6 +31,7 @@ INSTALLED_APPS = [
     "refsvc.adhoc",
     "refsvc.bulk",
     "refsvc.wfjobs",
+    "refsvc.updates",
 ]
 
 MIDDLEWARE = [

@@ -7,17 +7,13 @@ from refsvc.rbac.urls import urlpatterns as rbac_urlpatterns
 from refsvc.workflows.urls import urlpatterns as workflows_urlpatterns
 from refsvc.conf.urls import urlpatterns as conf_urlpatterns
 from refsvc.adhoc.urls import urlpatterns as adhoc_urlpatterns
-
-urlpatterns = urlpatterns + jobs_urlpatterns + resources_urlpatterns
-urlpatterns = urlpatterns + rbac_urlpatterns + workflows_urlpatterns + conf_urlpatterns
-urlpatterns = urlpatterns + adhoc_urlpatterns
-from refsvc.bulk.urls import urlpatterns as bulk_urlpatterns  # noqa: E402
-urlpatterns = urlpatterns + bulk_urlpatterns
+from refsvc.bulk.urls import urlpatterns as bulk_urlpatterns
 from refsvc.wfjobs.urls import urlpatterns as wfjobs_urlpatterns
+from refsvc.updates.urls import urlpatterns as updates_urlpatterns
 
 urlpatterns = urlpatterns + jobs_urlpatterns + resources_urlpatterns
 urlpatterns = urlpatterns + rbac_urlpatterns + workflows_urlpatterns + conf_urlpatterns
-urlpatterns = urlpatterns + wfjobs_urlpatterns
+urlpatterns = urlpatterns + adhoc_urlpatterns + bulk_urlpatterns + wfjobs_urlpatterns + updates_urlpatterns
 urlpatterns = urlpatterns + [path("sso/", include("refsvc.sso.urls"))]
 
 handler404 = "refsvc.svc.views.not_found"

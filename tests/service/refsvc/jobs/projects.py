@@ -13,8 +13,24 @@ def local_paths():
     return sorted(p.name for p in PROJECTS_ROOT.iterdir() if p.is_dir() and not p.name.startswith("."))
 
 
+def scm_local_path(project):
+    """The directory name of an SCM project's checkout, named as the real service names it."""
+    from django.utils.text import slugify
+
+    return "_%d__%s" % (project.pk, slugify(project.name).replace("-", "_"))
+
+
+def scm_root():
+    from django.conf import settings
+
+    return Path(settings.INSTANCE_DIR) / "scm_projects"
+
+
 def directory(project):
-    """The project's directory, or None when it is missing."""
+    """The project's directory (an SCM project's last checkout), or None when it is missing."""
+    if project.scm_type:
+        path = scm_root() / scm_local_path(project)
+        return path if path.is_dir() else None
     if not project.local_path or "/" in project.local_path or project.local_path.startswith("."):
         return None
     path = PROJECTS_ROOT / project.local_path

@@ -49,22 +49,24 @@ class ProjectSerializer(ResourceSerializer):
         validators = []
 
     def get_status(self, obj):
-        if obj.scm_type:
-            return "never updated"
-        return "ok" if projects.directory(obj) is not None else "missing"
+        from refsvc.updates.serializers import project_status
+
+        return project_status(obj)
 
     def validate_default_environment(self, value):
         return validate_execution_environment(value)
 
     def to_representation(self, obj):
         data = super().to_representation(obj)
-        data.update({"scm_revision": "", "last_job_run": None, "last_job_failed": False, "next_job_run": None,
-                     "last_update_failed": False, "last_updated": None, "custom_virtualenv": None})
+        from refsvc.updates.serializers import project_state
+
+        data.update({"next_job_run": None, "custom_virtualenv": None})
+        data.update(project_state(obj))
         return data
 
     def get_related(self, obj):
         base = self.get_url(obj)
-        related = {"playbooks": base + "playbooks/"}
+        related = {"playbooks": base + "playbooks/", "update": base + "update/", "project_updates": base + "project_updates/"}
         for event in ("started", "success", "error"):
             related["notification_templates_" + event] = base + "notification_templates_%s/" % event
         if obj.organization_id:
@@ -78,6 +80,9 @@ class ProjectSerializer(ResourceSerializer):
             "object_roles": object_roles(obj),
             "user_capabilities": {"edit": True, "delete": True, "start": True, "schedule": True, "copy": True},
         }
+        from refsvc.updates.serializers import project_update_summaries
+
+        data.update(project_update_summaries(obj))
         for name in ("credential", "signature_validation_credential"):
             cred = getattr(obj, name)
             if cred is not None:

@@ -221,7 +221,9 @@ class InventorySourceSerializer(Base):
         return serializers.DateTimeField().to_representation(nxt.next_run) if nxt else None
 
     def get_status(self, obj):
-        return "never updated"
+        from refsvc.updates.serializers import source_status
+
+        return source_status(obj)
 
     def get_last_update_failed(self, obj):
         return False

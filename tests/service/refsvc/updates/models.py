@@ -1,0 +1,95 @@
+"""Project updates and inventory updates. Each is run by a detached process
+(refsvc.updates.runner) that writes its status and output here."""
+from django.conf import settings
+from django.db import models
+
+from refsvc.jobs.models import JOB_STATUSES, JOB_TYPES, Project
+from refsvc.resources.models import Group, InventorySource
+from refsvc.svc.models import Host, Inventory, TimestampedModel
+
+LAUNCH_TYPES = [
+    ("manual", "Manual"), ("relaunch", "Relaunch"), ("callback", "Callback"), ("scheduled", "Scheduled"),
+    ("dependency", "Dependency"), ("workflow", "Workflow"), ("webhook", "Webhook"), ("sync", "Sync"),
+    ("scm", "SCM Update"),
+]
+ACTIVE = ("new", "pending", "waiting", "running")
+
+
+class UnifiedJobFields(TimestampedModel):
+    name = models.CharField(max_length=512, blank=True, default="")
+    description = models.TextField(blank=True, default="")
+    status = models.CharField(max_length=20, choices=JOB_STATUSES, default="pending")
+    failed = models.BooleanField(default=False)
+    launch_type = models.CharField(max_length=20, choices=LAUNCH_TYPES, default="manual")
+    started = models.DateTimeField(null=True, default=None)
+    finished = models.DateTimeField(null=True, default=None)
+    canceled_on = models.DateTimeField(null=True, default=None)
+    elapsed = models.DecimalField(max_digits=12, decimal_places=3, default=0)
+    cancel_flag = models.BooleanField(default=False)
+    job_args = models.TextField(blank=True, default="")
+    job_cwd = models.CharField(max_length=1024, blank=True, default="")
+    job_explanation = models.TextField(blank=True, default="")
+    result_stdout = models.TextField(blank=True, default="")
+    timeout = models.IntegerField(default=0)
+    scm_revision = models.CharField(max_length=1024, blank=True, default="")
+    launched_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        abstract = True
+        ordering = ["id"]
+
+
+class ProjectUpdate(UnifiedJobFields):
+    project = models.ForeignKey(Project, null=True, on_delete=models.SET_NULL, related_name="project_updates")
+    job_type = models.CharField(max_length=8, choices=JOB_TYPES, default="check")
+    local_path = models.CharField(max_length=1024, blank=True, default="")
+    scm_type = models.CharField(max_length=8, blank=True, default="")
+    scm_url = models.CharField(max_length=1024, blank=True, default="")
+    scm_branch = models.CharField(max_length=256, blank=True, default="")
+    scm_refspec = models.CharField(max_length=1024, blank=True, default="")
+    scm_clean = models.BooleanField(default=False)
+    scm_track_submodules = models.BooleanField(default=False)
+    scm_delete_on_update = models.BooleanField(default=False)
+
+    class Meta(UnifiedJobFields.Meta):
+        pass
+
+
+class InventoryUpdate(UnifiedJobFields):
+    inventory_source = models.ForeignKey(InventorySource, null=True, on_delete=models.SET_NULL, related_name="inventory_updates")
+    inventory = models.ForeignKey(Inventory, null=True, on_delete=models.SET_NULL, related_name="+")
+    source = models.CharField(max_length=32, blank=True, default="")
+    source_path = models.CharField(max_length=1024, blank=True, default="")
+    source_vars = models.TextField(blank=True, default="")
+    scm_branch = models.CharField(max_length=1024, blank=True, default="")
+    enabled_var = models.TextField(blank=True, default="")
+    enabled_value = models.TextField(blank=True, default="")
+    host_filter = models.TextField(blank=True, default="")
+    limit = models.TextField(blank=True, default="")
+    overwrite = models.BooleanField(default=False)
+    overwrite_vars = models.BooleanField(default=False)
+    verbosity = models.PositiveIntegerField(default=1)
+    source_project_update = models.ForeignKey(ProjectUpdate, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta(UnifiedJobFields.Meta):
+        pass
+
+
+class SourcedHost(models.Model):
+    """A host an inventory source brought in (an update with overwrite removes those it no longer lists)."""
+
+    inventory_source = models.ForeignKey(InventorySource, on_delete=models.CASCADE, related_name="+")
+    host = models.ForeignKey(Host, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        unique_together = [("inventory_source", "host")]
+
+
+class SourcedGroup(models.Model):
+    """A group an inventory source brought in."""
+
+    inventory_source = models.ForeignKey(InventorySource, on_delete=models.CASCADE, related_name="+")
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        unique_together = [("inventory_source", "group")]

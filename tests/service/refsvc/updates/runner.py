@@ -1,0 +1,323 @@
+"""Runs one project update or inventory update:
+`python -m refsvc.updates.runner project_update|inventory_update ID`, started
+detached by the update request (see start()).
+
+A project update of a git project clones its scm_url (a file:// URL of a local
+repository works) into the project's directory; an inventory update of an
+`scm` source reads the file of its project with ansible-inventory and brings
+its hosts and groups into the inventory."""
+import json
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+COMMAND_SECONDS = 300
+
+
+def start(kind, obj):
+    """Start the runner for ``obj`` and return at once (a thread reaps it)."""
+    from django.conf import settings
+
+    log = open(Path(settings.INSTANCE_DIR) / "jobs.log", "ab")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "refsvc.updates.runner", kind, str(obj.pk)],
+        cwd=str(Path(__file__).resolve().parents[2]),
+        stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True,
+    )
+    log.close()
+    threading.Thread(target=proc.wait, daemon=True).start()
+
+
+class UpdateFailed(Exception):
+    pass
+
+
+class Run:
+    """One update's run: its output, commands and end."""
+
+    def __init__(self, update):
+        from django.utils import timezone
+
+        self.update = update
+        self.started_at = time.time()
+        self.lines = []
+        update.started = timezone.now()
+
+    def say(self, text):
+        self.lines.append(text.rstrip("\n"))
+
+    def save_output(self):
+        self.update.result_stdout = "\n".join(self.lines) + "\n" if self.lines else ""
+
+    def running(self, cwd):
+        self.update.status = "running"
+        self.update.job_cwd = str(cwd)
+        self.update.save(update_fields=["status", "started", "job_cwd", "modified"])
+
+    def command(self, args, cwd=None, env=None):
+        """Run ``args``; its output goes to the update's output. Raises UpdateFailed when it fails."""
+        self.say("$ " + " ".join(args))
+        try:
+            proc = subprocess.run(args, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, timeout=COMMAND_SECONDS, check=False)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise UpdateFailed(str(exc))
+        out, err = proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace")
+        if err.strip():
+            self.say(err)
+        if proc.returncode != 0:
+            if out.strip():
+                self.say(out)
+            raise UpdateFailed("%s exited with %d" % (args[0], proc.returncode))
+        return out
+
+    def finish(self, status, explanation=""):
+        from django.utils import timezone
+
+        update = self.update
+        self.save_output()
+        update.status = status
+        update.failed = status in ("failed", "error")
+        update.finished = timezone.now()
+        update.elapsed = round(time.time() - self.started_at, 3)
+        if explanation:
+            update.job_explanation = explanation
+        update.save()
+        return update
+
+
+def git_environment():
+    import os
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "SVC_", "DJANGO_"))}
+    env.update({"GIT_TERMINAL_PROMPT": "0", "GIT_CONFIG_NOSYSTEM": "1", "LC_ALL": "C"})
+    return env
+
+
+def check_out(run, project):
+    """Clone the project's repository into its directory; returns the revision checked out."""
+    from refsvc.jobs import projects
+
+    if project.scm_type != "git":
+        raise UpdateFailed("The reference service updates git projects only, not %r." % project.scm_type)
+    target = projects.scm_root() / projects.scm_local_path(project)
+    staging = target.with_name(target.name + ".new")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.parent.mkdir(parents=True, exist_ok=True)
+    env = git_environment()
+    args = ["git", "clone", "--quiet"]
+    if project.scm_track_submodules:
+        args.append("--recurse-submodules")
+    args += ["--", project.scm_url, str(staging)]
+    run.command(args, env=env)
+    if project.scm_refspec:
+        run.command(["git", "fetch", "--quiet", "origin", project.scm_refspec], cwd=str(staging), env=env)
+    if project.scm_branch:
+        run.command(["git", "checkout", "--quiet", project.scm_branch], cwd=str(staging), env=env)
+    revision = run.command(["git", "rev-parse", "HEAD"], cwd=str(staging), env=env).strip()
+    shutil.rmtree(target, ignore_errors=True)
+    staging.rename(target)
+    run.say("Checked out %s at revision %s into %s" % (project.scm_url, revision, target.name))
+    return revision
+
+
+def run_project_update(update):
+    from refsvc.jobs import projects
+
+    run = Run(update)
+    project = update.project
+    if project is None:
+        return run.finish("error", "The project of this update no longer exists.")
+    run.running(projects.scm_root())
+    try:
+        update.scm_revision = check_out(run, project)
+    except UpdateFailed as exc:
+        run.say(str(exc))
+        return run.finish("failed", str(exc))
+    return run.finish("successful")
+
+
+def project_checkout(run, inventory_update, project):
+    """The project's directory, updating the project first when it has never been checked out."""
+    from refsvc.jobs import projects
+
+    from .models import ProjectUpdate
+    from .views import new_project_update
+
+    root = projects.directory(project)
+    if root is not None:
+        return root
+    dependency = new_project_update(project, None, launch_type="dependency")
+    inventory_update.source_project_update = dependency
+    inventory_update.save(update_fields=["source_project_update"])
+    run.say("Updating project %r first (project update %d)" % (project.name, dependency.id))
+    dependency = run_project_update(ProjectUpdate.objects.get(pk=dependency.pk))
+    if dependency.status != "successful":
+        raise UpdateFailed("The project update %d %s." % (dependency.id, dependency.status))
+    return projects.directory(project)
+
+
+def read_inventory(run, inventory_update):
+    """The parsed `ansible-inventory --list` of the source."""
+    from refsvc.jobs.runner import run_environment
+
+    source = inventory_update.inventory_source
+    if inventory_update.source != "scm" or source.source_project is None:
+        raise UpdateFailed("The reference service reads inventory files of projects only (source 'scm'), not %r."
+                           % inventory_update.source)
+    root = project_checkout(run, inventory_update, source.source_project).resolve()
+    run.running(root)
+    path = (root / inventory_update.source_path).resolve()
+    if path != root and root not in path.parents:
+        raise UpdateFailed("The source path %r is outside the project." % inventory_update.source_path)
+    if not path.exists():
+        raise UpdateFailed("The source path %r does not exist in the project." % inventory_update.source_path)
+    inventory_update.scm_revision = source.source_project.project_updates.filter(
+        status="successful").order_by("-id").values_list("scm_revision", flat=True).first() or ""
+    from django.conf import settings
+
+    workdir = Path(settings.INSTANCE_DIR) / "inventory_updates" / str(inventory_update.id)
+    (workdir / "tmp").mkdir(parents=True, exist_ok=True)
+    binary = Path(sys.executable).parent / "ansible-inventory"
+    args = [str(binary), "-i", str(path), "--list", "--export"]
+    if inventory_update.limit:
+        args += ["--limit", inventory_update.limit]
+    out = run.command(args, cwd=str(root), env=run_environment(workdir))
+    try:
+        return json.loads(out)
+    except ValueError as exc:
+        raise UpdateFailed("ansible-inventory gave no JSON: %s" % exc)
+
+
+def _vars_text(old_text, new, replace):
+    import yaml
+
+    old = yaml.safe_load(old_text) if old_text else None
+    old = old if isinstance(old, dict) else {}
+    merged = dict(new) if replace else dict(old, **new)
+    if merged == old and old_text:
+        return old_text
+    return json.dumps(merged) if merged else ""
+
+
+def _enabled(source, hostvars):
+    if not source.enabled_var:
+        return True
+    value = hostvars
+    for part in source.enabled_var.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    if source.enabled_value:
+        return str(value) == source.enabled_value
+    return bool(value)
+
+
+def import_inventory(run, inventory_update, data):
+    """Bring the hosts and groups of ``data`` into the inventory. With overwrite, the hosts, groups
+    and memberships this source brought before and no longer lists go; with overwrite_vars, the
+    variables of the source replace those of the inventory instead of being merged into them."""
+    from django.db import transaction
+
+    from refsvc.resources.models import Group
+    from refsvc.svc.models import Host
+
+    from .models import SourcedGroup, SourcedHost
+
+    source = inventory_update.inventory_source
+    inventory = inventory_update.inventory
+    replace = inventory_update.overwrite_vars
+    hostvars = data.get("_meta", {}).get("hostvars", {})
+    group_data = {name: value for name, value in data.items() if name != "_meta" and isinstance(value, dict)}
+    host_names = set(hostvars)
+    for value in group_data.values():
+        host_names.update(value.get("hosts", []))
+    group_names = set(group_data) - {"all", "ungrouped"}
+    with transaction.atomic():
+        all_vars = group_data.get("all", {}).get("vars", {})
+        if all_vars or replace:
+            inventory.variables = _vars_text(inventory.variables, all_vars, replace)
+            inventory.save(update_fields=["variables", "modified"])
+        hosts = {}
+        for name in sorted(host_names):
+            hvars = hostvars.get(name, {})
+            host, created = Host.objects.get_or_create(inventory=inventory, name=name,
+                                                       defaults={"variables": json.dumps(hvars) if hvars else ""})
+            if not created:
+                host.variables = _vars_text(host.variables, hvars, replace)
+            host.enabled = _enabled(source, hvars)
+            host.save()
+            SourcedHost.objects.get_or_create(inventory_source=source, host=host)
+            hosts[name] = host
+        groups = {}
+        for name in sorted(group_names):
+            gvars = group_data[name].get("vars", {})
+            group, created = Group.objects.get_or_create(inventory=inventory, name=name,
+                                                         defaults={"variables": json.dumps(gvars) if gvars else ""})
+            if not created:
+                group.variables = _vars_text(group.variables, gvars, replace)
+                group.save()
+            SourcedGroup.objects.get_or_create(inventory_source=source, group=group)
+            groups[name] = group
+        for name, group in groups.items():
+            members = [hosts[h] for h in group_data[name].get("hosts", []) if h in hosts]
+            children = [groups[c] for c in group_data[name].get("children", []) if c in groups]
+            if inventory_update.overwrite:
+                group.hosts.set(members)
+                group.children.set(children)
+            else:
+                group.hosts.add(*members)
+                group.children.add(*children)
+        removed_hosts = removed_groups = 0
+        if inventory_update.overwrite:
+            stale = SourcedHost.objects.filter(inventory_source=source).exclude(host__name__in=host_names)
+            removed_hosts = Host.objects.filter(pk__in=stale.values("host")).delete()[1].get("svc.Host", 0)
+            stale = SourcedGroup.objects.filter(inventory_source=source).exclude(group__name__in=group_names)
+            removed_groups = Group.objects.filter(pk__in=stale.values("group")).delete()[1].get("resources.Group", 0)
+    run.say("Loaded %d hosts and %d groups into inventory %r" % (len(hosts), len(groups), inventory.name))
+    if inventory_update.overwrite:
+        run.say("Removed %d hosts and %d groups no longer in the source" % (removed_hosts, removed_groups))
+
+
+def run_inventory_update(update):
+    run = Run(update)
+    if update.inventory_source is None or update.inventory is None:
+        return run.finish("error", "The inventory source or its inventory no longer exists.")
+    try:
+        data = read_inventory(run, update)
+        import_inventory(run, update, data)
+    except UpdateFailed as exc:
+        run.say(str(exc))
+        return run.finish("failed", str(exc))
+    return run.finish("successful")
+
+
+def run(kind, pk):
+    from .models import InventoryUpdate, ProjectUpdate
+
+    model, function = {"project_update": (ProjectUpdate, run_project_update),
+                       "inventory_update": (InventoryUpdate, run_inventory_update)}[kind]
+    update = model.objects.get(pk=pk)
+    if update.cancel_flag:
+        return Run(update).finish("canceled")
+    return function(update)
+
+
+def main():
+    import django
+
+    django.setup()
+    kind, pk = sys.argv[1], int(sys.argv[2])
+    try:
+        run(kind, pk)
+    except Exception as exc:  # leave no update running forever
+        from .models import InventoryUpdate, ProjectUpdate
+
+        model = ProjectUpdate if kind == "project_update" else InventoryUpdate
+        model.objects.filter(pk=pk).update(status="error", failed=True, job_explanation="Runner error: %s" % exc)
+        raise
+
+
+if __name__ == "__main__":
+    main()

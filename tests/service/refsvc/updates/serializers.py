@@ -1,0 +1,120 @@
+"""How project updates and inventory updates read (they are never written through the API)."""
+from rest_framework import serializers
+
+from refsvc.jobs import projects
+
+DATES = serializers.DateTimeField()
+
+
+def _date(value):
+    return DATES.to_representation(value) if value else None
+
+
+def _common(obj, type_name, url_base, template_id):
+    url = "/api/v2/%s/%d/" % (url_base, obj.id)
+    launched_by = {"id": obj.launched_by.id, "name": obj.launched_by.username, "type": "user",
+                   "url": "/api/v2/users/%d/" % obj.launched_by.id} if obj.launched_by else {}
+    return {
+        "id": obj.id, "type": type_name, "url": url,
+        "related": {"stdout": url + "stdout/", "cancel": url + "cancel/", "notifications": url + "notifications/",
+                    "events": url + "events/", "unified_job_template": None},
+        "summary_fields": {"user_capabilities": {"delete": True, "start": True}},
+        "created": _date(obj.created), "modified": _date(obj.modified), "name": obj.name,
+        "description": obj.description, "unified_job_template": template_id, "launch_type": obj.launch_type,
+        "status": obj.status, "execution_environment": None, "failed": obj.failed, "started": _date(obj.started),
+        "finished": _date(obj.finished), "canceled_on": _date(obj.canceled_on), "elapsed": float(obj.elapsed),
+        "job_args": obj.job_args, "job_cwd": obj.job_cwd, "job_env": {}, "job_explanation": obj.job_explanation,
+        "execution_node": "localhost" if obj.started else "", "result_traceback": "", "event_processing_finished": True,
+        "launched_by": launched_by, "work_unit_id": None, "timeout": obj.timeout, "scm_revision": obj.scm_revision,
+    }
+
+
+def project_update_data(obj):
+    data = _common(obj, "project_update", "project_updates", obj.project_id)
+    project = obj.project
+    data.update({
+        "local_path": obj.local_path, "scm_type": obj.scm_type, "scm_url": obj.scm_url, "scm_branch": obj.scm_branch,
+        "scm_refspec": obj.scm_refspec, "scm_clean": obj.scm_clean, "scm_track_submodules": obj.scm_track_submodules,
+        "scm_delete_on_update": obj.scm_delete_on_update, "credential": project.credential_id if project else None,
+        "project": obj.project_id, "job_type": obj.job_type, "job_tags": "update_%s,install_roles,install_collections" % obj.scm_type,
+        "host_status_counts": {}, "playbook_counts": {},
+    })
+    if project is not None:
+        data["related"]["project"] = data["related"]["unified_job_template"] = "/api/v2/projects/%d/" % project.id
+        data["summary_fields"]["project"] = data["summary_fields"]["unified_job_template"] = {
+            "id": project.id, "name": project.name, "description": project.description, "status": project_status(project),
+            "scm_type": project.scm_type, "allow_override": project.allow_override,
+        }
+        if project.organization_id:
+            org = project.organization
+            data["summary_fields"]["organization"] = {"id": org.id, "name": org.name, "description": org.description}
+    return data
+
+
+def inventory_update_data(obj):
+    data = _common(obj, "inventory_update", "inventory_updates", obj.inventory_source_id)
+    source = obj.inventory_source
+    data.update({
+        "source": obj.source, "source_path": obj.source_path, "source_vars": obj.source_vars, "scm_branch": obj.scm_branch,
+        "credential": None, "enabled_var": obj.enabled_var, "enabled_value": obj.enabled_value,
+        "host_filter": obj.host_filter, "overwrite": obj.overwrite, "overwrite_vars": obj.overwrite_vars,
+        "custom_virtualenv": None, "verbosity": obj.verbosity, "limit": obj.limit, "inventory": obj.inventory_id,
+        "inventory_source": obj.inventory_source_id, "license_error": False, "org_host_limit_error": False,
+        "source_project_update": obj.source_project_update_id, "instance_group": None,
+    })
+    if obj.inventory_id:
+        data["related"]["inventory"] = "/api/v2/inventories/%d/" % obj.inventory_id
+        inv = obj.inventory
+        data["summary_fields"]["inventory"] = {"id": inv.id, "name": inv.name, "description": inv.description,
+                                               "kind": inv.kind, "organization_id": inv.organization_id}
+    if source is not None:
+        data["related"]["inventory_source"] = data["related"]["unified_job_template"] = "/api/v2/inventory_sources/%d/" % source.id
+        data["summary_fields"]["inventory_source"] = {"source": source.source, "last_updated": None, "status": source_status(source)}
+        data["summary_fields"]["unified_job_template"] = {"id": source.id, "name": source.name, "description": source.description,
+                                                         "unified_job_type": "inventory_update"}
+    if obj.source_project_update_id:
+        data["related"]["source_project_update"] = "/api/v2/project_updates/%d/" % obj.source_project_update_id
+    return data
+
+
+def _last(updates):
+    return updates.order_by("-id").first()
+
+
+def project_status(project):
+    """A project's status as the real service derives it from its updates."""
+    if not project.scm_type:
+        return "ok" if projects.directory(project) is not None else "missing"
+    last = _last(project.project_updates.all())
+    return last.status if last else "never updated"
+
+
+def project_state(project):
+    """The fields of a project that follow from its updates."""
+    from .models import ProjectUpdate
+
+    updates = ProjectUpdate.objects.filter(project=project)
+    done = _last(updates.filter(status__in=("successful", "failed", "error", "canceled")))
+    good = _last(updates.filter(status="successful"))
+    return {
+        "status": project_status(project), "scm_revision": good.scm_revision if good else "",
+        "last_job_run": _date(done.finished) if done else None, "last_job_failed": bool(done and done.failed),
+        "last_update_failed": bool(done and done.failed), "last_updated": _date(done.finished) if done else None,
+    }
+
+
+def source_status(source):
+    last = _last(source.inventory_updates.all())
+    return last.status if last else "never updated"
+
+
+def project_update_summaries(project):
+    """summary_fields.last_update and, while one runs, current_update of a project."""
+    data = {}
+    last = _last(project.project_updates.all())
+    if last is not None:
+        data["last_update"] = {"id": last.id, "name": last.name, "description": last.description,
+                               "status": last.status, "failed": last.failed}
+        if last.status in ("new", "pending", "waiting", "running"):
+            data["current_update"] = dict(data["last_update"])
+    return data
