@@ -176,7 +176,7 @@ def wait(client, job_id, timeout, interval, sleep=time.sleep, clock=time.time, k
     read_output = output or functools.partial(stdout_tail, kind=kind)
     if again is None:
         again = ('Wait for it again with automation.service.%s and %s %d.' % (kind.wait_module, kind.id_option, job_id)
-                 if kind.wait_module else 'Follow it at /api/v2/%s/%d/.' % (kind.endpoint, job_id))
+                 if kind.wait_module else 'Follow it at GET /api/v2/%s/%d/ (or the service UI).' % (kind.endpoint, job_id))
     deadline = None if timeout is None else clock() + timeout
     while True:
         job = get_job(client, job_id, kind)
