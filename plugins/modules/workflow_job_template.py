@@ -465,8 +465,8 @@ RESOURCE = Resource(
             'webhook_service') + ASK_FLAGS,
     references={'inventory': 'inventories', 'webhook_credential': 'credentials'},
     text_data=('extra_vars',),
-    associations=dict([('labels', ('labels', 'labels'))]
-                      + [(event, (event, 'notification_templates')) for event in NOTIFICATIONS]),
+    associations=dict([('labels', ('labels', 'labels'))] +
+                      [(event, (event, 'notification_templates')) for event in NOTIFICATIONS]),
     scoped_associations=('labels',),
 )
 SPEC = RESOURCE.spec(ARGUMENT_SPEC)
