@@ -29,8 +29,11 @@ def check_prompts(template_name, launch_info, fields):
     """Refuse, before launching, the values the workflow does not prompt for (extra_vars also go
     through a survey)."""
     flags = dict(PROMPTS)
-    refused = [name for name in fields if not launch_info.get(flags[name], False) and
-               not (name == 'extra_vars' and launch_info.get('survey_enabled'))]
+    def prompted(name):
+        survey = name == 'extra_vars' and launch_info.get('survey_enabled')
+        return launch_info.get(flags[name], False) or survey
+
+    refused = [name for name in fields if not prompted(name)]
     if refused:
         one = len(refused) == 1
         raise ConfigError(

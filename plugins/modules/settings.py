@@ -89,7 +89,7 @@ value:
   returned: with O(name)
   type: raw
   sample: ["/var/lib/shared", "/opt/tools"]
-values:
+current_values:
   description: The values of the settings O(settings) as the service holds them after the task (the would-be ones in
     check mode); secrets read as C($encrypted$).
   returned: with O(settings)
@@ -107,7 +107,6 @@ import json
 import re
 
 from ansible.module_utils.parsing.convert_bool import boolean
-from ansible.module_utils.six import string_types
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import NO_LOG_PLACEHOLDER, ModuleSpec
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
@@ -138,7 +137,7 @@ def load_data(text):
 
 def coerce(value, current):
     """``value`` given as text, in the type of the setting's ``current`` value."""
-    if not isinstance(value, string_types) or isinstance(current, string_types):
+    if not isinstance(value, str) or isinstance(current, str):
         return value
     text = value.strip()
     if isinstance(current, bool):
@@ -162,11 +161,11 @@ def coerce(value, current):
 
 
 def is_secret(name, current):
-    return SECRET_NAME.search(name) is not None or (isinstance(current, string_types) and current.startswith(ENCRYPTED))
+    return SECRET_NAME.search(name) is not None or (isinstance(current, str) and current.startswith(ENCRYPTED))
 
 
 def held(current):
-    return isinstance(current, string_types) and current.startswith(ENCRYPTED)
+    return isinstance(current, str) and current.startswith(ENCRYPTED)
 
 
 def run(api):
@@ -185,7 +184,7 @@ def run(api):
         raise ConfigError('The service has no setting %s.' % ', '.join(str(name) for name in unknown))
     secrets = sorted(name for name in wanted if is_secret(name, existing[name]))
     for name in secrets:
-        if isinstance(wanted[name], string_types) and wanted[name] and not wanted[name].startswith(ENCRYPTED):
+        if isinstance(wanted[name], str) and wanted[name] and not wanted[name].startswith(ENCRYPTED):
             api.no_log_values.add(wanted[name])
 
     changed, resend = {}, []
@@ -194,7 +193,7 @@ def run(api):
         if name in secrets and held(current):
             if value in (None, ''):
                 changed[name] = value
-            elif not (isinstance(value, string_types) and value.startswith(ENCRYPTED)):
+            elif not (isinstance(value, str) and value.startswith(ENCRYPTED)):
                 resend.append(name)
         elif value != current:
             changed[name] = value
@@ -217,7 +216,7 @@ def run(api):
             api.result['secrets_sent'] = resend
     values = dict((name, current.get(name)) for name in wanted)
     if params['settings'] is not None:
-        api.result['values'] = values
+        api.result['current_values'] = values
     else:
         api.result['value'] = values[params['name']]
 

@@ -458,6 +458,7 @@ ARGUMENT_SPEC = dict(
 ARGUMENT_SPEC.update((flag, dict(type='bool', aliases=ALIASES[flag]) if flag in ALIASES else dict(type='bool'))
                      for flag in ASK_FLAGS)
 
+NOTIFICATION_LISTS = [(event, (event, 'notification_templates')) for event in NOTIFICATIONS]
 RESOURCE = Resource(
     'workflow_job_templates', 'workflow_job_template', 'workflow job template',
     scope={'organization': 'organizations'},
@@ -465,8 +466,7 @@ RESOURCE = Resource(
             'webhook_service') + ASK_FLAGS,
     references={'inventory': 'inventories', 'webhook_credential': 'credentials'},
     text_data=('extra_vars',),
-    associations=dict([('labels', ('labels', 'labels'))] +
-                      [(event, (event, 'notification_templates')) for event in NOTIFICATIONS]),
+    associations=dict([('labels', ('labels', 'labels'))] + NOTIFICATION_LISTS),
     scoped_associations=('labels',),
 )
 SPEC = RESOURCE.spec(ARGUMENT_SPEC)
