@@ -29,6 +29,7 @@ def check_prompts(template_name, launch_info, fields):
     """Refuse, before launching, the values the workflow does not prompt for (extra_vars also go
     through a survey)."""
     flags = dict(PROMPTS)
+
     def prompted(name):
         survey = name == 'extra_vars' and launch_info.get('survey_enabled')
         return launch_info.get(flags[name], False) or survey
