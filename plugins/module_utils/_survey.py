@@ -44,10 +44,18 @@ def masked(spec):
                             for item in _questions(spec)])
 
 
+def hide_password_defaults(api, spec):
+    """A password question's default is a secret: never in the task's output."""
+    for question in (spec or {}).get('spec') or []:
+        if isinstance(question, dict) and question.get('type') == 'password' and question.get('default'):
+            api.no_log_values.add(str(question['default']))
+
+
 def ensure_survey(api, endpoint, obj, new, wanted, option='survey_spec'):
     """Make the survey of ``obj`` (of ``endpoint``) ``wanted``; ``{}`` removes it."""
     if wanted is None:
         return
+    hide_password_defaults(api, wanted)
     path = None if obj.get('id') is None else '%s/%s/survey_spec' % (endpoint, obj['id'])
     have = {} if new or path is None else (api.client.get(path) or {})
     if comparable(wanted, have) == have:

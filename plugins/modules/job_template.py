@@ -335,6 +335,7 @@ job_template:
 '''
 
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS, Resource
+from ansible_collections.automation.service.plugins.module_utils._survey import hide_password_defaults
 
 SURVEY_SECRET = '$encrypted$'
 ASK_FLAGS = {
@@ -428,6 +429,7 @@ def masked(survey):
 def ensure_survey(api, template, new):
     """Make the template's survey the one given (``{}``: none), compared as data."""
     wanted = api.params['survey_spec']
+    hide_password_defaults(api, wanted)
     path = None if template.get('id') is None else 'job_templates/%s/survey_spec' % template['id']
     have = {} if new or path is None else masked(api.client.get(path))
     if masked(wanted) == have:
