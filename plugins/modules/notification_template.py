@@ -147,16 +147,12 @@ secrets_sent:
 '''
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import NO_LOG_PLACEHOLDER, narrow_no_log
+from ansible_collections.automation.service.plugins.module_utils._assets import NOTIFICATION_SECRETS as SECRETS
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS, Resource, as_data
 
 ENCRYPTED = '$encrypted$'
 TYPES = ['awssns', 'email', 'grafana', 'irc', 'mattermost', 'pagerduty', 'rocketchat', 'slack', 'twilio', 'webhook']
-# The settings the service keeps secret, and the defaults it fills in, per type (its OPTIONS).
-SECRETS = {
-    'awssns': ('aws_secret_access_key', 'aws_session_token'), 'email': ('password',), 'grafana': ('grafana_key',),
-    'irc': ('password',), 'pagerduty': ('token',), 'slack': ('token',), 'twilio': ('account_token',),
-    'webhook': ('password',),
-}
+# The defaults the service fills in, per type (its OPTIONS).
 DEFAULTS = {
     'awssns': dict.fromkeys(('aws_access_key_id', 'aws_region', 'aws_secret_access_key', 'aws_session_token',
                              'sns_topic_arn'), ''),

@@ -1,0 +1,287 @@
+# -*- coding: utf-8 -*-
+# Copyright: automation.service contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Import: exported data (see ``_assets``) applied to a service, idempotently.
+
+Each object is found by its natural key; a missing one is created, a found one
+gets only the fields that differ. Sets in ``related`` gain what they lack and
+lose nothing. Check mode reads and reports, and writes nothing.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import secrets
+
+from ansible_collections.automation.service.plugins.module_utils._api_module import (
+    NO_LOG_PLACEHOLDER, dump_variables, parse_variables,
+)
+from ansible_collections.automation.service.plugins.module_utils._assets import (
+    BY_KEY, EDGES, JSON_DATA, KINDS, NODE, NOTIFICATION_SECRETS, NOTIFY, SECRET_DATA, TEXT_DATA, Objects, describe,
+)
+from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
+from ansible_collections.automation.service.plugins.module_utils._export import APPROVAL_FIELDS, sublist
+from ansible_collections.automation.service.plugins.module_utils._resource import as_data
+from ansible_collections.automation.service.plugins.module_utils._survey import ENCRYPTED, comparable, ensure_survey
+
+NORMALIZE = dict([(field, parse_variables) for field in TEXT_DATA] + [(field, as_data) for field in JSON_DATA])
+
+
+def validate(data):
+    """Refuse data that is not an export before anything is read or written."""
+    if not isinstance(data, dict):
+        raise ConfigError('assets must be a dict of lists, as export returns it.')
+    unknown = sorted(key for key in data if key not in BY_KEY)
+    if unknown:
+        raise ConfigError('assets has unknown kinds: %s (known: %s).' % (', '.join(unknown), ', '.join(BY_KEY)))
+    for key, assets in data.items():
+        if not isinstance(assets, list):
+            raise ConfigError('assets.%s must be a list.' % key)
+        for index, asset in enumerate(assets):
+            natural = asset.get('natural_key') if isinstance(asset, dict) else None
+            if not isinstance(natural, dict) or natural.get('type') != BY_KEY[key].type:
+                raise ConfigError('assets.%s[%d] has no natural_key of type %s.' % (key, index, BY_KEY[key].type))
+
+
+def kept_secrets(value, have):
+    """A secret-bearing dict with its empty secrets left out, and secrets the object has kept as they are."""
+    if not isinstance(value, dict):
+        return value
+    wanted = dict((k, v) for k, v in value.items() if v not in ('', ENCRYPTED))
+    if have is None:
+        return wanted
+    merged = dict(have or {})
+    merged.update((k, v) for k, v in wanted.items() if merged.get(k) != ENCRYPTED)
+    return merged
+
+
+def is_approval(value):
+    """A node's approval template (created with the node, named by its fields)."""
+    return isinstance(value, dict) and value.get('type') == 'workflow_approval_template'
+
+
+class Importer(Objects):
+
+    def __init__(self, api):
+        super(Importer, self).__init__(api)
+        self.created = []
+        self.updated = []
+
+    def hide(self, value, secret):
+        if isinstance(value, dict):
+            return dict((k, self.hide(v, secret)) for k, v in value.items())
+        if secret and isinstance(value, str) and value not in ('', ENCRYPTED):
+            self.api.no_log_values.add(value)
+            return NO_LOG_PLACEHOLDER
+        return value
+
+    def reference(self, value):
+        if isinstance(value, dict):
+            found = self.find(value)
+            return None if found is None else found.get('id')
+        return value
+
+    def secret_values(self, found, asset):
+        """Keep the secrets given in clear out of every output."""
+        values = []
+        if found.type == 'credential' and isinstance(asset.get('inputs'), dict):
+            kind = self.find(asset.get('credential_type'), required=False) or {}
+            fields = ((kind.get('inputs') or {}).get('fields') or []) if kind.get('id') is not None else None
+            secret = None if fields is None else set(f.get('id') for f in fields if f.get('secret'))
+            values = [v for k, v in asset['inputs'].items() if secret is None or k in secret]
+        elif found.type == 'notification_template' and isinstance(asset.get('notification_configuration'), dict):
+            secret = NOTIFICATION_SECRETS.get(asset.get('notification_type'), ())
+            values = [v for k, v in asset['notification_configuration'].items() if k in secret]
+        elif found.type == 'user':
+            values = [asset.get('password')]
+        self.api.no_log_values.update(v for v in values if isinstance(v, str) and v not in ('', ENCRYPTED))
+
+    def desired(self, found, asset, existing, skip=()):
+        self.secret_values(found, asset)
+        wanted = dict((field, asset[field]) for field in found.fields if field in asset)
+        for field in SECRET_DATA:
+            if field in wanted:
+                wanted[field] = kept_secrets(wanted[field], None if existing is None else existing.get(field) or {})
+        if found.type == 'user' and existing is None and asset.get('password') not in (None, '', ENCRYPTED):
+            wanted['password'] = asset['password']
+        for field in found.references:
+            if field in asset and field not in skip and not is_approval(asset[field]):
+                wanted[field] = self.reference(asset[field])
+        return wanted
+
+    def apply(self, found, asset, parent=None, skip=()):
+        """Create or update the object ``asset`` describes; the object."""
+        key = asset.get('natural_key') if isinstance(asset, dict) else None
+        if not isinstance(key, dict) or key.get('type') != found.type:
+            raise ConfigError('a %s in assets has no natural_key of its type.' % found.type.replace('_', ' '))
+        existing = self.find(key, required=False)
+        wanted = self.desired(found, asset, existing, skip)
+        approval = asset.get('unified_job_template') if is_approval(asset.get('unified_job_template')) else None
+        if parent is not None:
+            wanted[parent[0]] = parent[1].get('id')
+        label = describe(key)
+        api = self.api
+        if existing is None:
+            if found.type == 'user' and 'password' not in wanted:
+                # The service needs a password; nobody knows this one (set one, or log in through SSO).
+                wanted['password'] = secrets.token_urlsafe(24)
+                api.no_log_values.add(wanted['password'])
+                api.warn('user %s was created with a random password nobody knows.' % key.get('username'))
+            self.created.append(label)
+            self.diff(label, None, wanted, found)
+            obj = dict(wanted, id=None, type=found.type) if api.check_mode else api.client.request(
+                'POST', found.endpoint, json_body=self.wire(wanted), expect=(200, 201))
+        else:
+            delta = api.changes(existing, wanted, NORMALIZE)
+            obj = existing
+            if delta:
+                self.updated.append(label)
+                self.diff(label, dict((k, existing.get(k)) for k in delta), delta, found)
+                if not api.check_mode:
+                    obj = api.client.request('PATCH', api.detail_path(existing), json_body=self.wire(delta),
+                                             expect=(200,))
+        if approval is not None:
+            self.approval(obj, existing is None, approval, label)
+        self.remember(key, obj)
+        return obj
+
+    @staticmethod
+    def wire(fields):
+        return dict((k, dump_variables(v) if k in TEXT_DATA and not isinstance(v, str) else v)
+                    for k, v in fields.items())
+
+    def diff(self, label, before, after, found):
+        api = self.api
+        api.result['changed'] = True
+        if not api.diff:
+            return
+        diff = api.result.setdefault('diff', {'before': {}, 'after': {}})
+        secret = lambda field: field in SECRET_DATA or field == 'password'  # noqa: E731
+        if before is not None:
+            diff['before'][label] = dict((k, self.hide(v, secret(k))) for k, v in before.items())
+        diff['after'][label] = dict((k, self.hide(v, secret(k))) for k, v in after.items())
+
+    def approval(self, node, new, wanted, label):
+        wanted = dict((key, wanted[key]) for key in APPROVAL_FIELDS if wanted.get(key) is not None)
+        template = (node.get('summary_fields') or {}).get('unified_job_template') or {}
+        if not new and template.get('unified_job_type') == 'workflow_approval':
+            have = self.get('workflow_approval_templates/%s' % template['id'])
+            delta = dict((k, v) for k, v in wanted.items() if have.get(k) != v)
+            if delta:
+                self.updated.append(label)
+                self.diff('%s: approval' % label, dict((k, have.get(k)) for k in delta), delta, None)
+                if not self.api.check_mode:
+                    self.api.client.request('PATCH', 'workflow_approval_templates/%s' % have['id'], json_body=delta,
+                                            expect=(200,))
+            return
+        self.diff('%s: approval' % label, None, wanted, None)
+        if node.get('id') is not None and not self.api.check_mode:
+            self.api.client.request('POST', '%s/%s/create_approval_template' % (NODE.endpoint, node['id']),
+                                    json_body=wanted, expect=(200, 201))
+
+    # -- related sets --------------------------------------------------------------
+
+    def attach(self, obj, url, keys, label, name):
+        """Add to the sub-list ``url`` the objects ``keys`` name that it lacks."""
+        have = [] if obj.get('id') is None else [item['id'] for item in self.api.client.iterate(url, {'page_size': 200})]
+        missing = []
+        for key in keys:
+            found = self.find(key)
+            if found.get('id') is None or found['id'] not in have:
+                missing.append(found)
+        if not missing:
+            return
+        self.updated.append(label)
+        self.diff('%s: %s' % (label, name), None, {'add': [describe(key) for key in keys]}, None)
+        if obj.get('id') is None or self.api.check_mode:
+            return
+        for found in missing:
+            if found.get('id') is not None:
+                self.api.client.request('POST', url, json_body={'id': found['id']}, expect=(204,))
+
+    def labels(self, obj, url, assets, label):
+        have = set() if obj.get('id') is None else set(
+            (item['name'], item.get('organization')) for item in self.api.client.iterate(url, {'page_size': 200}))
+        for asset in assets:
+            organization = self.reference(asset.get('organization'))
+            if (asset.get('name'), organization) in have:
+                continue
+            self.updated.append(label)
+            self.diff('%s: label %s' % (label, asset.get('name')), None, {'name': asset.get('name')}, None)
+            if obj.get('id') is not None and not self.api.check_mode:
+                self.api.client.request('POST', url, json_body={'name': asset['name'], 'organization': organization},
+                                        expect=(200, 201, 204))
+
+    def roles(self, obj, url, keys, label):
+        have = [] if obj.get('id') is None else [item['id'] for item in self.api.client.iterate(url, {'page_size': 200})]
+        for key in keys:
+            if not isinstance(key.get('content_object'), dict):
+                continue    # a role of the whole service (system administrator, auditor): a user's field
+            content = self.find(key.get('content_object'))
+            roles = (content.get('summary_fields') or {}).get('object_roles') or {}
+            role = next((role for role in roles.values() if role.get('name') == key.get('name')), None)
+            if role is None and content.get('id') is not None:
+                raise ConfigError('%s has no role %r.' % (describe(key.get('content_object')), key.get('name')))
+            if role is not None and role['id'] in have:
+                continue
+            self.updated.append(label)
+            self.diff('%s: role %s' % (label, describe(key)), None, {'role': key.get('name')}, None)
+            if role is not None and obj.get('id') is not None and not self.api.check_mode:
+                self.api.client.request('POST', url, json_body={'id': role['id']}, expect=(204,))
+
+    def survey(self, found, obj, spec, label):
+        have = {} if obj.get('id') is None else (self.get(sublist(obj, found.endpoint, 'survey_spec')) or {})
+        hidden = set(item.get('variable') for item in have.get('spec') or [] if item.get('default') == ENCRYPTED)
+        questions = [dict(item, default=ENCRYPTED) if item.get('variable') in hidden and item.get('default') == ''
+                     else item for item in spec.get('spec') or []]
+        wanted = dict(spec, spec=questions)
+        if comparable(wanted, have) != have:
+            self.updated.append(label)
+            ensure_survey(self.api, found.endpoint, obj, obj.get('id') is None, wanted, option='%s: survey_spec' % label)
+
+    def related(self, found, asset):
+        obj = self.find(asset['natural_key'])
+        label = describe(asset['natural_key'])
+        for name, value in sorted((asset.get('related') or {}).items()):
+            if not value:
+                continue
+            url = None if obj.get('id') is None else sublist(obj, found.endpoint, name)
+            if name == 'survey_spec':
+                self.survey(found, obj, value, label)
+            elif name == 'labels':
+                self.labels(obj, url, value, label)
+            elif name == 'roles':
+                self.roles(obj, url, value, label)
+            elif name in ('credentials',) + NOTIFY + EDGES:
+                self.attach(obj, url, value, label, name)
+            elif name == 'schedules':
+                for schedule in value:
+                    self.apply(BY_KEY['schedules'], schedule, parent=('unified_job_template', obj))
+            elif name == 'workflow_nodes':
+                for node in value:
+                    self.apply(NODE, node, parent=('workflow_job_template', obj))
+                for node in value:
+                    self.related(NODE, node)
+            elif name in found.related:
+                raise ConfigError('%s: related %s cannot be imported.' % (label, name))
+
+
+def import_assets(api, data):
+    """Apply ``data``; fills ``api.result`` with ``changed``, ``created`` and ``updated``."""
+    validate(data)
+    importer = Importer(api)
+    for found in KINDS:
+        for asset in data.get(found.key) or []:
+            importer.apply(found, asset, skip=found.later)
+    for found in KINDS:
+        if found.later:
+            for asset in data.get(found.key) or []:
+                importer.apply(found, dict((k, v) for k, v in asset.items() if k in found.later + ('natural_key',)))
+    for found in KINDS:
+        for asset in data.get(found.key) or []:
+            importer.related(found, asset)
+    api.result['created'] = importer.created
+    api.result['updated'] = sorted(set(importer.updated) - set(importer.created))
+    return api.result
+
