@@ -105,7 +105,7 @@ build: venv  ## build the collection artifact (automation-service-<version>.tar.
 	ansible-galaxy collection build --force .
 
 clean:  ## stop services started under .run, remove .run, test output, caches, built artifacts (keeps .venv)
-	@for d in $(RUN)/demo $(RUN)/integration-service $(RUN)/service $(RUN)/matrix/service-*; do \
+	@for d in $(RUN)/demo $(RUN)/integration-service $(RUN)/integration-service-second $(RUN)/service $(RUN)/matrix/service-*; do \
 	    if [ -d "$$d" ] && [ -e tests/service/svcctl ]; then tests/ci/svcctl.sh stop --dir "$$d" || true; fi; \
 	done
 	rm -rf $(RUN) tests/output .pytest_cache changelogs/.plugin-cache.yaml automation-service-*.tar.gz docs/_build

@@ -9,11 +9,17 @@
 # tests/integration/integration_config.yml in the ansible-test tree:
 # service_url, service_ca_path, service_admin_username, service_admin_password, and
 # sso_username, sso_password, sso_otp_username, sso_otp_password, sso_otp_code,
-# sso_saml_idp from the test identity providers it starts too (svcctl --with-idp).
+# sso_saml_idp from the test identity providers it starts too (svcctl --with-idp),
+# and second_service_url, second_service_ca_path, second_service_admin_username,
+# second_service_admin_password: a second reference service that the import
+# target applies an export of the first to.
 #
 # INTEGRATION_EXTERNAL=1 runs the targets against the service that SERVICE_URL,
 # SERVICE_CA_PATH, SERVICE_ADMIN_USERNAME and SERVICE_ADMIN_PASSWORD describe
-# instead (the targets create and delete resources there).
+# instead (the targets create and delete resources there); SECOND_SERVICE_URL,
+# SECOND_SERVICE_CA_PATH, SECOND_SERVICE_ADMIN_USERNAME and SECOND_SERVICE_ADMIN_PASSWORD
+# describe the second service (without them, the import target applies its export
+# to the first service again).
 # Results are copied back to tests/output/integration/.
 set -euo pipefail
 
@@ -24,6 +30,7 @@ export PATH="$venv/bin:$PATH"
 python=$("$venv/bin/python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
 
 svcdir=${INTEGRATION_SERVICE_DIR:-$root/.run/integration-service}
+second_svcdir=$svcdir-second
 
 if [ -z "$(find "$root/tests/integration/targets" -mindepth 1 -maxdepth 1 -type d 2>/dev/null)" ]; then
     echo "no integration targets in tests/integration/targets" >&2
@@ -43,6 +50,7 @@ started=
 stop_service() {
     if [ -n "$started" ]; then
         "$root/tests/ci/svcctl.sh" stop --dir "$svcdir" >&2 || true
+        "$root/tests/ci/svcctl.sh" stop --dir "$second_svcdir" >&2 || true
     fi
 }
 trap stop_service EXIT
@@ -51,10 +59,16 @@ if [ "${INTEGRATION_EXTERNAL:-}" != 1 ]; then
     port=$(python "$root/tests/ci/free_port.py")
     started=1
     exports=$("$root/tests/ci/svcctl.sh" start --port "$port" --dir "$svcdir" --with-idp)
+    second_port=$(python "$root/tests/ci/free_port.py")
+    second=$("$root/tests/ci/svcctl.sh" start --port "$second_port" --dir "$second_svcdir")
+    eval "$(printf '%s\n' "$second" | sed 's/^export SERVICE_/export SECOND_SERVICE_/')"
     eval "$exports"
 fi
 : "${SERVICE_URL:?the service did not give SERVICE_URL}"
 export SERVICE_URL SERVICE_CA_PATH SERVICE_ADMIN_USERNAME SERVICE_ADMIN_PASSWORD
+export SECOND_SERVICE_URL="${SECOND_SERVICE_URL:-$SERVICE_URL}" SECOND_SERVICE_CA_PATH="${SECOND_SERVICE_CA_PATH:-$SERVICE_CA_PATH}"
+export SECOND_SERVICE_ADMIN_USERNAME="${SECOND_SERVICE_ADMIN_USERNAME:-$SERVICE_ADMIN_USERNAME}"
+export SECOND_SERVICE_ADMIN_PASSWORD="${SECOND_SERVICE_ADMIN_PASSWORD:-$SERVICE_ADMIN_PASSWORD}"
 export SSO_USERNAME SSO_PASSWORD SSO_OTP_USERNAME SSO_OTP_PASSWORD SSO_OTP_CODE SSO_SAML_IDP
 
 python - "$tree/tests/integration/integration_config.yml" <<'PY'
@@ -69,6 +83,9 @@ config = {
     'service_admin_username': os.environ.get('SERVICE_ADMIN_USERNAME', ''),
     'service_admin_password': os.environ.get('SERVICE_ADMIN_PASSWORD', ''),
 }
+config.update({name.lower(): os.environ[name] for name in (
+    'SECOND_SERVICE_URL', 'SECOND_SERVICE_CA_PATH', 'SECOND_SERVICE_ADMIN_USERNAME', 'SECOND_SERVICE_ADMIN_PASSWORD',
+)})
 # The test identity providers (svcctl start --with-idp), for the sso target.
 config.update({name.lower(): os.environ[name] for name in (
     'SSO_USERNAME', 'SSO_PASSWORD', 'SSO_OTP_USERNAME', 'SSO_OTP_PASSWORD', 'SSO_OTP_CODE', 'SSO_SAML_IDP',
