@@ -7,14 +7,7 @@ import os
 import uuid
 
 from .playbook import run_playbook, service_defaults
-
-
-def files_under(top):
-    for directory, _dirs, names in os.walk(str(top)):
-        for name in names:
-            path = os.path.join(directory, name)
-            if not os.path.islink(path) and os.path.isfile(path):
-                yield path
+from .test_secrets import files_under
 
 
 def test_no_red_hat_password_anywhere(service, tmp_path):
