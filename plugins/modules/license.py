@@ -197,11 +197,8 @@ def run(api):
         install(api)
 
 
-SPEC = ModuleSpec(
-    ARGUMENT_SPEC,
-    required_if=[('state', 'present', ('manifest', 'pool_id'), True)],
-    mutually_exclusive=[('manifest', 'pool_id')],
-)
+# One of manifest and pool_id is needed with state present: checked by install(), after the types.
+SPEC = ModuleSpec(ARGUMENT_SPEC, mutually_exclusive=[('manifest', 'pool_id')])
 
 
 def main():
