@@ -22,7 +22,7 @@ author:
 notes:
   - AWX itself runs under its open licence and refuses every manifest and every pool (the subscription flow is that of
     the licensed Automation Platform controller); the task then fails with the service's own reason, for instance
-    C(Invalid manifest: a subscription manifest zip file is required.).
+    that a subscription manifest zip file is required.
   - Attaching a pool needs subscription credentials stored on the service first, which
     M(automation.service.subscriptions) does when Red Hat accepts them.
   - O(state=absent) removes only an installed subscription; the open licence of AWX is not one, so removing it changes
@@ -79,8 +79,7 @@ RETURN = r'''
 license_info:
   description:
     - The service's C(license_info) (from C(/api/v2/config/)) after the task; before it in check mode.
-    - The open licence of AWX reads C({"license_type": "open", "valid_key": true, "subscription_name": "OPEN",
-      "product_name": "AWX"}).
+    - The open licence of AWX has C(license_type=open), C(subscription_name=OPEN) and C(product_name=AWX).
   returned: success
   type: dict
   sample:
