@@ -32,6 +32,7 @@ INSTALLED_APPS = [
     "refsvc.bulk",
     "refsvc.wfjobs",
     "refsvc.updates",
+    "refsvc.config",
 ]
 
 MIDDLEWARE = [

@@ -10,10 +10,11 @@ from refsvc.adhoc.urls import urlpatterns as adhoc_urlpatterns
 from refsvc.bulk.urls import urlpatterns as bulk_urlpatterns
 from refsvc.wfjobs.urls import urlpatterns as wfjobs_urlpatterns
 from refsvc.updates.urls import urlpatterns as updates_urlpatterns
+from refsvc.config.urls import urlpatterns as config_urlpatterns
 
 urlpatterns = urlpatterns + jobs_urlpatterns + resources_urlpatterns
 urlpatterns = urlpatterns + rbac_urlpatterns + workflows_urlpatterns + conf_urlpatterns
 urlpatterns = urlpatterns + adhoc_urlpatterns + bulk_urlpatterns + wfjobs_urlpatterns + updates_urlpatterns
-urlpatterns = urlpatterns + [path("sso/", include("refsvc.sso.urls"))]
+urlpatterns = config_urlpatterns + urlpatterns + [path("sso/", include("refsvc.sso.urls"))]
 
 handler404 = "refsvc.svc.views.not_found"

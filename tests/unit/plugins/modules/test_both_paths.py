@@ -82,6 +82,8 @@ def cases(world):
         'instance_group': {'name': 'default'},
         'execution_environment': {'name': 'no-such-ee-%s' % tag, 'state': 'absent'},
         'label': {'name': 'paths-%s' % tag, 'organization': 'Default'},
+        'license': {'state': 'absent'},
+        'subscriptions': {'username': 'paths-%s' % tag, 'password': 'pw-%s' % tag},
         'team': {'name': 'no-such-team-%s' % tag, 'organization': 'Default', 'state': 'absent'},
         'controller_meta': {},
         'export': {'organizations': ['Default']},
