@@ -14,6 +14,7 @@ __metaclass__ = type
 
 import secrets
 
+from ansible_collections.automation.service.plugins.module_utils import _jobs
 from ansible_collections.automation.service.plugins.module_utils._api_module import (
     NO_LOG_PLACEHOLDER, dump_variables, parse_variables,
 )
@@ -25,6 +26,8 @@ from ansible_collections.automation.service.plugins.module_utils._export import 
 from ansible_collections.automation.service.plugins.module_utils._resource import as_data
 from ansible_collections.automation.service.plugins.module_utils._survey import ENCRYPTED, comparable, ensure_survey
 
+FIRST_UPDATE_TIMEOUT = 600    # seconds a new project from source control may take to fetch its playbooks
+SECRETS = SECRET_DATA + ('password',)     # fields masked in the diff
 NORMALIZE = dict([(field, parse_variables) for field in TEXT_DATA] + [(field, as_data) for field in JSON_DATA])
 
 
@@ -143,8 +146,16 @@ class Importer(Objects):
                                              expect=(200,))
         if approval is not None:
             self.approval(obj, existing is None, approval, label)
+        if found.type == 'project' and existing is None and obj.get('scm_type') and obj.get('id') is not None:
+            self.synced(obj)
         self.remember(key, obj)
         return obj
+
+    def synced(self, project):
+        """Wait for a new project's first update: a template names a playbook only once the project has it."""
+        current = (self.api.client.get('projects/%d' % project['id']).get('summary_fields') or {}).get('current_update')
+        if current:
+            _jobs.wait(self.api.client, current['id'], FIRST_UPDATE_TIMEOUT, 1, kind=_jobs.PROJECT_UPDATE)
 
     @staticmethod
     def wire(fields):
@@ -157,10 +168,9 @@ class Importer(Objects):
         if not api.diff:
             return
         diff = api.result.setdefault('diff', {'before': {}, 'after': {}})
-        secret = lambda field: field in SECRET_DATA or field == 'password'  # noqa: E731
         if before is not None:
-            diff['before'][label] = dict((k, self.hide(v, secret(k))) for k, v in before.items())
-        diff['after'][label] = dict((k, self.hide(v, secret(k))) for k, v in after.items())
+            diff['before'][label] = dict((k, self.hide(v, k in SECRETS)) for k, v in before.items())
+        diff['after'][label] = dict((k, self.hide(v, k in SECRETS)) for k, v in after.items())
 
     def approval(self, node, new, wanted, label):
         wanted = dict((key, wanted[key]) for key in APPROVAL_FIELDS if wanted.get(key) is not None)
@@ -284,4 +294,3 @@ def import_assets(api, data):
     api.result['created'] = importer.created
     api.result['updated'] = sorted(set(importer.updated) - set(importer.created))
     return api.result
-

@@ -15,7 +15,7 @@ description:
   - Reads the objects named, of each kind asked for, and returns them as data that M(automation.service.import)
     applies to this service or another one.
   - The data has the shape C(awx export) writes. Each object holds its writable fields, the objects it refers to by
-    natural key (C({"type": "organization", "name": "Default"})), its related sets under C(related) (a template's
+    natural key (a dict of its C(type) and the fields that name it), its related sets under C(related) (a template's
     credentials, labels, survey, schedules and notification templates, a workflow's nodes and their edges, the roles of
     users and teams) and its own C(natural_key).
   - Secrets are never exported. The service shows them as C($encrypted$); they are written as empty strings.

@@ -39,6 +39,8 @@ notes:
     changes it). Secrets given in clear never show in the task's output.
   - A user created without a password gets a random one that nobody knows, and the task warns about it
     (awx.awx's import sets a fixed password).
+  - A project created from source control is waited for until its first update ends (at most ten minutes), so that the
+    job templates that follow find their playbooks; an update that fails ends the import with its output.
   - Nothing is deleted; objects of the service that the data does not name are left alone.
   - Supports check mode (awx.awx's does not). In check mode, objects that the data would create are reported as
     created, and what refers to them is not checked further.
