@@ -22,6 +22,12 @@ options:
       - Id of the job, for example the RV(automation.service.job_launch#module:id) of M(automation.service.job_launch).
     type: int
     required: true
+  job_type:
+    description:
+      - The kind of the job O(job_id) names.
+    type: str
+    choices: [inventory_updates, jobs, project_updates, workflow_jobs]
+    default: jobs
   timeout:
     description:
       - How many seconds to wait at most. The module then fails, saying the job is still running;
@@ -32,6 +38,15 @@ options:
       - Seconds between two polls of the job's status.
     type: float
     default: 2
+  min_interval:
+    description:
+      - Deprecated in awx.awx and taken for its playbooks; use O(interval). With O(max_interval), the interval is the
+        average of the two (a missing one counts as 1 and 30), whatever O(interval) says.
+    type: float
+  max_interval:
+    description:
+      - Deprecated in awx.awx and taken for its playbooks; see O(min_interval).
+    type: float
 extends_documentation_fragment:
   - automation.service.auth
   - automation.service.attributes
@@ -105,16 +120,27 @@ stdout:
 from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
 from ansible_collections.automation.service.plugins.module_utils import _jobs
 
+KINDS = {'jobs': _jobs.JOB, 'project_updates': _jobs.PROJECT_UPDATE, 'inventory_updates': _jobs.INVENTORY_UPDATE,
+         'workflow_jobs': _jobs.WORKFLOW_JOB}
 ARGUMENT_SPEC = dict(
     job_id=dict(type='int', required=True),
+    job_type=dict(type='str', choices=sorted(KINDS), default='jobs'),
     timeout=dict(type='int'),
     interval=dict(type='float', default=2.0),
+    min_interval=dict(type='float'),
+    max_interval=dict(type='float'),
 )
 
 
 def run(api):
     params = api.params
-    api.result.update(_jobs.wait(api.client, params['job_id'], params['timeout'], params['interval']))
+    interval = params['interval']
+    if params['min_interval'] is not None or params['max_interval'] is not None:
+        interval = ((params['min_interval'] or 1) + (params['max_interval'] or 30)) / 2.0
+        api.warn('min_interval and max_interval are deprecated: the interval is their average, %s seconds; '
+                 'use interval instead.' % interval)
+    api.result.update(_jobs.wait(api.client, params['job_id'], params['timeout'], interval,
+                                 kind=KINDS[params['job_type']]))
 
 
 SPEC = ModuleSpec(ARGUMENT_SPEC, resource='jobs', result_key='job')
