@@ -279,11 +279,12 @@ class ApiTask:
             if create is not None:
                 body.update(create())
             self.set_diff({}, body, secret)
-            self.result['changed'] = True
             if self.check_mode:
+                self.result['changed'] = True
                 self._set_object(body)
                 return body
             created = self.client.request('POST', endpoint or self.resource, json_body=wire(body), expect=(200, 201))
+            self.result['changed'] = True   # only once the service took it: a refused POST changed nothing
             self._set_object(created)
             return created
         delta = self.changes(existing, desired, normalize)
@@ -296,13 +297,14 @@ class ApiTask:
             self._set_object(existing)
             return existing
         self.set_diff(before, after, secret)
-        self.result['changed'] = True
         if self.check_mode:
+            self.result['changed'] = True
             merged = dict(existing)
             merged.update(delta)
             self._set_object(merged)
             return merged
         updated = self.client.request('PATCH', self.detail_path(existing), json_body=wire(delta), expect=(200,))
+        self.result['changed'] = True
         self._set_object(updated)
         return updated
 
