@@ -133,7 +133,7 @@ def test_module_survives_generated_input(name, target):
 
 def plain_value(option):
     """A valid value for ``option``: its first choice, 1, a list of one dict of its required
-    sub-options, or 'x'."""
+    sub-options, an empty dict, or 'x'."""
     if option.get('choices'):
         return option['choices'][0]
     if option.get('type') == 'int':
@@ -141,6 +141,8 @@ def plain_value(option):
     if option.get('options'):
         item = dict((key, plain_value(sub)) for key, sub in option['options'].items() if sub.get('required'))
         return [item] if option.get('type') == 'list' else item
+    if option.get('type') == 'dict':
+        return {}
     return 'x'
 
 
