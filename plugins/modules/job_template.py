@@ -335,9 +335,8 @@ job_template:
 '''
 
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS, Resource
-from ansible_collections.automation.service.plugins.module_utils._survey import hide_password_defaults
+from ansible_collections.automation.service.plugins.module_utils._survey import ensure_survey
 
-SURVEY_SECRET = '$encrypted$'
 ASK_FLAGS = {
     'ask_limit_on_launch': ['ask_limit'], 'ask_variables_on_launch': ['ask_extra_vars'],
     'ask_inventory_on_launch': ['ask_inventory'], 'ask_credential_on_launch': ['ask_credential'],
@@ -416,38 +415,6 @@ RESOURCE = Resource(
 )
 
 
-def masked(survey):
-    """A survey as the service shows it: the defaults of password questions hidden."""
-    survey = dict(survey or {})
-    if isinstance(survey.get('spec'), list):
-        survey['spec'] = [dict(item, default=SURVEY_SECRET)
-                          if isinstance(item, dict) and item.get('type') == 'password' and item.get('default')
-                          else item for item in survey['spec']]
-    return survey
-
-
-def ensure_survey(api, template, new):
-    """Make the template's survey the one given (``{}``: none), compared as data."""
-    wanted = api.params['survey_spec']
-    hide_password_defaults(api, wanted)
-    path = None if template.get('id') is None else 'job_templates/%s/survey_spec' % template['id']
-    have = {} if new or path is None else masked(api.client.get(path))
-    if masked(wanted) == have:
-        return
-    api.result['changed'] = True
-    if api.diff:
-        diff = api.result.setdefault('diff', {'before': {}, 'after': {}})
-        if not new:
-            diff['before']['survey_spec'] = have
-        diff['after']['survey_spec'] = masked(wanted)
-    if api.check_mode or path is None:
-        return
-    if wanted:
-        api.client.request('POST', path, json_body=wanted, expect=(200, 201, 204))
-    else:
-        api.client.request('DELETE', path, expect=(200, 204))
-
-
 def run(api):
     params = api.params
     legacy = [params[key] for key in ('credential', 'vault_credential') if params.get(key)]
@@ -455,7 +422,7 @@ def run(api):
         params['credentials'] = list(params.get('credentials') or []) + legacy
     template, new = RESOURCE.run(api)
     if template is not None and params['survey_spec'] is not None and (params['state'] == 'present' or new):
-        ensure_survey(api, template, new)
+        ensure_survey(api, RESOURCE.endpoint, template, new, params['survey_spec'])
 
 
 SPEC = RESOURCE.spec(ARGUMENT_SPEC)
