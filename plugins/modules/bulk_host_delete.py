@@ -49,8 +49,8 @@ notes:
     changed, in the C(bulk) settings category); a longer list fails with the service's message.
   - Unlike awx.awx's module, O(inventory) is optional (the service deletes hosts by id alone), and hosts that are
     already gone are no change rather than an error.
-  - The service answers alike for a host that is gone and for one the user may not see, so a host hidden from the
-    user counts as gone too (no change, nothing deleted).
+  - Hosts are looked up as the connecting user sees them: a host that user may not see counts as gone too (no
+    change, nothing sent for it).
 seealso:
   - module: automation.service.bulk_host_create
   - module: automation.service.host
