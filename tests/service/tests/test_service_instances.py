@@ -84,7 +84,7 @@ def test_listener_port_and_peers_from_control_nodes(service):
 
 def test_what_cannot_be_created_or_changed(service):
     r = call(service, "POST", "instances/", json={"hostname": unique("ctl"), "node_type": "control"})
-    assert r.status_code == 400 and "node_type" in r.json()
+    assert r.status_code == 400 and r.json() == {"node_type": ["Can only create execution or hop nodes."]}
     node = add(service, hostname=unique("exec2"))
     assert node["node_type"] == "execution" and node["capacity_adjustment"] == "1.00" and node["managed_by_policy"] is True
     path = "instances/%d/" % node["id"]

@@ -288,7 +288,7 @@ def test_instances_and_instance_groups(service):
     r = call(service, "PATCH", "instances/%d/" % node["id"], json={"capacity_adjustment": 0.5, "managed_by_policy": False})
     assert r.status_code == 200 and r.json()["capacity_adjustment"] == "0.50" and r.json()["managed_by_policy"] is False
     r = call(service, "PATCH", "instances/%d/" % node["id"], json={"node_type": "execution"})
-    assert r.status_code == 400 and r.json() == {"node_type": ["cannot change node_type"]}
+    assert r.status_code == 400 and r.json() == {"node_type": ["Cannot change node type."]}
     call(service, "PATCH", "instances/%d/" % node["id"], json={"capacity_adjustment": 1, "managed_by_policy": True})
     assert call(service, "DELETE", "instances/%d/" % node["id"]).status_code == 405
 

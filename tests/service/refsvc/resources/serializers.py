@@ -513,9 +513,9 @@ class InstanceSerializer(Base):
     def validate_node_type(self, value):
         if self.instance is None:
             if value not in ("execution", "hop"):
-                raise serializers.ValidationError("invalid node_type; can only create execution and hop nodes")
+                raise serializers.ValidationError("Can only create execution or hop nodes.")
         elif self.instance.node_type != value:
-            raise serializers.ValidationError("cannot change node_type")
+            raise serializers.ValidationError("Cannot change node type.")
         return value
 
     def validate_node_state(self, value):
