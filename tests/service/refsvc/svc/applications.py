@@ -13,7 +13,8 @@ from .models import OAuth2AccessToken, OAuth2Application
 from .serializers import HIDDEN_TOKEN, ResourceSerializer, TokenSerializer
 from .views import ApiMixin, create_token
 
-GRANT_TYPES = [("authorization-code", "Authorization code"), ("implicit", "Implicit"), ("password", "Resource owner password-based")]
+# The grant types AWX 24.6.1 offers (its OPTIONS of applications/): no implicit grant.
+GRANT_TYPES = [("authorization-code", "Authorization code"), ("password", "Resource owner password-based")]
 
 
 class ApplicationSerializer(ResourceSerializer):
@@ -64,7 +65,7 @@ class ApplicationSerializer(ResourceSerializer):
     def validate(self, attrs):
         grant = attrs.get("authorization_grant_type", getattr(self.instance, "authorization_grant_type", None))
         uris = attrs.get("redirect_uris", getattr(self.instance, "redirect_uris", ""))
-        if grant in ("authorization-code", "implicit") and not (uris or "").strip():
+        if grant == "authorization-code" and not (uris or "").strip():
             raise serializers.ValidationError({"redirect_uris": ["Redirect URI must be set for this grant type."]})
         for uri in (uris or "").split():
             if not uri.startswith("https://"):
