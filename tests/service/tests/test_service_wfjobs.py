@@ -1,5 +1,6 @@
-"""Workflow jobs of the reference service: the launch, the nodes' jobs run along
+"""Workflow jobs of the reference service: the launch, the nodes' jobs and project updates run along
 success, failure and always edges, approvals approved and denied, the final status."""
+import subprocess
 import time
 import uuid
 
@@ -177,3 +178,28 @@ def test_cancel_and_missing(service, setup):
     assert call(service, "GET", "workflow_jobs/999999/").status_code == 404
     assert call(service, "GET", "workflow_approvals/999999/").status_code == 404
     assert call(service, "POST", "workflow_job_templates/999999/launch/").status_code == 404
+
+
+def test_project_node_runs_a_project_update_then_its_success_edge(service, setup, tmp_path):
+    repo = tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
+    (repo / "site.yml").write_text("- hosts: all\n  gather_facts: false\n  tasks: []\n")
+    subprocess.run(["git", "add", "."], cwd=str(repo), check=True)
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "first"],
+                   cwd=str(repo), check=True)
+    project = call(service, "POST", "projects/", json={"name": setup["prefix"] + "-git", "organization": 1,
+                                                       "scm_type": "git", "scm_url": "file://%s" % repo}).json()
+    wait_for(service, "projects/%d/" % project["id"], lambda d: d["status"] in FINISHED)
+    setup["templates"]["sync"] = project["id"]
+    wfjt = workflow(service, setup, {"sync": ("sync", {"success_nodes": ["after"]}), "after": ("ok", {})})
+    launched = launch(service, wfjt)
+    job = finished(service, launched["id"])
+    nodes = nodes_of(service, launched["id"])
+    assert job["status"] == "successful", job
+    update_id = nodes["sync"]["job"]
+    assert nodes["sync"]["related"]["job"] == "/api/v2/project_updates/%d/" % update_id
+    assert nodes["sync"]["summary_fields"]["job"]["type"] == "project_update"
+    update = call(service, "GET", "project_updates/%d/" % update_id).json()
+    assert update["status"] == "successful" and update["launch_type"] == "workflow" and update["job_type"] == "check"
+    assert nodes["after"]["job"] and nodes["after"]["summary_fields"]["job"]["type"] == "job"
+

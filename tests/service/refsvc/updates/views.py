@@ -24,7 +24,7 @@ from .serializers import inventory_update_data, project_update_data
 def new_project_update(project, user, launch_type="manual"):
     return ProjectUpdate.objects.create(
         name=project.name, description=project.description, project=project, launched_by=user,
-        launch_type=launch_type, status="pending", job_type="check" if launch_type == "manual" else "run",
+        launch_type=launch_type, status="pending", job_type="check" if launch_type in ("manual", "workflow") else "run",
         local_path=projects.scm_local_path(project), scm_type=project.scm_type, scm_url=project.scm_url,
         scm_branch=project.scm_branch, scm_refspec=project.scm_refspec, scm_clean=project.scm_clean,
         scm_track_submodules=project.scm_track_submodules, scm_delete_on_update=project.scm_delete_on_update,

@@ -13,7 +13,7 @@ from rest_framework import serializers
 
 from refsvc.jobs import launch as job_launch
 from refsvc.jobs import runner as job_runner
-from refsvc.jobs.models import Job, JobTemplate
+from refsvc.jobs.models import Job, JobTemplate, Project
 from refsvc.workflows.models import WorkflowApprovalTemplate
 
 from .models import ACTIVE, WorkflowApproval, WorkflowJobNode
@@ -37,7 +37,7 @@ def status_of(node):
 
 class Graph:
     def __init__(self, workflow_job):
-        nodes = WorkflowJobNode.objects.filter(workflow_job=workflow_job).select_related("job", "approval", "unified_job_template")
+        nodes = WorkflowJobNode.objects.filter(workflow_job=workflow_job).select_related("job", "approval", "project_update", "unified_job_template")
         self.nodes = {n.id: n for n in nodes}
         self.parents = {nid: [] for nid in self.nodes}
         self.children = {nid: {rel: [] for rel in RELATIONSHIPS} for nid in self.nodes}
@@ -152,10 +152,27 @@ def start_node(node, workflow_job):
             timeout=template.timeout, status="pending", started=timezone.now(), launched_by=workflow_job.launched_by)
     elif kind == "job_template":
         node.job = _launch_job(node, workflow_job)
+    elif kind == "project":
+        _update_project(node, workflow_job)
     else:
-        node.job = _failed_job(node, "The reference service runs job template and approval nodes only, not %s." % kind,
+        node.job = _failed_job(node, "The reference service runs job template, project and approval nodes only, "
+                                     "not %s." % kind, workflow_job.launched_by)
+    node.save(update_fields=["job", "approval", "project_update", "modified"])
+
+
+def _update_project(node, workflow_job):
+    """A project node runs an update of the project (launch_type workflow), as the real service does."""
+    from refsvc.updates import runner as update_runner
+    from refsvc.updates.views import can_update, new_project_update
+
+    project = Project.objects.get(pk=node.unified_job_template_id)
+    if not can_update(project):
+        node.job = _failed_job(node, "Project %s has no source control to update from." % project.name,
                                workflow_job.launched_by)
-    node.save(update_fields=["job", "approval", "modified"])
+        return
+    node.project_update = new_project_update(project, workflow_job.launched_by, launch_type="workflow")
+    node.save(update_fields=["project_update", "modified"])
+    update_runner.start("project_update", node.project_update)
 
 
 def finish(run, status, explanation=""):
@@ -190,6 +207,9 @@ def cancel_runs(graph):
         if isinstance(run, WorkflowApproval):
             run.canceled_on = timezone.now()
             finish(run, "canceled")
+        elif node.project_update_id:
+            type(run).objects.filter(pk=run.pk).update(cancel_flag=True, canceled_on=timezone.now())
+            done = False
         else:
             job_launch.cancel(run)
             done = False

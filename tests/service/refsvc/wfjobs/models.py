@@ -57,6 +57,8 @@ class WorkflowJobNode(TimestampedModel):
     unified_job_template = models.ForeignKey(UnifiedJobTemplate, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     job = models.ForeignKey(Job, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     approval = models.ForeignKey(WorkflowApproval, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    project_update = models.ForeignKey("updates.ProjectUpdate", null=True, blank=True, on_delete=models.SET_NULL,
+                                       related_name="+")
     success_nodes = models.ManyToManyField("self", symmetrical=False, blank=True, related_name="success_parents")
     failure_nodes = models.ManyToManyField("self", symmetrical=False, blank=True, related_name="failure_parents")
     always_nodes = models.ManyToManyField("self", symmetrical=False, blank=True, related_name="always_parents")
@@ -77,5 +79,9 @@ class WorkflowJobNode(TimestampedModel):
 
     @property
     def run(self):
-        """The job or approval this node started (None before)."""
-        return self.job if self.job_id else (self.approval if self.approval_id else None)
+        """The job, approval or project update this node started (None before)."""
+        if self.job_id:
+            return self.job
+        if self.approval_id:
+            return self.approval
+        return self.project_update if self.project_update_id else None

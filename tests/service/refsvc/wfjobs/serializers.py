@@ -101,11 +101,19 @@ class WorkflowApprovalSerializer(RunSerializer):
         return data
 
 
+def run_type(node):
+    if node.approval_id:
+        return "workflow_approval"
+    return "project_update" if node.project_update_id else "job"
+
+
 def job_url(node):
     if node.job_id:
         return "/api/v2/jobs/%d/" % node.job_id
     if node.approval_id:
         return "/api/v2/workflow_approvals/%d/" % node.approval_id
+    if node.project_update_id:
+        return "/api/v2/project_updates/%d/" % node.project_update_id
     return None
 
 
@@ -126,7 +134,7 @@ class WorkflowJobNodeSerializer(ResourceSerializer):
         read_only_fields = fields
 
     def get_job(self, obj):
-        return obj.job_id or obj.approval_id
+        return obj.job_id or obj.approval_id or obj.project_update_id
 
     def get_success_nodes(self, obj):
         return [n.id for n in obj.success_nodes.all()]
@@ -159,7 +167,7 @@ class WorkflowJobNodeSerializer(ResourceSerializer):
         if run is not None:
             data["job"] = {"id": run.id, "name": run.name, "description": run.description, "status": run.status,
                            "failed": run.failed, "elapsed": float(run.elapsed),
-                           "type": "workflow_approval" if obj.approval_id else "job"}
+                           "type": run_type(obj)}
         return data
 
     def to_representation(self, obj):
