@@ -49,7 +49,7 @@ notes:
     changed, in the C(bulk) settings category); a longer list fails with the service's message.
   - Unlike awx.awx's module, O(inventory) is optional (the service deletes hosts by id alone), and hosts that are
     already gone are no change rather than an error.
-  - Hosts are looked up as the connecting user sees them: a host that user may not see counts as gone too (no
+  - Hosts are looked up as the connecting user sees them, so a host that user may not see counts as gone too (no
     change, nothing sent for it).
 seealso:
   - module: automation.service.bulk_host_create
