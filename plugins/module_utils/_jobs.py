@@ -27,6 +27,8 @@ PROMPTS = (
     ('skip_tags', 'ask_skip_tags_on_launch'),
     ('verbosity', 'ask_verbosity_on_launch'),
     ('job_type', 'ask_job_type_on_launch'),
+    ('scm_branch', 'ask_scm_branch_on_launch'),
+    ('diff_mode', 'ask_diff_mode_on_launch'),
 )
 FINISHED = frozenset(('successful', 'failed', 'error', 'canceled'))
 FAILED = frozenset(('failed', 'error', 'canceled'))

@@ -45,19 +45,71 @@ options:
         The template must prompt for them (C(ask_credential_on_launch)).
     type: list
     elements: str
-  job_tags:
+    aliases: [credential]
+  organization:
     description:
-      - Comma-separated tags to run. The template must prompt for them (C(ask_tags_on_launch)).
+      - The organization of the job template, by name or id, when its name is not unique.
     type: str
+  job_type:
+    description:
+      - Run the playbook, or only check it. The template must prompt for it (C(ask_job_type_on_launch)).
+    type: str
+    choices: [run, check]
+  tags:
+    description:
+      - Tags to run (a list, or comma-separated). The template must prompt for them (C(ask_tags_on_launch)).
+    type: list
+    elements: str
+    aliases: [job_tags]
   skip_tags:
     description:
-      - Comma-separated tags to skip. The template must prompt for them (C(ask_skip_tags_on_launch)).
+      - Tags to skip (a list, or comma-separated). The template must prompt for them (C(ask_skip_tags_on_launch)).
+    type: list
+    elements: str
+  scm_branch:
+    description:
+      - Branch of the project to run from. The template must prompt for it (C(ask_scm_branch_on_launch)).
     type: str
+  diff_mode:
+    description:
+      - Run with diff mode. The template must prompt for it (C(ask_diff_mode_on_launch)).
+    type: bool
   verbosity:
     description:
       - Verbosity of the run, 0 to 5. The template must prompt for it (C(ask_verbosity_on_launch)).
     type: int
     choices: [0, 1, 2, 3, 4, 5]
+  credential_passwords:
+    description:
+      - Passwords the template's credentials ask for at launch, by field name (for example C(ssh_password)).
+    type: dict
+  execution_environment:
+    description:
+      - Execution environment of the job, by name or id (C(ask_execution_environment_on_launch)).
+    type: str
+  forks:
+    description:
+      - Forks of the run (C(ask_forks_on_launch)).
+    type: int
+  instance_groups:
+    description:
+      - Instance groups of the job, by name or id (C(ask_instance_groups_on_launch)).
+    type: list
+    elements: str
+  job_slice_count:
+    description:
+      - Slices of the job (C(ask_job_slice_count_on_launch)).
+    type: int
+  labels:
+    description:
+      - Labels of the job, by name or id (C(ask_labels_on_launch)).
+    type: list
+    elements: str
+  job_timeout:
+    description:
+      - Seconds the job may run before the service cancels it (C(ask_timeout_on_launch)). O(timeout) is how long
+        the module waits.
+    type: int
   wait:
     description:
       - Wait for the job to finish; fail when it does not succeed.
@@ -85,6 +137,10 @@ attributes:
     support: none
 notes:
   - A launch always reports C(changed).
+  - As awx.awx's module does, the launch fails before it is sent when O(limit), O(extra_vars), O(inventory),
+    O(credentials), O(tags), O(skip_tags), O(verbosity), O(job_type), O(scm_branch) or O(diff_mode) is given and the
+    template does not prompt for it. The service ignores the other values when the template does not prompt for
+    them; the task then warns which.
 seealso:
   - module: automation.service.job_wait
   - module: automation.service.job_template
@@ -164,39 +220,68 @@ from ansible_collections.automation.service.plugins.module_utils import _jobs
 
 ARGUMENT_SPEC = dict(
     job_template=dict(type='str', required=True, aliases=['name']),
+    organization=dict(type='str'),
     limit=dict(type='str'),
     extra_vars=dict(type='dict'),
     inventory=dict(type='str'),
-    credentials=dict(type='list', elements='str'),
-    job_tags=dict(type='str'),
-    skip_tags=dict(type='str'),
+    credentials=dict(type='list', elements='str', aliases=['credential']),
+    job_type=dict(type='str', choices=['run', 'check']),
+    tags=dict(type='list', elements='str', aliases=['job_tags']),
+    skip_tags=dict(type='list', elements='str'),
+    scm_branch=dict(type='str'),
+    diff_mode=dict(type='bool'),
     verbosity=dict(type='int', choices=[0, 1, 2, 3, 4, 5]),
+    credential_passwords=dict(type='dict', no_log=True),
+    execution_environment=dict(type='str'),
+    forks=dict(type='int'),
+    instance_groups=dict(type='list', elements='str'),
+    job_slice_count=dict(type='int'),
+    labels=dict(type='list', elements='str'),
+    job_timeout=dict(type='int'),
     wait=dict(type='bool', default=False),
     timeout=dict(type='int'),
     interval=dict(type='float', default=2.0),
 )
-LAUNCH_FIELDS = [name for name, flag in _jobs.PROMPTS if name in ARGUMENT_SPEC]
+# launch field -> the option that gives it
+OPTION = {'job_tags': 'tags', 'timeout': 'job_timeout'}
+CHECKED = [name for name, flag in _jobs.PROMPTS]          # refused up front when not prompted for
+PASSED = ['credential_passwords', 'execution_environment', 'forks', 'instance_groups', 'job_slice_count', 'labels',
+          'timeout']                                      # the service says when it ignores them
+# launch field -> (endpoint, label) of the objects named
+NAMED = {'inventory': ('inventories', 'inventory'), 'credentials': ('credentials', 'credential'),
+         'execution_environment': ('execution_environments', 'execution environment'),
+         'instance_groups': ('instance_groups', 'instance group'), 'labels': ('labels', 'label')}
 
 
-def launch_body(api):
-    params = api.params
-    body = dict((name, params[name]) for name in LAUNCH_FIELDS if params[name] is not None)
-    if 'inventory' in body:
-        body['inventory'] = api.resolve_id('inventories', body['inventory'], 'inventory')
-    if 'credentials' in body:
-        body['credentials'] = [api.resolve_id('credentials', c, 'credential') for c in body['credentials']]
+def given(params):
+    """The launch fields given, by their name in the launch request."""
+    return dict((name, params[OPTION.get(name, name)]) for name in CHECKED + PASSED
+                if params[OPTION.get(name, name)] is not None)
+
+
+def launch_body(api, fields):
+    body = dict(fields)
+    for name in ('job_tags', 'skip_tags'):
+        if name in body:
+            body[name] = ','.join(body[name])
+    for name, (endpoint, label) in NAMED.items():
+        if name in body:
+            values = body[name] if isinstance(body[name], list) else [body[name]]
+            ids = [api.resolve_id(endpoint, value, label) for value in values]
+            body[name] = ids if isinstance(body[name], list) else ids[0]
     return body
 
 
 def run(api):
     params = api.params
-    jt_id = api.resolve_id('job_templates', params['job_template'], 'job template')
+    org_id = api.resolve_id('organizations', params['organization'], 'organization')
+    jt_id = api.resolve_id('job_templates', params['job_template'], 'job template', organization=org_id)
     api.result['job_template'] = jt_id
     info = api.client.get('job_templates/%d/launch' % jt_id)
     name = info.get('job_template_data', {}).get('name') or params['job_template']
-    given = [field for field in LAUNCH_FIELDS if params[field] is not None]
-    _jobs.check_prompts(name, info, given)
-    body = launch_body(api)
+    fields = given(params)
+    _jobs.check_prompts(name, info, [field for field in CHECKED if field in fields])
+    body = launch_body(api, fields)
     api.result['changed'] = True
     if api.check_mode:
         return

@@ -122,6 +122,29 @@ def test_fields_not_prompted_are_ignored_and_the_job_still_runs(service, setup):
     assert "farewell" not in text
 
 
+def test_the_other_launch_values_apply_when_prompted_for_and_are_ignored_otherwise(service, setup):
+    label = call(service, "POST", "/api/v2/labels/", json={"name": setup["prefix"] + "-l", "organization": 1}).json()
+    group = call(service, "GET", "/api/v2/instance_groups/?name=default").json()["results"][0]
+    values = {"forks": 3, "timeout": 60, "job_slice_count": 1, "diff_mode": True, "labels": [label["id"]],
+              "instance_groups": [group["id"]]}
+    flags = dict(ask_forks_on_launch=True, ask_timeout_on_launch=True, ask_job_slice_count_on_launch=True,
+                 ask_diff_mode_on_launch=True, ask_labels_on_launch=True, ask_instance_groups_on_launch=True)
+    jt = template(service, setup, "more", **flags)
+    info = call(service, "GET", "/api/v2/job_templates/%d/launch/" % jt["id"]).json()
+    assert all(info[flag] is True for flag in flags)
+    assert info["defaults"]["forks"] == 0 and info["defaults"]["diff_mode"] is False and info["defaults"]["labels"] == []
+    r = call(service, "POST", "/api/v2/job_templates/%d/launch/" % jt["id"], json=values)
+    assert r.status_code == 201 and r.json()["ignored_fields"] == {}, r.text
+    job = wait_for(service, r.json()["job"])
+    assert (job["forks"], job["timeout"], job["diff_mode"]) == (3, 60, True)
+    assert job["summary_fields"]["labels"]["results"] == [{"id": label["id"], "name": label["name"]}]
+    fixed = template(service, setup, "fixed-more")
+    r = call(service, "POST", "/api/v2/job_templates/%d/launch/" % fixed["id"], json=values)
+    assert r.status_code == 201 and r.json()["ignored_fields"] == values
+    r = call(service, "POST", "/api/v2/job_templates/%d/launch/" % jt["id"], json={"forks": -1, "labels": [999999]})
+    assert r.status_code == 400
+
+
 def test_template_without_inventory_needs_one(service, setup):
     jt = template(service, setup, "noinv", inventory=None, ask_inventory_on_launch=True)
     info = call(service, "GET", "/api/v2/job_templates/%d/launch/" % jt["id"]).json()

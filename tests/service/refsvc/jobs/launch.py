@@ -7,6 +7,7 @@ from django.utils import timezone
 from rest_framework import serializers
 
 from refsvc.svc import access
+from refsvc.resources.models import ExecutionEnvironment, InstanceGroup, Label
 from refsvc.svc.models import Credential, Inventory
 
 from .models import ASK_FIELDS, Job
@@ -17,6 +18,11 @@ OTHER_ASK_FLAGS = (
     "ask_labels_on_launch", "ask_forks_on_launch", "ask_job_slice_count_on_launch", "ask_timeout_on_launch",
     "ask_instance_groups_on_launch",
 )
+# The launch values of these flags, beside ASK_FIELDS (the real service's ask_for_vars_dict).
+LAUNCH_FIELDS = dict(ASK_FIELDS, scm_branch="ask_scm_branch_on_launch", diff_mode="ask_diff_mode_on_launch",
+                     execution_environment="ask_execution_environment_on_launch", labels="ask_labels_on_launch",
+                     forks="ask_forks_on_launch", job_slice_count="ask_job_slice_count_on_launch",
+                     timeout="ask_timeout_on_launch", instance_groups="ask_instance_groups_on_launch")
 INVENTORY_MISSING = "Job Template 'inventory' is missing or undefined."
 
 
@@ -37,7 +43,7 @@ def launch_info(jt):
         "job_template_data": {"name": jt.name, "id": jt.id, "description": jt.description},
         "defaults": {
             "extra_vars": jt.extra_vars,
-            "diff_mode": False,
+            "diff_mode": jt.diff_mode,
             "limit": jt.limit,
             "job_tags": jt.job_tags,
             "skip_tags": jt.skip_tags,
@@ -45,7 +51,13 @@ def launch_info(jt):
             "verbosity": jt.verbosity,
             "inventory": {"name": jt.inventory.name, "id": jt.inventory.id} if jt.inventory_id else {"name": None, "id": None},
             "credentials": [credential_summary(c) for c in jt.credentials.all()],
-            "scm_branch": "",
+            "scm_branch": jt.scm_branch,
+            "forks": jt.forks,
+            "job_slice_count": jt.job_slice_count,
+            "timeout": jt.timeout,
+            "execution_environment": _named(ExecutionEnvironment, jt.execution_environment),
+            "labels": [{"id": label.id, "name": label.name} for label in jt.labels.all()],
+            "instance_groups": [],
         },
     })
     return data
@@ -68,19 +80,51 @@ def _parse_extra_vars(value):
     raise serializers.ValidationError({"extra_vars": ["Input type `%s` is not a dictionary" % type(value).__name__]})
 
 
-def _object(model, user, value, field):
+def _object(model, user, value, field, everyone=False):
     try:
         pk = int(value)
     except (TypeError, ValueError):
         raise serializers.ValidationError({field: ["Incorrect type. Expected pk value, received %s." % type(value).__name__]})
-    obj = access.visible(model, user).filter(pk=pk).first()
+    # Labels, instance groups and execution environments: the reference service does not model who may use them.
+    obj = (model.objects.all() if everyone else access.visible(model, user)).filter(pk=pk).first()
     if obj is None:
         raise serializers.ValidationError({field: ['Invalid pk "%s" - object does not exist.' % value]})
     return obj
 
 
+def _named(model, pk):
+    obj = model.objects.filter(pk=pk).first() if pk else None
+    return {"id": obj.id, "name": obj.name} if obj is not None else {"id": None, "name": None}
+
+
+def _objects(model, user, value, field):
+    if not isinstance(value, list):
+        raise serializers.ValidationError({field: ['Expected a list of items but got type "%s".' % type(value).__name__]})
+    return [_object(model, user, v, field, everyone=True) for v in value]
+
+
+def _whole(field, value, least):
+    if isinstance(value, bool) or not isinstance(value, int) and not str(value).lstrip("-").isdigit():
+        raise serializers.ValidationError({field: ["A valid integer is required."]})
+    if int(value) < least:
+        raise serializers.ValidationError({field: ["Ensure this value is greater than or equal to %d." % least]})
+    return int(value)
+
+
 def _clean(field, value, user):
     """The launch value of ``field``, checked and converted."""
+    if field == "labels":
+        return _objects(Label, user, value, "labels")
+    if field == "instance_groups":
+        return _objects(InstanceGroup, user, value, "instance_groups")
+    if field == "execution_environment":
+        return _object(ExecutionEnvironment, user, value, "execution_environment", everyone=True).id
+    if field in ("forks", "timeout", "job_slice_count"):
+        return _whole(field, value, {"forks": 0, "timeout": -2147483648, "job_slice_count": 1}[field])
+    if field == "diff_mode":
+        if not isinstance(value, bool):
+            raise serializers.ValidationError({"diff_mode": ["Must be a valid boolean."]})
+        return value
     if field == "extra_vars":
         return _parse_extra_vars(value)
     if field == "inventory":
@@ -122,7 +166,7 @@ def prompted(template, data, ask_fields, clean, asks=None):
 
 def launch(jt, data, user):
     """Create the job of a launch; returns (job, ignored_fields). Raises ValidationError."""
-    accepted, ignored = prompted(jt, data, ASK_FIELDS, lambda field, value: _clean(field, value, user))
+    accepted, ignored = prompted(jt, data, LAUNCH_FIELDS, lambda field, value: _clean(field, value, user))
     inventory = accepted.get("inventory", jt.inventory)
     if inventory is None:
         raise serializers.ValidationError({"resources_needed_to_start": [INVENTORY_MISSING]})
@@ -131,12 +175,17 @@ def launch(jt, data, user):
     job = Job.objects.create(
         name=jt.name, description=jt.description, job_template=jt, status="pending", launched_by=user,
         job_type=accepted.get("job_type", jt.job_type), inventory=inventory, project=jt.project,
-        playbook=jt.playbook, forks=jt.forks, timeout=jt.timeout,
+        playbook=jt.playbook, forks=accepted.get("forks", jt.forks), timeout=accepted.get("timeout", jt.timeout),
+        scm_branch=accepted.get("scm_branch", jt.scm_branch), diff_mode=accepted.get("diff_mode", jt.diff_mode),
+        job_slice_count=accepted.get("job_slice_count", jt.job_slice_count),
+        execution_environment=accepted.get("execution_environment", jt.execution_environment),
         limit=accepted.get("limit", jt.limit), job_tags=accepted.get("job_tags", jt.job_tags),
         skip_tags=accepted.get("skip_tags", jt.skip_tags), verbosity=accepted.get("verbosity", jt.verbosity),
         extra_vars=json.dumps(extra_vars) if extra_vars else "",
     )
     job.credentials.set(accepted.get("credentials", list(jt.credentials.all())))
+    job.labels.set(accepted.get("labels", list(jt.labels.all())))
+    job.instance_groups.set(accepted.get("instance_groups", []))
     return job, ignored
 
 

@@ -165,6 +165,13 @@ class Job(TimestampedModel, JobOptions):
     job_explanation = models.TextField(blank=True, default="")
     result_stdout = models.TextField(blank=True, default="")
     launched_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    # The other values a launch may set (from the template unless prompted for).
+    scm_branch = models.CharField(max_length=1024, blank=True, default="")
+    diff_mode = models.BooleanField(default=False)
+    job_slice_count = models.PositiveIntegerField(default=1)
+    execution_environment = models.PositiveIntegerField(null=True, blank=True, default=None)
+    labels = models.ManyToManyField("resources.Label", blank=True, related_name="jobs")
+    instance_groups = models.ManyToManyField("resources.InstanceGroup", blank=True, related_name="+")
 
     class Meta:
         ordering = ["id"]

@@ -279,6 +279,8 @@ class JobSerializer(JobOptionsSerializer):
         data["job_template"] = summary(obj.job_template, "id", "name", "description")
         data["launched_by"] = {"id": obj.launched_by.id, "name": obj.launched_by.username, "type": "user"} if obj.launched_by else {}
         data["user_capabilities"] = {"delete": True, "start": True}
+        labels = obj.labels.order_by("name")
+        data["labels"] = {"count": labels.count(), "results": [{"id": lb.id, "name": lb.name} for lb in labels[:10]]}
         return data
 
     def to_representation(self, obj):
@@ -288,4 +290,6 @@ class JobSerializer(JobOptionsSerializer):
         data["launch_type"] = "manual"
         data["execution_node"] = "localhost" if obj.started else ""
         data["launched_by"] = data["summary_fields"]["launched_by"]
+        data.update(scm_branch=obj.scm_branch, diff_mode=obj.diff_mode, job_slice_count=obj.job_slice_count,
+                    execution_environment=obj.execution_environment)
         return data
