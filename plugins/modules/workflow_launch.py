@@ -51,12 +51,15 @@ options:
     type: dict
   job_tags:
     description:
-      - Comma-separated tags to run. The workflow must prompt for them (C(ask_tags_on_launch)).
-    type: str
+      - Tags to run (a list, or comma-separated). The workflow must prompt for them (C(ask_tags_on_launch)).
+    type: list
+    elements: str
+    aliases: [tags]
   skip_tags:
     description:
-      - Comma-separated tags to skip. The workflow must prompt for them (C(ask_skip_tags_on_launch)).
-    type: str
+      - Tags to skip (a list, or comma-separated). The workflow must prompt for them (C(ask_skip_tags_on_launch)).
+    type: list
+    elements: str
   labels:
     description:
       - Labels of the workflow job, by name or id; they replace the template's. The workflow must prompt
@@ -185,8 +188,8 @@ ARGUMENT_SPEC = dict(
     limit=dict(type='str'),
     scm_branch=dict(type='str'),
     extra_vars=dict(type='dict'),
-    job_tags=dict(type='str'),
-    skip_tags=dict(type='str'),
+    job_tags=dict(type='list', elements='str', aliases=['tags']),
+    skip_tags=dict(type='list', elements='str'),
     labels=dict(type='list', elements='str'),
     wait=dict(type='bool', default=True),
     timeout=dict(type='int'),
@@ -209,6 +212,9 @@ def template_id(api):
 def launch_body(api):
     params = api.params
     body = dict((name, params[name]) for name in LAUNCH_FIELDS if params[name] is not None)
+    for name in ('job_tags', 'skip_tags'):
+        if name in body:
+            body[name] = ','.join(body[name])
     if 'inventory' in body:
         body['inventory'] = api.resolve_id('inventories', body['inventory'], 'inventory')
     if 'labels' in body:
