@@ -28,6 +28,9 @@ from ansible_collections.automation.service.plugins.module_utils._api_module imp
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, NotFound
 
 STATE = dict(type='str', choices=['present', 'absent'], default='present')
+# Options of awx.awx's modules that the service shows but no longer takes: accepted, never sent.
+IGNORED = {'custom_virtualenv': 'the service no longer takes it (execution environments replaced custom virtualenvs)'}
+CUSTOM_VIRTUALENV = dict(type='str')
 # ``exists``: create the object when it is missing, leave it as it is when found.
 STATE_EXISTS = dict(type='str', choices=['present', 'absent', 'exists'], default='present')
 
@@ -44,12 +47,13 @@ class Resource:
 
     def __init__(self, endpoint, result_key, label, name='name', scope=None, fields=(), references=None,
                  text_data=(), json_data=(), secret=(), associations=None, required_on_create=(),
-                 scoped_associations=(), preserve=None, ordered=(), create_only=()):
+                 scoped_associations=(), preserve=None, ordered=(), create_only=(), scope_within=None):
         self.endpoint = endpoint
         self.result_key = result_key
         self.label = label
         self.name = name                          # option and field that name an object
         self.scope = scope or {}                  # option -> endpoint of the object that scopes the name
+        self.scope_within = scope_within or {}    # scope option -> the option naming its organization
         self.fields = tuple(fields)               # options sent as given
         self.references = references or {}        # option -> endpoint; sent as the id of the object named
         self.text_data = tuple(text_data)         # data the service keeps as JSON text (variables)
@@ -73,7 +77,17 @@ class Resource:
             value = api.params.get(option)
             if value is not None:
                 where.update({option: int(value)} if is_id(value) else {option + '__name': value})
+                if not is_id(value):
+                    where.update(self.within(api, option, option + '__'))
         return where
+
+    def within(self, api, option, prefix=''):
+        """The filter that keeps the scope object ``option`` in the organization given for it."""
+        organization = api.params.get(self.scope_within.get(option, ''))
+        if organization is None:
+            return {}
+        return {prefix + 'organization': int(organization)} if is_id(organization) else {
+            prefix + 'organization__name': organization}
 
     def find(self, api):
         params = api.params
@@ -121,7 +135,8 @@ class Resource:
         return found['id']
 
     def scope_ids(self, api):
-        return dict((option, api.resolve_id(endpoint, api.params[option], option.replace('_', ' ')))
+        return dict((option, api.resolve_id(endpoint, api.params[option], option.replace('_', ' '),
+                                            **self.within(api, option)))
                     for option, endpoint in self.scope.items() if api.params.get(option) is not None)
 
     # -- the verbs ---------------------------------------------------------------
@@ -152,6 +167,9 @@ class Resource:
     def run(self, api):
         """Make the object match; the object (None when absent), and whether it is new."""
         params = api.params
+        for option, why in sorted(IGNORED.items()):
+            if params.get(option) not in (None, ''):
+                api.warn('%s is ignored: %s.' % (option, why))
         existing = self.find(api)
         if self.settle(api, existing):
             return (None, False) if params.get('state', 'present') == 'absent' else (existing, False)

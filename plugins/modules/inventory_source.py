@@ -37,6 +37,10 @@ options:
       - The inventory the source fills, by name or id.
     type: str
     required: true
+  organization:
+    description:
+      - The organization of O(inventory), by name or id, when inventories of that name are in several organizations.
+    type: str
   source:
     description:
       - Where the hosts come from. Required to create an inventory source.
@@ -115,12 +119,12 @@ options:
     choices: [present, absent]
     default: present
 notes:
-  - Not offered, of awx.awx's options - O(state=exists); C(organization) (name the inventory by id when two
-    organizations hold inventories of the same name); C(custom_virtualenv) (the service has no such field); and
-    C(notification_templates_started), C(notification_templates_success), C(notification_templates_error).
+  - Not offered, of awx.awx's options - O(state=exists) and C(notification_templates_started),
+    C(notification_templates_success), C(notification_templates_error).
 extends_documentation_fragment:
   - automation.service.auth
   - automation.service.attributes
+  - automation.service.custom_virtualenv
 '''
 
 EXAMPLES = r'''
@@ -165,16 +169,18 @@ inventory_source:
   sample: {"id": 100001, "name": "From git", "inventory": 3, "source": "scm", "source_path": "hosts.yml"}
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._resource import STATE, Resource
+from ansible_collections.automation.service.plugins.module_utils._resource import CUSTOM_VIRTUALENV, STATE, Resource
 
 SOURCES = ['scm', 'ec2', 'gce', 'azure_rm', 'vmware', 'satellite6', 'openstack', 'rhv', 'controller', 'insights',
            'terraform', 'openshift_virtualization']
 
 ARGUMENT_SPEC = dict(
+    custom_virtualenv=CUSTOM_VIRTUALENV,
     name=dict(type='str', required=True),
     new_name=dict(type='str'),
     description=dict(type='str'),
     inventory=dict(type='str', required=True),
+    organization=dict(type='str'),
     source=dict(type='str', choices=SOURCES),
     source_path=dict(type='str'),
     source_vars=dict(type='dict'),
@@ -198,6 +204,7 @@ ARGUMENT_SPEC = dict(
 RESOURCE = Resource(
     'inventory_sources', 'inventory_source', 'inventory source',
     scope={'inventory': 'inventories'},
+    scope_within={'inventory': 'organization'},
     fields=('description', 'source', 'source_path', 'scm_branch', 'enabled_var', 'enabled_value', 'host_filter',
             'limit', 'overwrite', 'overwrite_vars', 'timeout', 'verbosity', 'update_on_launch',
             'update_cache_timeout'),

@@ -268,11 +268,11 @@ options:
     choices: [present, absent, exists]
     default: present
 notes:
-  - awx.awx's C(copy_from) is not offered (the service has no copy endpoint for templates), nor
-    C(custom_virtualenv), which the service no longer uses.
+  - awx.awx's C(copy_from) is not offered.
 extends_documentation_fragment:
   - automation.service.auth
   - automation.service.attributes
+  - automation.service.custom_virtualenv
 seealso:
   - module: automation.service.job_launch
   - module: automation.service.project
@@ -334,7 +334,7 @@ job_template:
   sample: {"id": 7, "name": "Deploy", "inventory": 3, "project": 2, "playbook": "deploy.yml", "ask_limit_on_launch": true}
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS, Resource
+from ansible_collections.automation.service.plugins.module_utils._resource import CUSTOM_VIRTUALENV, STATE_EXISTS, Resource
 from ansible_collections.automation.service.plugins.module_utils._survey import ensure_survey
 
 ASK_FLAGS = {
@@ -350,6 +350,7 @@ ASK_FLAGS = {
 }
 NOTIFICATIONS = ('notification_templates_started', 'notification_templates_success', 'notification_templates_error')
 ARGUMENT_SPEC = dict(
+    custom_virtualenv=CUSTOM_VIRTUALENV,
     name=dict(type='str', required=True),
     new_name=dict(type='str'),
     description=dict(type='str'),

@@ -81,11 +81,10 @@ options:
     type: str
     choices: [present, absent, exists]
     default: present
-notes:
-  - awx.awx's C(custom_virtualenv) is not offered; the service no longer uses it.
 extends_documentation_fragment:
   - automation.service.auth
   - automation.service.attributes
+  - automation.service.custom_virtualenv
 '''
 
 EXAMPLES = r'''
@@ -125,9 +124,10 @@ organization:
   sample: {"id": 2, "name": "Engineering", "description": "Everything the engineers run", "max_hosts": 500}
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS, Resource
+from ansible_collections.automation.service.plugins.module_utils._resource import CUSTOM_VIRTUALENV, STATE_EXISTS, Resource
 
 ARGUMENT_SPEC = dict(
+    custom_virtualenv=CUSTOM_VIRTUALENV,
     name=dict(type='str', required=True),
     new_name=dict(type='str'),
     description=dict(type='str'),

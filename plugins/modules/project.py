@@ -155,6 +155,7 @@ notes:
 extends_documentation_fragment:
   - automation.service.auth
   - automation.service.attributes
+  - automation.service.custom_virtualenv
 seealso:
   - module: automation.service.job_template
 '''
@@ -208,12 +209,13 @@ stdout:
   sample: "Checked out https://git.example.com/ops/site.git at revision 5c1e0d2"
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS, Resource
+from ansible_collections.automation.service.plugins.module_utils._resource import CUSTOM_VIRTUALENV, STATE_EXISTS, Resource
 from ansible_collections.automation.service.plugins.module_utils import _jobs
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
 
 NOTIFICATIONS = ('notification_templates_started', 'notification_templates_success', 'notification_templates_error')
 ARGUMENT_SPEC = dict(
+    custom_virtualenv=CUSTOM_VIRTUALENV,
     name=dict(type='str', required=True),
     new_name=dict(type='str'),
     organization=dict(type='str'),
