@@ -78,7 +78,7 @@ notes:
     With O(update_secrets=false) such a run sends nothing.
   - Diff mode shows secret inputs as C(VALUE_SPECIFIED_IN_NO_LOG_PARAMETER); O(inputs) is a no_log option, so its
     values are masked in all output.
-  - Not offered, of awx.awx's options - O(state=exists), and C(copy_from) (the service has no copy endpoint).
+  - Not offered, of awx.awx's options - O(state=exists), and C(copy_from) (not yet: the reference service has no copy endpoint to test it against).
 extends_documentation_fragment:
   - automation.service.auth
   - automation.service.attributes

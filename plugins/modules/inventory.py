@@ -75,7 +75,7 @@ options:
     choices: [present, absent, exists]
     default: present
 notes:
-  - awx.awx's C(copy_from) is not offered (the service has no copy endpoint for inventories).
+  - awx.awx's C(copy_from) is not offered yet (the reference service has no copy endpoint to test it against).
   - O(input_inventories) is applied whenever it is given; awx.awx applies it only together with O(kind=constructed).
 extends_documentation_fragment:
   - automation.service.auth

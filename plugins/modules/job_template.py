@@ -268,7 +268,7 @@ options:
     choices: [present, absent, exists]
     default: present
 notes:
-  - awx.awx's C(copy_from) is not offered.
+  - awx.awx's C(copy_from) is not offered yet (the reference service has no copy endpoint to test it against).
 extends_documentation_fragment:
   - automation.service.auth
   - automation.service.attributes

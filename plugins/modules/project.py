@@ -149,7 +149,7 @@ options:
     type: float
     default: 2
 notes:
-  - awx.awx's C(copy_from) is not offered (the service has no copy endpoint for projects).
+  - awx.awx's C(copy_from) is not offered yet (the reference service has no copy endpoint to test it against).
   - O(timeout) is both the project's update timeout on the service and, with O(wait), how long the module waits,
     as in awx.awx.
 extends_documentation_fragment:
