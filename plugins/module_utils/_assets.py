@@ -74,7 +74,7 @@ KINDS = (
           'host_filter', 'overwrite', 'overwrite_vars', 'timeout', 'verbosity', 'update_on_launch',
           'update_cache_timeout', 'limit', 'scm_branch'],
          {'inventory': 'inventory', 'source_project': 'project', 'credential': 'credential',
-          'execution_environment': 'execution_environment'}, related=['schedules']),
+          'execution_environment': 'execution_environment'}, related=('schedules',) + NOTIFY),
     kind('job_templates', 'job_templates', 'job_template', ['organization', 'name'],
          ['name', 'description', 'job_type', 'playbook', 'scm_branch', 'forks', 'limit', 'verbosity', 'extra_vars',
           'job_tags', 'skip_tags', 'start_at_task', 'timeout', 'use_fact_cache', 'host_config_key',

@@ -41,6 +41,22 @@ options:
     description:
       - The organization of O(inventory), by name or id, when inventories of that name are in several organizations.
     type: str
+  notification_templates_started:
+    description:
+      - Notification templates sent when an update of the source starts, by name or id; the list replaces the
+        source's, V([]) empties it.
+    type: list
+    elements: str
+  notification_templates_success:
+    description:
+      - Notification templates sent when an update succeeds, by name or id; as O(notification_templates_started).
+    type: list
+    elements: str
+  notification_templates_error:
+    description:
+      - Notification templates sent when an update fails, by name or id; as O(notification_templates_started).
+    type: list
+    elements: str
   source:
     description:
       - Where the hosts come from. Required to create an inventory source.
@@ -119,8 +135,7 @@ options:
     choices: [present, absent]
     default: present
 notes:
-  - Not offered, of awx.awx's options - O(state=exists) and C(notification_templates_started),
-    C(notification_templates_success), C(notification_templates_error).
+  - awx.awx's O(state=exists) is not offered.
 extends_documentation_fragment:
   - automation.service.auth
   - automation.service.attributes
@@ -200,6 +215,8 @@ ARGUMENT_SPEC = dict(
     update_cache_timeout=dict(type='int'),
     state=STATE,
 )
+NOTIFICATIONS = ('notification_templates_started', 'notification_templates_success', 'notification_templates_error')
+ARGUMENT_SPEC.update((option, dict(type='list', elements='str')) for option in NOTIFICATIONS)
 
 RESOURCE = Resource(
     'inventory_sources', 'inventory_source', 'inventory source',
@@ -212,6 +229,7 @@ RESOURCE = Resource(
     references={'credential': 'credentials', 'execution_environment': 'execution_environments',
                 'source_project': 'projects'},
     required_on_create=('source',),
+    associations=dict((option, (option, 'notification_templates')) for option in NOTIFICATIONS),
 )
 SPEC = RESOURCE.spec(ARGUMENT_SPEC)
 run = RESOURCE.run

@@ -264,6 +264,9 @@ class NotificationTemplate(Owned):
     projects_started = models.ManyToManyField("jobs.Project", blank=True, related_name="notification_templates_started")
     projects_success = models.ManyToManyField("jobs.Project", blank=True, related_name="notification_templates_success")
     projects_error = models.ManyToManyField("jobs.Project", blank=True, related_name="notification_templates_error")
+    inventory_sources_started = models.ManyToManyField("InventorySource", blank=True, related_name="notification_templates_started")
+    inventory_sources_success = models.ManyToManyField("InventorySource", blank=True, related_name="notification_templates_success")
+    inventory_sources_error = models.ManyToManyField("InventorySource", blank=True, related_name="notification_templates_error")
 
     class Meta:
         ordering = ["name"]

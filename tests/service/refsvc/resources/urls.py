@@ -58,6 +58,9 @@ for event in ("started", "success", "error"):
                   views.NotificationTemplateLinks.as_view(parent_model=JobTemplate, relation="notification_templates_" + event)))
     extra.append(("projects/<int:pk>/notification_templates_%s/" % event,
                   views.NotificationTemplateLinks.as_view(parent_model=Project, relation="notification_templates_" + event)))
+    extra.append(("inventory_sources/<int:pk>/notification_templates_%s/" % event,
+                  views.NotificationTemplateLinks.as_view(parent_model=InventorySource,
+                                                          relation="notification_templates_" + event)))
 extra += [
     ("instances/<int:pk>/receptor_addresses/", views.ReceptorAddressList.as_view(relation="receptor_addresses")),
     ("instances/<int:pk>/peers/", views.ReceptorAddressList.as_view(relation="peers")),
