@@ -4,7 +4,7 @@ from refsvc.jobs.models import JobTemplate, Project
 from refsvc.svc.models import Inventory, Organization
 from refsvc.workflows.models import WorkflowJobTemplate
 
-from . import script, views
+from . import copying, script, views
 from .models import InventorySource
 from . import views
 from .models import InventorySource, Schedule
@@ -73,5 +73,7 @@ extra += [
     ("workflow_job_templates/<int:pk>/schedules/", views.TemplateSchedules.as_view(parent_model=WorkflowJobTemplate,
                                                                                   parent_field="workflow_job_template")),
 ]
+
+extra += [("%s/<int:pk>/copy/" % resource, view.as_view()) for resource, view in copying.COPYABLE]
 
 urlpatterns = [path("api/v2/" + p, v.as_view()) for p, v in v2] + [path("api/v2/" + p, v) for p, v in extra]
