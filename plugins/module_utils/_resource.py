@@ -90,13 +90,36 @@ class Resource:
             prefix + 'organization__name': organization}
 
     def find(self, api):
+        """The object named (None when there is none). With ``copy_from`` (awx.awx's option), a missing
+        object is first made as a copy of the one ``copy_from`` names, and that copy is returned."""
         params = api.params
         where = self.scope_filter(api)
         existing = api.get_one(self.endpoint, **dict(where, **{self.name: params[self.name]}))
         new_name = params.get('new_' + self.name)
         if existing is None and new_name:
             existing = api.get_one(self.endpoint, **dict(where, **{self.name: new_name}))
+        if params.get('copy_from') and params.get('state', 'present') != 'absent':
+            existing = self.copied(api, existing)
         return existing
+
+    def copied(self, api, existing):
+        """A copy of the object ``copy_from`` names, under the name asked for (``existing`` when found)."""
+        source = api.params['copy_from']
+        if existing is not None:
+            api.warn('%s %s exists: copy_from %s was not used.' % (self.label, existing.get(self.name), source))
+            return existing
+        found = (api.client.get('%s/%d' % (self.endpoint, int(source))) if is_id(source)
+                 else api.get_one(self.endpoint, **{self.name: source}))
+        if found is None:
+            raise NotFound('%s %r to copy from was not found.' % (self.label, source))
+        name = api.params.get('new_' + self.name) or api.params[self.name]
+        api.result['changed'] = True
+        api.result['copied_from'] = found['id']
+        if api.check_mode:
+            # What the copy would be: the rest of the task compares against it and writes nothing.
+            return dict(found, id=None, url=None, related={}, **{self.name: name})
+        return api.client.request('POST', '%s/%d/copy' % (self.endpoint, found['id']), json_body={'name': name},
+                                  expect=(201,))
 
     # -- what the user asks for --------------------------------------------------
 

@@ -78,10 +78,11 @@ notes:
     With O(update_secrets=false) such a run sends nothing.
   - Diff mode shows secret inputs as C(VALUE_SPECIFIED_IN_NO_LOG_PARAMETER); O(inputs) is a no_log option, so its
     values are masked in all output.
-  - Not offered, of awx.awx's options - O(state=exists), and C(copy_from) (not yet: the reference service has no copy endpoint to test it against).
+  - awx.awx's O(state=exists) is not offered.
 extends_documentation_fragment:
   - automation.service.auth
   - automation.service.attributes
+  - automation.service.copy_from
 '''
 
 EXAMPLES = r'''
@@ -140,6 +141,7 @@ from ansible_collections.automation.service.plugins.module_utils._resource impor
 ENCRYPTED = '$encrypted$'
 
 ARGUMENT_SPEC = dict(
+    copy_from=dict(type='str'),
     name=dict(type='str', required=True),
     new_name=dict(type='str'),
     description=dict(type='str'),

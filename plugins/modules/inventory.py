@@ -75,11 +75,11 @@ options:
     choices: [present, absent, exists]
     default: present
 notes:
-  - awx.awx's C(copy_from) is not offered yet (the reference service has no copy endpoint to test it against).
   - O(input_inventories) is applied whenever it is given; awx.awx applies it only together with O(kind=constructed).
 extends_documentation_fragment:
   - automation.service.auth
   - automation.service.attributes
+  - automation.service.copy_from
 '''
 
 EXAMPLES = r'''
@@ -129,6 +129,7 @@ inventory:
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS, Resource
 
 ARGUMENT_SPEC = dict(
+    copy_from=dict(type='str'),
     name=dict(type='str', required=True),
     new_name=dict(type='str'),
     organization=dict(type='str'),

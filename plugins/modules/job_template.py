@@ -267,11 +267,10 @@ options:
     type: str
     choices: [present, absent, exists]
     default: present
-notes:
-  - awx.awx's C(copy_from) is not offered yet (the reference service has no copy endpoint to test it against).
 extends_documentation_fragment:
   - automation.service.auth
   - automation.service.attributes
+  - automation.service.copy_from
   - automation.service.custom_virtualenv
 seealso:
   - module: automation.service.job_launch
@@ -350,6 +349,7 @@ ASK_FLAGS = {
 }
 NOTIFICATIONS = ('notification_templates_started', 'notification_templates_success', 'notification_templates_error')
 ARGUMENT_SPEC = dict(
+    copy_from=dict(type='str'),
     custom_virtualenv=CUSTOM_VIRTUALENV,
     name=dict(type='str', required=True),
     new_name=dict(type='str'),

@@ -81,11 +81,10 @@ notes:
     no change for it and returns the names of those secrets in RV(secrets_sent).
   - O(notification_configuration) is a no_log option, so no log shows it; in the task's result only the values of
     secret settings are masked (diff mode shows them as C(VALUE_SPECIFIED_IN_NO_LOG_PARAMETER)).
-  - Not offered, of awx.awx's options - C(copy_from) (the service this collection is tested against has no copy
-    endpoint for notification templates).
 extends_documentation_fragment:
   - automation.service.auth
   - automation.service.attributes
+  - automation.service.copy_from
 '''
 
 EXAMPLES = r'''
@@ -162,6 +161,7 @@ DEFAULTS = {
 CONFIG = 'notification_configuration'
 
 ARGUMENT_SPEC = dict(
+    copy_from=dict(type='str'),
     name=dict(type='str', required=True),
     new_name=dict(type='str'),
     description=dict(type='str'),

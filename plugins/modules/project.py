@@ -15,7 +15,7 @@ description:
   - Makes a project of the service match the fields given; fields not given are left alone.
   - A manual project's playbooks are a directory (O(local_path)) under the service's projects directory; an SCM
     project's come from O(scm_url).
-  - Takes the options of awx.awx's C(project) module but C(copy_from).
+  - Takes the options of awx.awx's C(project) module.
   - With O(update_project), starts an update of an SCM project (asked for once, never sent twice) and, with
     O(wait), waits for it. Without it, O(wait) waits for an update of the project that is already running
     (the service may start one by itself when an SCM project is created or its source changes).
@@ -149,12 +149,12 @@ options:
     type: float
     default: 2
 notes:
-  - awx.awx's C(copy_from) is not offered yet (the reference service has no copy endpoint to test it against).
   - O(timeout) is both the project's update timeout on the service and, with O(wait), how long the module waits,
     as in awx.awx.
 extends_documentation_fragment:
   - automation.service.auth
   - automation.service.attributes
+  - automation.service.copy_from
   - automation.service.custom_virtualenv
 seealso:
   - module: automation.service.job_template
@@ -215,6 +215,7 @@ from ansible_collections.automation.service.plugins.module_utils._errors import 
 
 NOTIFICATIONS = ('notification_templates_started', 'notification_templates_success', 'notification_templates_error')
 ARGUMENT_SPEC = dict(
+    copy_from=dict(type='str'),
     custom_virtualenv=CUSTOM_VIRTUALENV,
     name=dict(type='str', required=True),
     new_name=dict(type='str'),

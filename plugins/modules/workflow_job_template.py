@@ -329,12 +329,10 @@ options:
     type: str
     choices: [present, absent]
     default: present
-notes:
-  - awx.awx's C(copy_from) is not offered; the service this collection is tested against has no copy endpoint for
-    workflow job templates.
 extends_documentation_fragment:
   - automation.service.auth
   - automation.service.attributes
+  - automation.service.copy_from
 seealso:
   - module: automation.service.workflow_job_template_node
   - module: automation.service.label
@@ -405,6 +403,7 @@ ALIASES = {'ask_labels_on_launch': ['ask_labels'], 'ask_tags_on_launch': ['ask_t
            'ask_skip_tags_on_launch': ['ask_skip_tags']}
 
 ARGUMENT_SPEC = dict(
+    copy_from=dict(type='str'),
     name=dict(type='str', required=True),
     new_name=dict(type='str'),
     description=dict(type='str'),
