@@ -121,8 +121,8 @@ def summary(info):
 def subscribed(info):
     """awx.awx's test: a subscription that is not a trial and covers at least one node."""
     count = info.get('instance_count')
-    return (isinstance(count, int) and not isinstance(count, bool) and count > 0
-            and 'trial' in info and not info['trial'])
+    nodes = isinstance(count, int) and not isinstance(count, bool) and count > 0
+    return nodes and 'trial' in info and not info['trial']
 
 
 def removable(info):
