@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""Run awx.awx's own integration targets with awx.awx and with automation.service.
+
+The targets are those of ``awx_collection/tests/integration/targets`` in the AWX
+sources (24.6.1). For automation.service, every ``awx.awx.`` in them is rewritten
+to ``automation.service.`` and nothing else is changed; awx.awx runs them as they
+are. Each target runs alone, as ansible-test would run it, against
+the service that SERVICE_URL, SERVICE_CA_PATH, SERVICE_ADMIN_USERNAME and
+SERVICE_ADMIN_PASSWORD describe (CONTROLLER_* for the collections). The table
+gives, for each target, each collection's result, its seconds and the first task
+that failed.
+
+    run.py --awx-source DIR [--service-kind real|reference] [--collections awx,ours]
+           [--table FILE] [TARGET ...]
+
+DIR is the AWX source tree (it holds ``awx_collection/``). The targets' table
+(``targets.yml`` beside this file) says which targets cannot run on a service
+and why; they are listed as skipped with that reason. The exit status is 1 when
+a target passes with awx.awx and fails with automation.service, else 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import yaml
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+WORK = ROOT / '.run' / 'awx-suite'
+OURS = ('automation', 'service')
+
+TASK_RE = re.compile(r'^TASK \[(?P<name>.*)\] \*+$')
+FAIL_RE = re.compile(r'^(fatal|failed): \[')
+RECAP_RE = re.compile(r'failed=(\d+)')
+
+
+def load_table() -> dict:
+    with open(HERE / 'targets.yml', encoding='utf-8') as f:
+        return yaml.safe_load(f)['targets']
+
+
+def copy_targets(source: Path, dest: Path, rewrite: bool) -> None:
+    """Copy awx.awx's targets into a collection tree, rewritten for ours when asked."""
+    if dest.exists():
+        shutil.rmtree(dest)
+    shutil.copytree(source, dest)
+    if not rewrite:
+        return
+    for path in dest.rglob('*'):
+        if path.is_file() and path.suffix in ('.yml', '.yaml', '.j2', '.json'):
+            text = path.read_text(encoding='utf-8')
+            new = text.replace('awx.awx.', '.'.join(OURS) + '.')
+            if new != text:
+                path.write_text(new, encoding='utf-8')
+
+
+def git_init(tree: Path) -> None:
+    subprocess.run(['git', 'init', '-q', str(tree)], check=True)
+    with open(tree / '.git' / 'info' / 'exclude', 'a', encoding='utf-8') as f:
+        f.write('/tests/output/\n')
+
+
+def our_tree(awx_collection: Path) -> Path:
+    """automation.service as it would ship, with awx.awx's targets rewritten."""
+    dest = WORK / 'ours'
+    out = subprocess.run(
+        [sys.executable, str(ROOT / 'tests' / 'ci' / 'mktree.py'), '--root', str(ROOT), '--dest', str(dest)],
+        check=True, capture_output=True, text=True,
+    ).stdout.strip().splitlines()[-1]
+    tree = Path(out)
+    copy_targets(awx_collection / 'tests' / 'integration' / 'targets', tree / 'tests' / 'integration' / 'targets', True)
+    return tree
+
+
+def awx_tree(awx_collection: Path, built: Path | None) -> Path:
+    """awx.awx: the collection built from the same sources, with its own targets."""
+    tree = WORK / 'awx' / 'ansible_collections' / 'awx' / 'awx'
+    if tree.exists():
+        shutil.rmtree(tree)
+    shutil.copytree(built if built else awx_collection, tree, ignore=shutil.ignore_patterns('tests'))
+    copy_targets(awx_collection / 'tests' / 'integration' / 'targets', tree / 'tests' / 'integration' / 'targets', False)
+    git_init(tree)
+    return tree
+
+
+def first_failure(log: str) -> str:
+    """The first task whose failure was not ignored."""
+    task = ''
+    lines = log.splitlines()
+    for i, line in enumerate(lines):
+        m = TASK_RE.match(line)
+        if m:
+            task = m.group('name')
+        elif FAIL_RE.match(line) and not any(x.startswith('...ignoring') for x in lines[i + 1:i + 3]):
+            return task
+    m = re.search(r'^ERROR[!:].*$', log, re.M)
+    return m.group(0)[:100] if m else ''
+
+
+def run_target(tree: Path, target: str, env: dict, logdir: Path) -> tuple[bool, float, str]:
+    """Run one target as ansible-test would (a play on testhost with the target as its role).
+
+    The play lives inside the collection's tree, so that Ansible takes that
+    collection as the default one, as under ansible-test: the targets' bare module
+    names resolve to the collection under test. ansible-test itself is not used
+    because it passes no CONTROLLER_* variable to the play.
+    """
+    integration = tree / 'tests' / 'integration'
+    output_dir = WORK / 'output' / target
+    shutil.rmtree(output_dir, ignore_errors=True)
+    output_dir.mkdir(parents=True)
+    play = [{'hosts': 'testhost', 'gather_facts': True, 'vars': {'output_dir': str(output_dir)}, 'roles': [target]}]
+    playbook = integration / f'run-{target}.yml'
+    playbook.write_text(yaml.safe_dump(play, sort_keys=False), encoding='utf-8')
+    inventory = integration / 'inventory.suite'
+    inventory.write_text(f'testhost ansible_connection=local ansible_python_interpreter={sys.executable}\n',
+                         encoding='utf-8')
+    env = dict(env, ANSIBLE_COLLECTIONS_PATH=str(tree.parents[2]), ANSIBLE_ROLES_PATH=str(integration / 'targets'),
+               ANSIBLE_PLAYBOOK_DIR=str(integration))
+    t0 = time.monotonic()
+    proc = subprocess.run(
+        ['ansible-playbook', '-i', str(inventory), str(playbook)],
+        cwd=integration, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, check=False,
+    )
+    seconds = time.monotonic() - t0
+    log = proc.stdout + proc.stderr
+    (logdir / f'{target}.log').write_text(log, encoding='utf-8')
+    ok = proc.returncode == 0
+    return ok, seconds, '' if ok else (first_failure(log) or f'exit {proc.returncode}')
+
+
+def service_env() -> dict:
+    env = dict(os.environ)
+    for name in ('SERVICE_URL', 'SERVICE_ADMIN_USERNAME', 'SERVICE_ADMIN_PASSWORD'):
+        if not env.get(name):
+            raise SystemExit(f'run.py: {name} is not set (start a service first)')
+    # As in AWX's own CI: the service's certificate is not trusted, and the
+    # environment turns verification off (the organization target checks that a
+    # task asking for verification fails with CERTIFICATE_VERIFY_FAILED).
+    env.update({
+        'CONTROLLER_HOST': env['SERVICE_URL'],
+        'CONTROLLER_USERNAME': env['SERVICE_ADMIN_USERNAME'],
+        'CONTROLLER_PASSWORD': env['SERVICE_ADMIN_PASSWORD'],
+        'CONTROLLER_VERIFY_SSL': 'false',
+        'ANSIBLE_FORCE_COLOR': '0',
+    })
+    # Only what an awx.awx user sets: no SERVICE_* variable reaches the plays.
+    for name in [n for n in env if n.startswith('SERVICE_')] + ['SSL_CERT_FILE', 'REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE']:
+        env.pop(name, None)
+    # awx.awx reads ~/.tower_cli.cfg and friends too: the environment must win.
+    env.pop('CONTROLLER_OAUTH_TOKEN', None)
+    return env
+
+
+def fmt(seconds: float) -> str:
+    return f'{seconds:.0f}'
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--awx-source', required=True, type=Path, help='the AWX source tree')
+    parser.add_argument('--awx-collection', type=Path, default=None,
+                        help='awx.awx as built from those sources (default: awx_collection/ as it is)')
+    parser.add_argument('--service-kind', choices=('real', 'reference'), default='reference')
+    parser.add_argument('--collections', default='awx,ours')
+    parser.add_argument('--table', type=Path, default=None)
+    parser.add_argument('targets', nargs='*')
+    args = parser.parse_args()
+
+    awx_collection = args.awx_source / 'awx_collection'
+    available = sorted(p.name for p in (awx_collection / 'tests' / 'integration' / 'targets').iterdir() if p.is_dir())
+    table = load_table()
+    unknown = sorted(set(available) - set(table))
+    if unknown:
+        raise SystemExit(f'run.py: targets.yml does not list {", ".join(unknown)}')
+    wanted = args.targets or available
+    collections = [c for c in args.collections.split(',') if c]
+    env = service_env()
+
+    trees = {}
+    if 'awx' in collections:
+        trees['awx'] = awx_tree(awx_collection, args.awx_collection)
+    if 'ours' in collections:
+        trees['ours'] = our_tree(awx_collection)
+    logroot = ROOT / 'tests' / 'output' / 'awx-suite' / args.service_kind
+    results: dict[str, dict[str, tuple]] = {}
+    for target in wanted:
+        reason = (table.get(target) or {}).get(f'skip_{args.service_kind}')
+        results[target] = {}
+        for name in collections:
+            if reason:
+                results[target][name] = None
+                continue
+            logdir = logroot / name
+            logdir.mkdir(parents=True, exist_ok=True)
+            ok, seconds, failure = run_target(trees[name], target, env, logdir)
+            results[target][name] = (ok, seconds, failure)
+            print(f'awx-suite {args.service_kind} {name:4} {target:28} {"pass" if ok else "FAIL"} {seconds:5.0f}s {failure}',
+                  flush=True)
+
+    lines = [f'awx.awx integration targets on the {args.service_kind} service',
+             f'{"target":28} ' + ' '.join(f'{c:>6} {"s":>4}' for c in collections) + '  first failing task / why skipped']
+    regressions = []
+    counts = {c: 0 for c in collections}
+    for target in wanted:
+        row = f'{target:28} '
+        note = ''
+        for name in collections:
+            res = results[target][name]
+            if res is None:
+                row += f'{"skip":>6} {"":>4} '
+                note = (table.get(target) or {}).get(f'skip_{args.service_kind}')
+                continue
+            ok, seconds, failure = res
+            counts[name] += ok
+            row += f'{"pass" if ok else "FAIL":>6} {fmt(seconds):>4} '
+            if not ok and not note:
+                note = f'{name}: {failure}'
+        res_awx, res_ours = results[target].get('awx'), results[target].get('ours')
+        if res_awx and res_ours and res_awx[0] and not res_ours[0]:
+            regressions.append(target)
+        lines.append(row + ' ' + note)
+    ran = sum(1 for t in wanted if not (table.get(t) or {}).get(f'skip_{args.service_kind}'))
+    lines.append('passed: ' + ', '.join(f'{c} {counts[c]} of {ran}' for c in collections))
+    if regressions:
+        lines.append('passes with awx.awx, fails with automation.service: ' + ', '.join(regressions))
+    text = '\n'.join(lines)
+    print('\n' + text)
+    out = args.table or (logroot / 'table.txt')
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text + '\n', encoding='utf-8')
+    return 1 if regressions else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
