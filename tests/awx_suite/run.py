@@ -36,6 +36,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 WORK = ROOT / '.run' / 'awx-suite'
 OURS = ('automation', 'service')
+# Seconds a target may take (a job that never runs makes a waiting target hang).
+TIMEOUT = int(os.environ.get('AWX_SUITE_TIMEOUT', '300'))
 
 TASK_RE = re.compile(r'^TASK \[(?P<name>.*)\] \*+$')
 FAIL_RE = re.compile(r'^(fatal|failed): \[')
@@ -68,9 +70,9 @@ def git_init(tree: Path) -> None:
         f.write('/tests/output/\n')
 
 
-def our_tree(awx_collection: Path) -> Path:
+def our_tree(awx_collection: Path, work: Path) -> Path:
     """automation.service as it would ship, with awx.awx's targets rewritten."""
-    dest = WORK / 'ours'
+    dest = work / 'ours'
     out = subprocess.run(
         [sys.executable, str(ROOT / 'tests' / 'ci' / 'mktree.py'), '--root', str(ROOT), '--dest', str(dest)],
         check=True, capture_output=True, text=True,
@@ -80,15 +82,20 @@ def our_tree(awx_collection: Path) -> Path:
     return tree
 
 
-def awx_tree(awx_collection: Path, built: Path | None) -> Path:
+def awx_tree(awx_collection: Path, built: Path | None, work: Path) -> Path:
     """awx.awx: the collection built from the same sources, with its own targets."""
-    tree = WORK / 'awx' / 'ansible_collections' / 'awx' / 'awx'
+    tree = work / 'awx' / 'ansible_collections' / 'awx' / 'awx'
     if tree.exists():
         shutil.rmtree(tree)
     shutil.copytree(built if built else awx_collection, tree, ignore=shutil.ignore_patterns('tests'))
     copy_targets(awx_collection / 'tests' / 'integration' / 'targets', tree / 'tests' / 'integration' / 'targets', False)
     git_init(tree)
     return tree
+
+
+def last_task(log: str) -> str:
+    tasks = [m.group('name') for m in map(TASK_RE.match, log.splitlines()) if m]
+    return tasks[-1] if tasks else ''
 
 
 def first_failure(log: str) -> str:
@@ -114,7 +121,7 @@ def run_target(tree: Path, target: str, env: dict, logdir: Path) -> tuple[bool, 
     because it passes no CONTROLLER_* variable to the play.
     """
     integration = tree / 'tests' / 'integration'
-    output_dir = WORK / 'output' / target
+    output_dir = tree.parents[2] / 'output' / target
     shutil.rmtree(output_dir, ignore_errors=True)
     output_dir.mkdir(parents=True)
     play = [{'hosts': 'testhost', 'gather_facts': True, 'vars': {'output_dir': str(output_dir)}, 'roles': [target]}]
@@ -126,15 +133,22 @@ def run_target(tree: Path, target: str, env: dict, logdir: Path) -> tuple[bool, 
     env = dict(env, ANSIBLE_COLLECTIONS_PATH=str(tree.parents[2]), ANSIBLE_ROLES_PATH=str(integration / 'targets'),
                ANSIBLE_PLAYBOOK_DIR=str(integration))
     t0 = time.monotonic()
-    proc = subprocess.run(
-        ['ansible-playbook', '-i', str(inventory), str(playbook)],
-        cwd=integration, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, check=False,
-    )
+    try:
+        proc = subprocess.run(
+            ['ansible-playbook', '-i', str(inventory), str(playbook)],
+            cwd=integration, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, check=False,
+            timeout=TIMEOUT,
+        )
+        log, status = proc.stdout + proc.stderr, proc.returncode
+    except subprocess.TimeoutExpired as exc:
+        log = (exc.stdout or b'').decode(errors='replace') + (exc.stderr or b'').decode(errors='replace')
+        status = None
     seconds = time.monotonic() - t0
-    log = proc.stdout + proc.stderr
     (logdir / f'{target}.log').write_text(log, encoding='utf-8')
-    ok = proc.returncode == 0
-    return ok, seconds, '' if ok else (first_failure(log) or f'exit {proc.returncode}')
+    if status is None:
+        return False, seconds, f'timed out after {TIMEOUT} s in: ' + (last_task(log) or '(no task)')
+    ok = status == 0
+    return ok, seconds, '' if ok else (first_failure(log) or f'exit {status}')
 
 
 def service_env() -> dict:
@@ -187,9 +201,9 @@ def main() -> int:
 
     trees = {}
     if 'awx' in collections:
-        trees['awx'] = awx_tree(awx_collection, args.awx_collection)
+        trees['awx'] = awx_tree(awx_collection, args.awx_collection, WORK / args.service_kind)
     if 'ours' in collections:
-        trees['ours'] = our_tree(awx_collection)
+        trees['ours'] = our_tree(awx_collection, WORK / args.service_kind)
     logroot = ROOT / 'tests' / 'output' / 'awx-suite' / args.service_kind
     results: dict[str, dict[str, tuple]] = {}
     for target in wanted:
