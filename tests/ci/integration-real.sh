@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The integration targets against the real AWX test bed (tests/realawx), as
+# tests/ci/integration.sh runs them against the reference service.
+#
+#   tests/ci/integration-real.sh [TARGET...]
+#
+# The test bed runs the API only: a target that needs a job, a project update or
+# an inventory update to run, or the reference service's fault injection, is
+# listed in tests/integration/real-service.yml with the reason, and left out.
+# The database is reset to the freshly provisioned one first. The import target
+# applies its export to the same service (there is one real AWX).
+# Results: tests/output/integration-real/.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+venv=${VENV:-$root/.venv}
+export PATH="$venv/bin:$PATH"
+realawx=$root/tests/realawx/realawx
+
+mapfile -t targets < <(python - "$root" "$@" <<'PY'
+import os
+import sys
+
+import yaml
+
+root, wanted = sys.argv[1], sys.argv[2:]
+with open(os.path.join(root, 'tests', 'integration', 'real-service.yml'), encoding='utf-8') as f:
+    left_out = yaml.safe_load(f)['left_out']
+names = sorted(os.listdir(os.path.join(root, 'tests', 'integration', 'targets')))
+unknown = sorted(set(left_out) - set(names))
+if unknown:
+    sys.exit('real-service.yml names no such target: ' + ', '.join(unknown))
+for name in wanted or names:
+    if name.startswith('setup_') and not wanted:
+        continue
+    if name in left_out:
+        print(f'integration-real: {name} left out: {left_out[name]}', file=sys.stderr)
+        continue
+    print(name)
+PY
+)
+[ ${#targets[@]} -gt 0 ] || { echo "integration-real: no target to run" >&2; exit 1; }
+
+started=
+# shellcheck disable=SC2317  # called by the EXIT trap
+stop_service() { [ -z "$started" ] || "$realawx" stop >&2 || true; }
+trap stop_service EXIT
+started=1
+"$realawx" reset >&2
+eval "$("$realawx" start)"
+
+INTEGRATION_EXTERNAL=1 \
+ANSIBLE_TEST_WORK=$root/.run/ansible-test/integration-real \
+TEST_OUTPUT=$root/tests/output/integration-real \
+    "$root/tests/ci/integration.sh" "${targets[@]}"
