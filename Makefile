@@ -12,6 +12,9 @@ PYTEST_ARGS ?=
 SANITY_ARGS ?=
 INTEGRATION_ARGS ?=
 BENCH_ARGS ?=
+# The port of the real AWX (make real-service-start); empty: its own default, 18143.
+REAL_SERVICE_PORT ?=
+REALAWX := tests/realawx/realawx
 
 # Every recipe uses the project's virtualenv first, and finds the collection
 # through the symlink that `collection-path` makes.
@@ -28,10 +31,10 @@ MATRIX ?=
 TEST_STEPS := pytest sanity units integration lint changelog-lint docs importer ee matrix-ci
 
 .DEFAULT_GOAL := help
-.PHONY: help venv system-deps idp-packages collection-path demo test $(TEST_STEPS) build clean bench matrix
+.PHONY: help venv system-deps idp-packages collection-path demo test $(TEST_STEPS) build clean bench matrix real-service real-service-start real-service-stop real-service-reset
 
 help:  ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 20
 
 venv: $(STAMP)  ## create .venv with requirements-dev.txt (again only when that file changes)
 
@@ -101,10 +104,22 @@ matrix: venv system-deps idp-packages  ## sanity + integration under every suppo
 matrix-ci: venv system-deps idp-packages  ## the matrix's oldest and newest ansible-core (MATRIX_CI), as CI runs it
 	tests/ci/matrix.sh $(MATRIX_CI)
 
+real-service: venv  ## build a real AWX 24.6.1 from source into a cache outside the clone (as root; about 13 min the first time, seconds after)
+	@$(REALAWX) build
+
+real-service-start: real-service  ## start the real AWX (https://127.0.0.1:18143, or REAL_SERVICE_PORT); prints SERVICE_* export lines
+	@$(REALAWX) start $(if $(REAL_SERVICE_PORT),--port $(REAL_SERVICE_PORT))
+
+real-service-stop:  ## stop the real AWX
+	@$(REALAWX) stop
+
+real-service-reset:  ## put the real AWX's freshly provisioned database back (about 15 s)
+	@$(REALAWX) reset
+
 build: venv  ## build the collection artifact (automation-service-<version>.tar.gz)
 	ansible-galaxy collection build --force .
 
-clean:  ## stop services started under .run, remove .run, test output, caches, built artifacts (keeps .venv)
+clean:  ## stop services started under .run, remove .run, test output, caches, built artifacts (keeps .venv and the real AWX)
 	@for d in $(RUN)/demo $(RUN)/integration-service $(RUN)/integration-service-second $(RUN)/service $(RUN)/matrix/service-*; do \
 	    if [ -d "$$d" ] && [ -e tests/service/svcctl ]; then tests/ci/svcctl.sh stop --dir "$$d" || true; fi; \
 	done
