@@ -11,6 +11,7 @@ OIDC_STAMP := $(OIDC_IDP)/node_modules/.npm-ci.stamp
 PYTEST_ARGS ?=
 SANITY_ARGS ?=
 INTEGRATION_ARGS ?=
+AWX_SUITE_ARGS ?=
 BENCH_ARGS ?=
 # The port of the real AWX (make real-service-start); empty: its own default, 18143.
 REAL_SERVICE_PORT ?=
@@ -28,7 +29,11 @@ UNITS_ARGS ?=
 MATRIX_CI ?= 2.16 2.21
 MATRIX ?=
 
-TEST_STEPS := pytest sanity units integration lint changelog-lint docs importer ee matrix-ci
+# make test runs two lanes side by side (tests/ci/run_steps.py): the first is
+# mostly CPU-bound work on the tree, the second mostly waits on services.
+TEST_LANE_TREE := pytest sanity units lint changelog-lint docs importer ee
+TEST_LANE_SERVICES := real-service integration integration-real awx-suite matrix-ci
+TEST_STEPS := $(TEST_LANE_TREE) $(TEST_LANE_SERVICES)
 
 .DEFAULT_GOAL := help
 .PHONY: help venv system-deps idp-packages collection-path demo test $(TEST_STEPS) build clean bench matrix real-service real-service-start real-service-stop real-service-reset
@@ -65,7 +70,8 @@ demo: venv system-deps idp-packages collection-path  ## start the reference serv
 test: venv system-deps idp-packages collection-path  ## the whole suite (what CI runs), with a summary table at the end
 	@# tests/unit runs once, under ansible-test (the units step), not in the pytest step too.
 	@# (--ignore does not apply to testpaths, which pytest takes as given paths: name the others instead)
-	@PYTEST_ARGS="$(PYTEST_ARGS) tests/service/tests tests/ci/tests" python tests/ci/run_steps.py --make "$(MAKE)" $(TEST_STEPS)
+	@PYTEST_ARGS="$(PYTEST_ARGS) tests/service/tests tests/ci/tests" python tests/ci/run_steps.py --make "$(MAKE)" \
+	    --lane "$(TEST_LANE_TREE)" --lane "$(TEST_LANE_SERVICES)"
 
 pytest: venv system-deps idp-packages collection-path  ## unit tests and the reference service's tests (pytest.ini: testpaths)
 	python -m pytest $(PYTEST_ARGS)
@@ -78,6 +84,12 @@ units: venv system-deps idp-packages  ## ansible-test units: tests/unit, with th
 
 integration: venv system-deps idp-packages  ## ansible-test integration, against a reference service started for the run
 	tests/ci/integration.sh $(INTEGRATION_ARGS)
+
+integration-real: venv system-deps idp-packages real-service  ## the integration targets that need no job execution, against the real AWX test bed
+	tests/ci/integration-real.sh $(INTEGRATION_ARGS)
+
+awx-suite: venv collection-path real-service  ## awx.awx's own integration targets with awx.awx and with ours, on the reference service and on the real AWX
+	tests/awx_suite/run.sh reference $(AWX_SUITE_ARGS); s=$$?; tests/awx_suite/run.sh real $(AWX_SUITE_ARGS) || s=1; exit $$s
 
 lint: venv collection-path  ## ansible-lint (production profile)
 	ansible-lint
