@@ -54,11 +54,14 @@ stop_service() {
 trap stop_service EXIT
 started=1
 "$realawx" reset >&2
-eval "$("$realawx" start)"
+exports=$("$realawx" start)
+eval "$exports"
 awx_ca=$SERVICE_CA_PATH
 idp_ca=$(python "$root/tests/ci/realawx_sso.py" prepare --dir "$idpdir" --url "$SERVICE_URL" --ca "$awx_ca")
-eval "$(REALAWX_EXTRA_CA=$idp_ca "$realawx" start)"
-eval "$(python "$root/tests/ci/realawx_sso.py" start --dir "$idpdir" --url "$SERVICE_URL" --ca "$awx_ca")"
+exports=$(REALAWX_EXTRA_CA=$idp_ca "$realawx" start)
+eval "$exports"
+exports=$(python "$root/tests/ci/realawx_sso.py" start --dir "$idpdir" --url "$SERVICE_URL" --ca "$awx_ca")
+eval "$exports"
 
 INTEGRATION_EXTERNAL=1 \
 ANSIBLE_TEST_WORK=$root/.run/ansible-test/integration-real \

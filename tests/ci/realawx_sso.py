@@ -83,10 +83,11 @@ def cmd_start(args) -> int:
     wiring = json.loads((args.dir / 'sso.json').read_text())
     auth = (os.environ['SERVICE_ADMIN_USERNAME'], os.environ['SERVICE_ADMIN_PASSWORD'])
     with requests.Session() as http:
-        http.verify = str(args.ca)
         http.auth = auth
         for category, values in settings(wiring).items():
-            answer = http.patch(f'{args.url.rstrip("/")}/api/v2/settings/{category}/', json=values, timeout=60)
+            # verify per request: a session's own would lose to REQUESTS_CA_BUNDLE
+            answer = http.patch(f'{args.url.rstrip("/")}/api/v2/settings/{category}/', json=values, timeout=60,
+                                verify=str(args.ca))
             if answer.status_code != 200:
                 # The answer names the setting it refuses; it holds no secret of ours
                 # beyond what we sent, so only its keys are shown.
