@@ -69,7 +69,8 @@ options:
     elements: str
   state:
     description:
-      - V(present) creates or updates the inventory, V(absent) deletes it.
+      - V(present) creates or updates the inventory, V(absent) deletes it. The service removes a deleted inventory
+        in the background and lists it meanwhile, pending deletion; V(absent) takes such an inventory as gone.
       - V(exists) creates the inventory when it is missing and leaves one found as it is.
     type: str
     choices: [present, absent, exists]
@@ -143,7 +144,17 @@ ARGUMENT_SPEC = dict(
     state=STATE_EXISTS,
 )
 
-RESOURCE = Resource(
+class InventoryResource(Resource):
+    def find(self, api):
+        existing = Resource.find(self, api)
+        # A deleted inventory stays listed, pending deletion, until the service's background task
+        # removes it (its DELETE answers 400 then): to state absent it is gone already.
+        if existing is not None and existing.get('pending_deletion') and api.params.get('state') == 'absent':
+            return None
+        return existing
+
+
+RESOURCE = InventoryResource(
     'inventories', 'inventory', 'inventory',
     scope={'organization': 'organizations'},
     fields=('description', 'host_filter', 'prevent_instance_group_fallback'),

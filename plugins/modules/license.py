@@ -24,7 +24,8 @@ notes:
     the licensed Automation Platform controller); the task then fails with the service's own reason, for instance
     that a subscription manifest zip file is required.
   - Attaching a pool needs subscription credentials stored on the service first, which
-    M(automation.service.subscriptions) does when Red Hat accepts them.
+    M(automation.service.subscriptions) does when Red Hat accepts them; without them AWX 24.6.1 answers with a server
+    error (HTTP 500), and the task fails with that status.
   - O(state=absent) removes only an installed subscription; the open licence of AWX is not one, so removing it changes
     nothing and sends nothing (awx.awx sends the removal every time and reports no change).
   - The manifest is read where the module runs (the controller for a task on the controller).

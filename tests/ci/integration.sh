@@ -12,7 +12,8 @@
 # sso_saml_idp from the test identity providers it starts too (svcctl --with-idp),
 # and second_service_url, second_service_ca_path, second_service_admin_username,
 # second_service_admin_password: a second reference service that the import
-# target applies an export of the first to.
+# target applies an export of the first to, and that acts as one deployed on
+# Kubernetes (svcctl start --set IS_K8S=true), where the instance target adds nodes.
 #
 # INTEGRATION_EXTERNAL=1 runs the targets against the service that SERVICE_URL,
 # SERVICE_CA_PATH, SERVICE_ADMIN_USERNAME and SERVICE_ADMIN_PASSWORD describe
@@ -60,7 +61,8 @@ if [ "${INTEGRATION_EXTERNAL:-}" != 1 ]; then
     started=1
     exports=$("$root/tests/ci/svcctl.sh" start --port "$port" --dir "$svcdir" --with-idp)
     second_port=$(python "$root/tests/ci/free_port.py")
-    second=$("$root/tests/ci/svcctl.sh" start --port "$second_port" --dir "$second_svcdir")
+    # The second service also acts as one deployed on Kubernetes (the instance target adds nodes there).
+    second=$("$root/tests/ci/svcctl.sh" start --port "$second_port" --dir "$second_svcdir" --set IS_K8S=true)
     eval "$(printf '%s\n' "$second" | sed 's/^export SERVICE_/export SECOND_SERVICE_/')"
     eval "$exports"
 fi

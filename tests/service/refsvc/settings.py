@@ -13,8 +13,6 @@ _key_file = INSTANCE_DIR / "secret_key"
 SECRET_KEY = _key_file.read_text().strip() if _key_file.exists() else "insecure-reference-service-key"
 
 DEBUG = False
-# Deployed on Kubernetes or OpenShift: only there does the API create instances (SVC_IS_K8S=0: elsewhere).
-IS_K8S = os.environ.get("SVC_IS_K8S", "1") != "0"
 ALLOWED_HOSTS = ["*"]
 
 INSTALLED_APPS = [

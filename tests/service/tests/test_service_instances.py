@@ -16,6 +16,35 @@ def unique(prefix):
     return "%s-%s.example.com" % (prefix, uuid.uuid4().hex[:8])
 
 
+@pytest.fixture(scope="module")
+def service(service_factory):
+    """A service that acts as one deployed on Kubernetes or OpenShift: only there does the API add instances."""
+    return service_factory(IS_K8S=True)
+
+
+def test_elsewhere_no_instance_is_added_nor_changed(service_factory):
+    # Observed on AWX 24.6.1 installed without Kubernetes.
+    plain = service_factory()
+    system = call(plain, "GET", "settings/system/").json()
+    assert system["IS_K8S"] is False
+    r = call(plain, "PATCH", "settings/system/", json={"IS_K8S": True})
+    assert r.status_code == 200 and r.json()["IS_K8S"] is False
+    assert call(plain, "DELETE", "settings/system/").status_code == 204
+    r = call(plain, "POST", "instances/", json={"hostname": unique("hop"), "node_type": "hop"})
+    assert r.status_code == 400 and r.json() == {"__all__": ["Can only create instances on Kubernetes or OpenShift."]}
+    local = call(plain, "GET", "instances/", params={"hostname": "localhost"}).json()["results"][0]
+    r = call(plain, "PATCH", "instances/%d/" % local["id"], json={"node_state": "deprovisioning"})
+    assert r.status_code == 400 and r.json() == {"node_state": ["Can only change the state on Kubernetes or OpenShift."]}
+    r = call(plain, "PATCH", "instances/%d/" % local["id"], json={"peers": []})
+    assert r.status_code == 200 and r.json()["peers"] == []
+
+
+def test_the_kubernetes_service_says_so(service):
+    assert call(service, "GET", "settings/system/").json()["IS_K8S"] is True
+    assert call(service, "DELETE", "settings/system/").status_code == 204
+    assert call(service, "GET", "settings/system/").json()["IS_K8S"] is True
+
+
 def add(service, **body):
     r = call(service, "POST", "instances/", json=body)
     assert r.status_code == 201, r.text

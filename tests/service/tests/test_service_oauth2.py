@@ -53,8 +53,12 @@ def test_application_secret_shown_once(service):
 
 
 def test_application_needs_redirect_uris_for_code_grants(service):
-    with pytest.raises(RuntimeError, match="redirect_uris"):
+    # Observed on AWX 24.6.1: both refusals under __all__; http is an allowed scheme.
+    with pytest.raises(RuntimeError, match="redirect_uris cannot be empty with grant_type authorization-code"):
         make_app(service, grant="authorization-code")
+    with pytest.raises(RuntimeError, match="Unauthorized redirect scheme: ftp"):
+        make_app(service, grant="authorization-code", redirect_uris="ftp://client.example.com/cb")
+    assert make_app(service, grant="authorization-code", redirect_uris="http://client.example.com/cb")["redirect_uris"] == "http://client.example.com/cb"
 
 
 def test_password_grant_and_refresh(service):

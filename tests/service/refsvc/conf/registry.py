@@ -42,6 +42,8 @@ CATEGORIES = {
         "CUSTOM_VENV_PATHS": string_list([]),
         "INSIGHTS_TRACKING_STATE": boolean(False),
         "AUTOMATION_ANALYTICS_GATHER_INTERVAL": integer(14400, 1800),
+        # Read-only: whether the service is deployed on Kubernetes or OpenShift (svcctl start --set IS_K8S=true).
+        "IS_K8S": boolean(False),
     }),
     "jobs": ("Jobs", {
         "AD_HOC_COMMANDS": string_list(["command", "shell", "yum", "apt", "apt_key", "apt_repository", "apt_rpm", "service",
@@ -98,3 +100,4 @@ CATEGORIES = {
     }),
 }
 SECRET = {"LOG_AGGREGATOR_PASSWORD"}
+READ_ONLY = {"IS_K8S"}

@@ -10,7 +10,7 @@ from refsvc.svc.models import RuntimeSetting
 from refsvc.svc.serializers import ENCRYPTED, profile_of
 from refsvc.svc.views import ApiMixin, AuthenticationSettingsView
 
-from .registry import CATEGORIES, SECRET
+from .registry import CATEGORIES, READ_ONLY, SECRET
 
 SETTING_CATEGORIES = [("all", "All"), ("authentication", "Authentication"), ("bulk", "Bulk Actions"), ("changed", "Changed"), ("jobs", "Jobs"),
                       ("logging", "Logging"), ("system", "System"), ("ui", "UI")]
@@ -23,6 +23,11 @@ def fields_of(slug):
 
 def stored():
     return {row.key: row.value for row in RuntimeSetting.objects.filter(key__in=list(fields_of("all")))}
+
+
+def is_k8s():
+    """Whether the service acts as one deployed on Kubernetes or OpenShift (the read-only IS_K8S)."""
+    return bool(render("system")["IS_K8S"])
 
 
 def render(slug, changed_only=False):
@@ -78,8 +83,8 @@ class CategoryView(ApiMixin, APIView):
         fields = fields_of(slug)
         errors, changes = {}, {}
         for key, value in request.data.items():
-            if key not in fields:
-                continue  # not a setting of this category: ignored, as the real serializer ignores it
+            if key not in fields or key in READ_ONLY:
+                continue  # not a setting of this category, or read-only: ignored, as the real serializer ignores it
             if key in SECRET and isinstance(value, str) and value.startswith(ENCRYPTED):
                 continue
             try:
@@ -101,7 +106,7 @@ class CategoryView(ApiMixin, APIView):
 
     def delete(self, request, category):
         slug = self.slug()
-        RuntimeSetting.objects.filter(key__in=list(fields_of(slug))).delete()
+        RuntimeSetting.objects.filter(key__in=[key for key in fields_of(slug) if key not in READ_ONLY]).delete()
         if slug == "all":
             self.auth_view().delete(request)
         return Response(status=204)

@@ -13,8 +13,9 @@ Hat for subscriptions). So on AWX:
   answers the open licence and records the URL the request came to;
 - DELETE config/ clears the stored licence (nothing the open licence shows);
 - POST config/subscriptions/ never reaches Red Hat: "Invalid Subscription";
-- POST config/attach/ needs a pool id and stored subscription credentials, and
-  then fails as config/subscriptions/ does.
+- POST config/attach/ needs a pool id; without stored subscription credentials it
+  fails with a server error (500, Django's HTML page), with them as
+  config/subscriptions/ does.
 
 Writes are for superusers only; OPTIONS (and GET of config/) for every user.
 """
@@ -25,6 +26,7 @@ import json
 import logging
 import zipfile
 
+from django.views.defaults import server_error
 from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -132,4 +134,6 @@ class AttachView(SuperuserWrites, ApiMixin, APIView):
         if stored_setting("SUBSCRIPTIONS_USERNAME") and stored_setting("SUBSCRIPTIONS_PASSWORD"):
             logger.warning("Invalid subscription submitted.")
             return refused("Invalid Subscription")
-        return refused("Error processing subscription metadata.")
+        # Without stored credentials the real view reads a variable it never set
+        # (UnboundLocalError): Django's plain 500 page.
+        return server_error(request._request)

@@ -4,10 +4,10 @@ import re
 import dateutil.parser
 import dateutil.rrule
 from dateutil.tz import datetime_exists, tzutc
-from django.conf import settings
 from django.utils import timezone
 from rest_framework import serializers
 
+from refsvc.conf.views import is_k8s
 from refsvc.svc.models import Credential, Host
 from refsvc.svc.serializers import ResourceSerializer, VariablesField, user_summary
 
@@ -523,6 +523,8 @@ class InstanceSerializer(Base):
             if value not in ("provisioning", "installed"):
                 raise serializers.ValidationError("net new execution node creation must be in installed or provisioning node_state")
         elif self.instance.node_state != value:
+            if not is_k8s():
+                raise serializers.ValidationError("Can only change the state on Kubernetes or OpenShift.")
             if value != "deprovisioning":
                 raise serializers.ValidationError("Can only change instances to the 'deprovisioning' state.")
             if self.instance.managed:
@@ -530,8 +532,8 @@ class InstanceSerializer(Base):
         return value
 
     def validate(self, attrs):
-        if self.instance is None and not getattr(settings, "IS_K8S", True):
-            raise serializers.ValidationError("Can only create instances on Kubernetes or OpenShift.")
+        if self.instance is None and not is_k8s():
+            raise serializers.ValidationError({"__all__": ["Can only create instances on Kubernetes or OpenShift."]})
         self.unique_error(Instance, ("hostname",), attrs, "Instance with this Hostname already exists.")
         current = self.canonical(self.instance)
         errors = {}
@@ -552,6 +554,8 @@ class InstanceSerializer(Base):
 
     def peer_errors(self, peers):
         obj = self.instance
+        if obj is not None and not is_k8s() and set(p.id for p in peers) != set(obj.peers.values_list("id", flat=True)):
+            return {"peers": ["Cannot change peers."]}
         if obj is not None and obj.managed and obj.node_type in ("control", "hybrid"):
             if set(p.id for p in peers) != set(obj.peers.values_list("id", flat=True)):
                 return {"peers": ["Setting peers manually for managed nodes is not allowed."]}

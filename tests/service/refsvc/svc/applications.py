@@ -1,6 +1,8 @@
 """OAuth2 applications at /api/v2/applications/ and their tokens at
 /api/v2/applications/<id>/tokens/. The client secret is shown once, in the
 creation response; a public client has none."""
+from urllib.parse import urlsplit
+
 from django.db import transaction
 from oauthlib.common import generate_token
 from rest_framework import generics, serializers, status
@@ -65,11 +67,14 @@ class ApplicationSerializer(ResourceSerializer):
     def validate(self, attrs):
         grant = attrs.get("authorization_grant_type", getattr(self.instance, "authorization_grant_type", None))
         uris = attrs.get("redirect_uris", getattr(self.instance, "redirect_uris", ""))
-        if grant == "authorization-code" and not (uris or "").strip():
-            raise serializers.ValidationError({"redirect_uris": ["Redirect URI must be set for this grant type."]})
-        for uri in (uris or "").split():
-            if not uri.startswith("https://"):
-                raise serializers.ValidationError({"redirect_uris": ["Redirect URI scheme is not allowed."]})
+        # The model's clean() of django-oauth-toolkit, with its default schemes (http and https).
+        uri_list = (uris or "").split()
+        for uri in uri_list:
+            scheme = urlsplit(uri).scheme
+            if scheme not in ("http", "https"):
+                raise serializers.ValidationError({"__all__": ["Unauthorized redirect scheme: %s" % scheme]})
+        if grant == "authorization-code" and not uri_list:
+            raise serializers.ValidationError({"__all__": ["redirect_uris cannot be empty with grant_type authorization-code"]})
         self.unique_error(OAuth2Application, ("name", "organization"), attrs, "Application with this Name and Organization already exists.")
         return attrs
 
