@@ -2,7 +2,7 @@
 # The integration targets against the real AWX test bed (tests/realawx), as
 # tests/ci/integration.sh runs them against the reference service.
 #
-#   tests/ci/integration-real.sh [TARGET...]
+#   tests/ci/integration-real.sh [TARGET...] [ansible-test option...]
 #
 # The test bed runs the API only: a target that needs a job, a project update or
 # an inventory update to run, or the reference service's fault injection, is
@@ -19,7 +19,11 @@ venv=${VENV:-$root/.venv}
 export PATH="$venv/bin:$PATH"
 realawx=$root/tests/realawx/realawx
 
-mapfile -t targets < <(python - "$root" "$@" <<'PY'
+names=() options=()
+for arg in "$@"; do
+    case $arg in -*) options+=("$arg") ;; *) names+=("$arg") ;; esac
+done
+mapfile -t targets < <(python - "$root" "${names[@]}" <<'PY'
 import os
 import sys
 
@@ -66,4 +70,4 @@ eval "$exports"
 INTEGRATION_EXTERNAL=1 \
 ANSIBLE_TEST_WORK=$root/.run/ansible-test/integration-real \
 TEST_OUTPUT=$root/tests/output/integration-real \
-    "$root/tests/ci/integration.sh" "${targets[@]}"
+    "$root/tests/ci/integration.sh" "${options[@]}" "${targets[@]}"
