@@ -105,6 +105,22 @@ class Project(UnifiedIdMixin, TimestampedModel):
         ordering = ["id"]
         unique_together = [("name", "organization")]
 
+    # As the real Project.save: an SCM project is updated from source control when it is
+    # created and when one of these fields changes (unless saved with skip_update=True).
+    FIELDS_TRIGGER_UPDATE = ("scm_url", "scm_branch", "scm_type", "scm_refspec")
+
+    def save(self, *args, skip_update=False, **kwargs):
+        new = self.pk is None
+        before = None
+        if not new:
+            before = Project.objects.filter(pk=self.pk).values(*self.FIELDS_TRIGGER_UPDATE).first()
+        super().save(*args, **kwargs)
+        changed = new or before is None or any(before[f] != getattr(self, f) for f in self.FIELDS_TRIGGER_UPDATE)
+        if changed and self.scm_type and not skip_update:
+            from refsvc.updates.views import start_project_update
+
+            start_project_update(self, getattr(self, "_acting_user", None) or self.created_by)
+
 
 class JobOptions(models.Model):
     job_type = models.CharField(max_length=8, choices=JOB_TYPES, default="run")

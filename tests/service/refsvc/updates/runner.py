@@ -141,19 +141,19 @@ def run_project_update(update):
 
 
 def project_checkout(run, inventory_update, project):
-    """The project's directory, updating the project first when it has never been checked out."""
+    """The project's directory, synced first as the real service syncs the project of every
+    inventory update of an SCM source (RunInventoryUpdate: a project update of launch type
+    "sync", job type "run", recorded as the inventory update's source_project_update)."""
     from refsvc.jobs import projects
 
     from .models import ProjectUpdate
     from .views import new_project_update
 
-    root = projects.directory(project)
-    if root is not None:
-        return root
-    dependency = new_project_update(project, None, launch_type="dependency")
+    projects.settle(project)
+    dependency = new_project_update(project, None, launch_type="sync")
     inventory_update.source_project_update = dependency
     inventory_update.save(update_fields=["source_project_update"])
-    run.say("Updating project %r first (project update %d)" % (project.name, dependency.id))
+    run.say("Syncing project %r first (project update %d)" % (project.name, dependency.id))
     dependency = run_project_update(ProjectUpdate.objects.get(pk=dependency.pk))
     if dependency.status != "successful":
         raise UpdateFailed("The project update %d %s." % (dependency.id, dependency.status))
