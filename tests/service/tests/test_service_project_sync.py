@@ -6,7 +6,8 @@ Observed on AWX 24.6.1: creating a git project answers status "pending" with
 launch_type "manual", job_type "check"); a PATCH of ``description`` starts no update, one
 of ``scm_branch`` starts another, the same value again none; ``copy/`` of a git project
 answers the copy with its own update pending; ``related.copy`` is listed.
-DELETE ``job_templates/<id>/survey_spec/`` answers 200 with an empty body.
+DELETE ``job_templates/<id>/survey_spec/`` answers 200 with an empty body. Read in the source
+(awx/main/scheduler/dependency_graph.py): updates of one project do not run side by side.
 """
 import subprocess
 import time
@@ -117,3 +118,16 @@ def test_deleting_a_survey_answers_200_without_a_body(service, org):
     r = call(service, "DELETE", "job_templates/%d/survey_spec/" % jt["id"])
     assert r.status_code == 200 and r.content == b""
     assert call(service, "GET", "job_templates/%d/survey_spec/" % jt["id"]).json() == {}
+
+
+def test_updates_of_one_project_run_one_after_the_other(service, org, repo):
+    # read in the source: the task manager holds an update back while another of the project runs
+    project = created(service, "projects/", {"name": unique("proj"), "organization": org["id"], "scm_type": "git",
+                                             "scm_url": "file://%s" % repo})
+    for _ in range(2):
+        assert call(service, "POST", "projects/%d/update/" % project["id"]).status_code == 202
+    settle(service, project)
+    done = updates_of(service, project)
+    assert [u["status"] for u in done] == ["successful"] * 3
+    for earlier, later in zip(done, done[1:]):
+        assert later["started"] >= earlier["finished"]

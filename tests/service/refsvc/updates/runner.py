@@ -127,11 +127,28 @@ def check_out(run, project):
     return revision
 
 
+def wait_for_earlier_updates(update, seconds=COMMAND_SECONDS):
+    from .models import ProjectUpdate
+
+    deadline = time.time() + seconds
+    earlier = ProjectUpdate.objects.filter(project_id=update.project_id, id__lt=update.id,
+                                           status__in=("new", "pending", "waiting", "running"))
+    while earlier.exists() and time.time() < deadline:
+        time.sleep(0.2)
+
+
 def run_project_update(update):
     from refsvc.jobs import projects
 
-    run = Run(update)
     project = update.project
+    if project is not None:
+        # One update of a project at a time, in the order they were made: the real task
+        # manager holds an update back while another of the same project runs.
+        wait_for_earlier_updates(update)
+        update.refresh_from_db()
+        if update.cancel_flag:
+            return Run(update).finish("canceled")
+    run = Run(update)
     if project is None:
         return run.finish("error", "The project of this update no longer exists.")
     run.running(projects.scm_root())
