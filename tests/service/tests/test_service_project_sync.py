@@ -71,9 +71,12 @@ def test_a_git_project_is_updated_when_created_and_when_its_source_changes(servi
     assert project["related"]["copy"] == "/api/v2/projects/%d/copy/" % project["id"]
     first = updates_of(service, project)
     assert [(u["id"], u["launch_type"], u["job_type"]) for u in first] == [(current["id"], "manual", "check")]
+    # read in the source (UnifiedJob.event_processing_finished): false while the update is active
+    assert first[0]["event_processing_finished"] is (first[0]["status"] in FINISHED)
     settle(service, project)
     project = call(service, "GET", "projects/%d/" % project["id"]).json()
     assert project["status"] == "successful" and "current_update" not in project["summary_fields"]
+    assert call(service, "GET", "project_updates/%d/" % current["id"]).json()["event_processing_finished"] is True
     assert project["summary_fields"]["last_update"]["id"] == current["id"]
     assert project["related"]["last_update"] == "/api/v2/project_updates/%d/" % current["id"]
     # a field that does not name the source: no update

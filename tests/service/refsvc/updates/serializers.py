@@ -3,6 +3,8 @@ from rest_framework import serializers
 
 from refsvc.jobs import projects
 
+from .models import ACTIVE
+
 DATES = serializers.DateTimeField()
 
 
@@ -24,7 +26,7 @@ def _common(obj, type_name, url_base, template_id):
         "status": obj.status, "execution_environment": None, "failed": obj.failed, "started": _date(obj.started),
         "finished": _date(obj.finished), "canceled_on": _date(obj.canceled_on), "elapsed": float(obj.elapsed),
         "job_args": obj.job_args, "job_cwd": obj.job_cwd, "job_env": {}, "job_explanation": obj.job_explanation,
-        "execution_node": "localhost" if obj.started else "", "result_traceback": "", "event_processing_finished": True,
+        "execution_node": "localhost" if obj.started else "", "result_traceback": "", "event_processing_finished": obj.status not in ACTIVE,
         "launched_by": launched_by, "work_unit_id": None, "timeout": obj.timeout, "scm_revision": obj.scm_revision,
     }
 
