@@ -43,6 +43,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "refsvc.svc.named_urls.NamedUrlMiddleware",
 ]
 
 ROOT_URLCONF = "refsvc.urls"

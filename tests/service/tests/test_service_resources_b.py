@@ -298,7 +298,9 @@ def test_survey_spec(service, kind, jt, wfjt):
     for spec, message in bad:
         r = call(service, "POST", path, json=spec)
         assert r.status_code == 400 and r.json() == {"error": message}, (spec, r.text)
-    assert call(service, "DELETE", path).status_code == 204
+    # observed on AWX 24.6.1 (job templates; workflows share the view): 200 without a body
+    gone = call(service, "DELETE", path)
+    assert gone.status_code == 200 and gone.content == b""
     assert call(service, "GET", path).json() == {}
 
 

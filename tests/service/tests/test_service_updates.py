@@ -65,7 +65,11 @@ def make_project(service, org, url):
 def test_project_update_checks_out_the_repository(service, org, repo):
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=str(repo), stdout=subprocess.PIPE, text=True).stdout.strip()
     project = make_project(service, org, "file://%s" % repo)
-    assert project["status"] == "never updated" and project["scm_revision"] == ""
+    # created, the project is updated at once (the real Project.save), as a manual update
+    assert project["status"] in ("pending", "waiting", "running") and project["scm_revision"] == ""
+    first = project["summary_fields"]["current_update"]["id"]
+    assert project["related"]["current_update"] == "/api/v2/project_updates/%d/" % first
+    wait_for(service, "project_updates/%d/" % first)
     assert project["related"]["update"] == "/api/v2/projects/%d/update/" % project["id"]
     assert call(service, "GET", "projects/%d/update/" % project["id"]).json() == {"can_update": True}
     r = call(service, "POST", "projects/%d/update/" % project["id"])
@@ -86,8 +90,8 @@ def test_project_update_checks_out_the_repository(service, org, repo):
     out = call(service, "GET", "project_updates/%d/stdout/?format=txt" % started["id"])
     assert out.status_code == 200 and head in out.text
     lists = call(service, "GET", "projects/%d/project_updates/" % project["id"]).json()
-    assert [u["id"] for u in lists["results"]] == [started["id"]]
-    assert call(service, "GET", "project_updates/?project=%d" % project["id"]).json()["count"] == 1
+    assert [u["id"] for u in lists["results"]] == [first, started["id"]]
+    assert call(service, "GET", "project_updates/?project=%d" % project["id"]).json()["count"] == 2
     # a finished update cannot be canceled: 405, as on the real service
     assert call(service, "GET", "project_updates/%d/cancel/" % started["id"]).json() == {"can_cancel": False}
     assert call(service, "POST", "project_updates/%d/cancel/" % started["id"]).status_code == 405
@@ -141,10 +145,10 @@ def test_inventory_update_reads_the_project_file(service, org, repo):
     assert call(service, "GET", "inventory_sources/%d/update/" % source["id"]).json() == {"can_update": True}
     done = sync(service, source)
     assert done["status"] == "successful", call(service, "GET", "inventory_updates/%d/stdout/?format=txt" % done["id"]).text
-    # the project was never updated: a dependency update checked it out first
+    # the project is synced first (the real RunInventoryUpdate does so every time)
     assert done["source_project_update"] is not None and done["inventory"] == inv["id"] and done["source"] == "scm"
     dependency = call(service, "GET", "project_updates/%d/" % done["source_project_update"]).json()
-    assert dependency["launch_type"] == "dependency" and dependency["status"] == "successful"
+    assert dependency["launch_type"] == "sync" and dependency["job_type"] == "run" and dependency["status"] == "successful"
     assert names(service, "inventories/%d/hosts/" % inv["id"]) == ["db1", "web1", "web2"]
     assert names(service, "inventories/%d/groups/" % inv["id"]) == ["db", "prod", "web"]
     hosts = {h["name"]: h for h in call(service, "GET", "inventories/%d/hosts/" % inv["id"]).json()["results"]}

@@ -153,6 +153,10 @@ def test_approval(service, setup, action, status, ran, skipped):
     approval = approval_of(service, launched["id"], "gate")
     assert approval["type"] == "workflow_approval" and approval["status"] == "pending"
     assert approval["can_approve_or_deny"] is True and approval["name"] == "approve-gate"
+    # a node's job is its unified job (awx/main/models/workflow.py): job__name finds the approval's node
+    found = call(service, "GET", "workflow_jobs/%d/workflow_nodes/?job__name=approve-gate" % launched["id"]).json()
+    assert [n["job"] for n in found["results"]] == [approval["id"]]
+    assert call(service, "GET", "workflow_jobs/%d/workflow_nodes/?job__name=other" % launched["id"]).json()["count"] == 0
     assert call(service, "GET", "workflow_jobs/%d/" % launched["id"]).json()["status"] == "running"
     r = call(service, "POST", "workflow_approvals/%d/%s/" % (approval["id"], action))
     assert r.status_code == 204, r.text

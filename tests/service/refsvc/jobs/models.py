@@ -2,6 +2,8 @@
 (refsvc.jobs.runner) that writes its status and stdout here."""
 from django.conf import settings
 from django.db import models
+from django.db.models.signals import post_delete
+from django.dispatch import receiver
 
 from refsvc.svc.models import Credential, Inventory, Organization, TimestampedModel
 
@@ -28,28 +30,52 @@ SCM_TYPES = [("", "Manual"), ("git", "Git"), ("svn", "Subversion"), ("insights",
 
 
 class UnifiedJobTemplate(models.Model):
-    """The id space shared by projects, job templates and workflow job templates,
-    as on the real service (a workflow node's unified_job_template is one id)."""
+    """The id space shared by projects, job templates, inventory sources, workflow job
+    templates and approval templates, as on the real service (a workflow node's or a
+    schedule's unified_job_template is one id). The columns the real
+    ``/api/v2/unified_job_templates/`` filters on are kept here."""
 
     kind = models.CharField(max_length=32)
     name = models.CharField(max_length=512, blank=True, default="")
+    description = models.TextField(blank=True, default="")
+    organization = models.ForeignKey(Organization, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created = models.DateTimeField(null=True, blank=True)
+    modified = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["name", "id"]
 
 
 class UnifiedIdMixin:
     unified_kind = None
 
+    def unified_organization_id(self, row):
+        return getattr(self, "organization_id", None)
+
     def save(self, *args, **kwargs):
+        row = UnifiedJobTemplate.objects.filter(pk=self.pk).first() if self.pk is not None else None
+        values = {"kind": self.unified_kind, "name": self.name, "description": getattr(self, "description", ""),
+                  "organization_id": self.unified_organization_id(row)}
         if self.pk is None:
-            self.pk = UnifiedJobTemplate.objects.create(kind=self.unified_kind, name=self.name).pk
+            self.pk = UnifiedJobTemplate.objects.create(**values).pk
         else:
-            UnifiedJobTemplate.objects.update_or_create(pk=self.pk, defaults={"kind": self.unified_kind, "name": self.name})
+            UnifiedJobTemplate.objects.update_or_create(pk=self.pk, defaults=values)
         super().save(*args, **kwargs)
+        UnifiedJobTemplate.objects.filter(pk=self.pk).update(created=getattr(self, "created", None),
+                                                             modified=getattr(self, "modified", None))
 
     def delete(self, *args, **kwargs):
         pk = self.pk
         result = super().delete(*args, **kwargs)
         UnifiedJobTemplate.objects.filter(pk=pk).delete()
         return result
+
+
+@receiver(post_delete)
+def _drop_unified_row(sender, instance, **kwargs):
+    # Also when the object goes with its organization or inventory (a cascade).
+    if isinstance(instance, UnifiedIdMixin):
+        UnifiedJobTemplate.objects.filter(pk=instance.pk, kind=instance.unified_kind).delete()
 
 
 class Project(UnifiedIdMixin, TimestampedModel):
@@ -78,6 +104,22 @@ class Project(UnifiedIdMixin, TimestampedModel):
     class Meta:
         ordering = ["id"]
         unique_together = [("name", "organization")]
+
+    # As the real Project.save: an SCM project is updated from source control when it is
+    # created and when one of these fields changes (unless saved with skip_update=True).
+    FIELDS_TRIGGER_UPDATE = ("scm_url", "scm_branch", "scm_type", "scm_refspec")
+
+    def save(self, *args, skip_update=False, **kwargs):
+        new = self.pk is None
+        before = None
+        if not new:
+            before = Project.objects.filter(pk=self.pk).values(*self.FIELDS_TRIGGER_UPDATE).first()
+        super().save(*args, **kwargs)
+        changed = new or before is None or any(before[f] != getattr(self, f) for f in self.FIELDS_TRIGGER_UPDATE)
+        if changed and self.scm_type and not skip_update:
+            from refsvc.updates.views import start_project_update
+
+            start_project_update(self, getattr(self, "_acting_user", None) or self.created_by)
 
 
 class JobOptions(models.Model):

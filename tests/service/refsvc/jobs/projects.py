@@ -59,3 +59,18 @@ def playbooks(project):
         if path.is_file() and path.suffix in PLAYBOOK_SUFFIXES and _is_playbook(path):
             found.append(str(relative))
     return found
+
+
+def settle(project, seconds=300):
+    """Wait while an update of ``project`` is pending or running (one is started when an SCM
+    project is created or its source changes), so that what uses its checkout sees the new one."""
+    import time
+
+    if not project.scm_type:
+        return
+    from refsvc.updates.models import ProjectUpdate
+
+    deadline = time.time() + seconds
+    active = ProjectUpdate.objects.filter(project=project, status__in=("new", "pending", "waiting", "running"))
+    while active.exists() and time.time() < deadline:
+        time.sleep(0.2)

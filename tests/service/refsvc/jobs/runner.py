@@ -113,6 +113,8 @@ def run(job_id):
     job.started = timezone.now()
     if job.cancel_flag:
         return finish(job, "canceled", started_at)
+    if job.project:
+        projects.settle(job.project)
     project_dir = projects.directory(job.project) if job.project else None
     if project_dir is None or job.inventory is None:
         return finish(job, "error", started_at, "The project directory or the inventory is missing.")

@@ -66,7 +66,12 @@ class ProjectSerializer(ResourceSerializer):
 
     def get_related(self, obj):
         base = self.get_url(obj)
-        related = {"playbooks": base + "playbooks/", "update": base + "update/", "project_updates": base + "project_updates/"}
+        related = {"playbooks": base + "playbooks/", "update": base + "update/", "project_updates": base + "project_updates/",
+                   "schedules": base + "schedules/", "copy": base + "copy/"}
+        from refsvc.updates.serializers import project_update_summaries
+
+        for key, update in project_update_summaries(obj).items():
+            related[key] = "/api/v2/project_updates/%d/" % update["id"]
         for event in ("started", "success", "error"):
             related["notification_templates_" + event] = base + "notification_templates_%s/" % event
         if obj.organization_id:

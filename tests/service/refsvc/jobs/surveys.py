@@ -111,7 +111,7 @@ class SurveySpecView(ApiMixin, APIView):
             raise PermissionDenied()
         obj.survey_spec = {}
         obj.save(update_fields=["survey_spec", "modified"])
-        return Response(status=204)
+        return Response()  # 200, no body (the real view's `Response()`)
 
     @staticmethod
     def lookup(queryset, pk):

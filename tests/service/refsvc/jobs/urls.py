@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import unified, views
 
 v2 = [
     ("projects/", views.ProjectList),
@@ -12,6 +12,7 @@ v2 = [
     ("job_templates/<int:pk>/jobs/", views.JobList),
     ("job_templates/<int:pk>/credentials/", views.RelatedCredentials),
     ("job_templates/<int:pk>/survey_spec/", views.JobTemplateSurveySpec),
+    ("unified_job_templates/", unified.UnifiedJobTemplateList),
     ("jobs/", views.JobList),
     ("jobs/<int:pk>/", views.JobDetail),
     ("jobs/<int:pk>/stdout/", views.JobStdout),

@@ -74,6 +74,11 @@ class ProjectDetail(JobsResourceDetail):
     model = Project
     serializer_class = ProjectSerializer
 
+    def perform_update(self, serializer):
+        # The user who changes an SCM field launches the update that follows.
+        serializer.instance._acting_user = self.request.user
+        super().perform_update(serializer)
+
 
 class ProjectPlaybooks(ApiMixin, APIView):
     """The playbook names of a project: a plain JSON list, not a page."""

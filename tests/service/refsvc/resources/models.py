@@ -4,6 +4,7 @@ schedules, with their links to the objects of the other apps."""
 from django.conf import settings
 from django.db import models
 
+from refsvc.jobs.models import UnifiedIdMixin
 from refsvc.svc.models import Credential, Host, Inventory, Organization, TimestampedModel
 
 SOURCE_CHOICES = [
@@ -87,7 +88,8 @@ class Group(Owned):
         unique_together = [("name", "inventory")]
 
 
-class InventorySource(Owned):
+class InventorySource(UnifiedIdMixin, Owned):
+    unified_kind = "inventory_source"
     name = models.CharField(max_length=512)
     description = models.TextField(blank=True, default="")
     inventory = models.ForeignKey(Inventory, on_delete=models.CASCADE, related_name="inventory_sources")
@@ -111,6 +113,12 @@ class InventorySource(Owned):
 
     class Meta:
         ordering = ["inventory", "name"]
+
+    def unified_organization_id(self, row):
+        # The real InventorySource.save takes the inventory's organization when it is created.
+        if row is not None:
+            return row.organization_id
+        return self.inventory.organization_id if self.inventory_id else None
 
 
 class CredentialInputSource(Owned):

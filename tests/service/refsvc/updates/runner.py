@@ -92,7 +92,10 @@ class Run:
 def git_environment():
     import os
 
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "SVC_", "DJANGO_"))}
+    # The git configuration the service was started with stays (GIT_CONFIG_GLOBAL, e.g. URL
+    # rewrites to local mirrors; GIT_SSL_CAINFO), as a controller's own git configuration would.
+    keep = ("GIT_CONFIG_GLOBAL", "GIT_SSL_CAINFO")
+    env = {k: v for k, v in os.environ.items() if k in keep or not k.startswith(("GIT_", "SVC_", "DJANGO_"))}
     env.update({"GIT_TERMINAL_PROMPT": "0", "GIT_CONFIG_NOSYSTEM": "1", "LC_ALL": "C"})
     return env
 
@@ -124,11 +127,28 @@ def check_out(run, project):
     return revision
 
 
+def wait_for_earlier_updates(update, seconds=COMMAND_SECONDS):
+    from .models import ProjectUpdate
+
+    deadline = time.time() + seconds
+    earlier = ProjectUpdate.objects.filter(project_id=update.project_id, id__lt=update.id,
+                                           status__in=("new", "pending", "waiting", "running"))
+    while earlier.exists() and time.time() < deadline:
+        time.sleep(0.2)
+
+
 def run_project_update(update):
     from refsvc.jobs import projects
 
-    run = Run(update)
     project = update.project
+    if project is not None:
+        # One update of a project at a time, in the order they were made: the real task
+        # manager holds an update back while another of the same project runs.
+        wait_for_earlier_updates(update)
+        update.refresh_from_db()
+        if update.cancel_flag:
+            return Run(update).finish("canceled")
+    run = Run(update)
     if project is None:
         return run.finish("error", "The project of this update no longer exists.")
     run.running(projects.scm_root())
@@ -141,19 +161,19 @@ def run_project_update(update):
 
 
 def project_checkout(run, inventory_update, project):
-    """The project's directory, updating the project first when it has never been checked out."""
+    """The project's directory, synced first as the real service syncs the project of every
+    inventory update of an SCM source (RunInventoryUpdate: a project update of launch type
+    "sync", job type "run", recorded as the inventory update's source_project_update)."""
     from refsvc.jobs import projects
 
     from .models import ProjectUpdate
     from .views import new_project_update
 
-    root = projects.directory(project)
-    if root is not None:
-        return root
-    dependency = new_project_update(project, None, launch_type="dependency")
+    projects.settle(project)
+    dependency = new_project_update(project, None, launch_type="sync")
     inventory_update.source_project_update = dependency
     inventory_update.save(update_fields=["source_project_update"])
-    run.say("Updating project %r first (project update %d)" % (project.name, dependency.id))
+    run.say("Syncing project %r first (project update %d)" % (project.name, dependency.id))
     dependency = run_project_update(ProjectUpdate.objects.get(pk=dependency.pk))
     if dependency.status != "successful":
         raise UpdateFailed("The project update %d %s." % (dependency.id, dependency.status))

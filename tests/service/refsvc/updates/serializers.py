@@ -3,6 +3,8 @@ from rest_framework import serializers
 
 from refsvc.jobs import projects
 
+from .models import ACTIVE
+
 DATES = serializers.DateTimeField()
 
 
@@ -24,7 +26,7 @@ def _common(obj, type_name, url_base, template_id):
         "status": obj.status, "execution_environment": None, "failed": obj.failed, "started": _date(obj.started),
         "finished": _date(obj.finished), "canceled_on": _date(obj.canceled_on), "elapsed": float(obj.elapsed),
         "job_args": obj.job_args, "job_cwd": obj.job_cwd, "job_env": {}, "job_explanation": obj.job_explanation,
-        "execution_node": "localhost" if obj.started else "", "result_traceback": "", "event_processing_finished": True,
+        "execution_node": "localhost" if obj.started else "", "result_traceback": "", "event_processing_finished": obj.status not in ACTIVE,
         "launched_by": launched_by, "work_unit_id": None, "timeout": obj.timeout, "scm_revision": obj.scm_revision,
     }
 
@@ -109,12 +111,19 @@ def source_status(source):
 
 
 def project_update_summaries(project):
-    """summary_fields.last_update and, while one runs, current_update of a project."""
+    """summary_fields.last_update (the last finished update) and, while one is pending or
+    running, current_update of a project: the real service's last_job and current_job."""
     data = {}
-    last = _last(project.project_updates.all())
+
+    def brief(update):
+        return {"id": update.id, "name": update.name, "description": update.description,
+                "status": update.status, "failed": update.failed}
+
+    updates = project.project_updates.all()
+    last = _last(updates.filter(status__in=("successful", "failed", "error", "canceled")))
     if last is not None:
-        data["last_update"] = {"id": last.id, "name": last.name, "description": last.description,
-                               "status": last.status, "failed": last.failed}
-        if last.status in ("new", "pending", "waiting", "running"):
-            data["current_update"] = dict(data["last_update"])
+        data["last_update"] = brief(last)
+    current = _last(updates.filter(status__in=("new", "pending", "waiting", "running")))
+    if current is not None:
+        data["current_update"] = brief(current)
     return data

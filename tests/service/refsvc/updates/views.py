@@ -32,6 +32,13 @@ def new_project_update(project, user, launch_type="manual"):
     )
 
 
+def start_project_update(project, user):
+    """Create an update of ``project`` now and start it once the transaction is committed."""
+    update = new_project_update(project, user)
+    transaction.on_commit(lambda: runner.start("project_update", update))
+    return update
+
+
 def new_inventory_update(source, user):
     fields = ("source", "source_path", "source_vars", "scm_branch", "enabled_var", "enabled_value", "host_filter",
               "limit", "overwrite", "overwrite_vars", "verbosity", "timeout")

@@ -108,9 +108,47 @@ class WorkflowJobCancel(ApiMixin, APIView):
         return Response(status=202)
 
 
+class NodeJobLookupBackend(FieldLookupBackend):
+    """A node's ``job`` is the unified job it started, whatever its kind: ``job__name=X``
+    finds a node whose job, approval or project update is named X (the modules look an
+    approval up so). The other filters go through the usual backend."""
+
+    RELATIONS = ("job", "approval", "project_update")
+
+    def filter_queryset(self, request, queryset, view):
+        from django.core.exceptions import FieldError
+        from django.http import QueryDict
+        from rest_framework.exceptions import ParseError
+
+        rest = QueryDict(mutable=True)
+        for key, values in request.query_params.lists():
+            if not key.startswith("job__"):
+                rest.setlist(key, values)
+                continue
+            tail = key[len("job__"):]
+            for value in values:
+                q = Q()
+                for relation in self.RELATIONS:
+                    try:
+                        queryset.model.objects.filter(**{"%s__%s" % (relation, tail): value}).query
+                    except (FieldError, ValueError):
+                        continue
+                    q |= Q(**{"%s__%s" % (relation, tail): value})
+                if not q:
+                    raise ParseError("Invalid field name: %s" % tail)
+                queryset = queryset.filter(q)
+        original = request._request.GET
+        request._request.GET = rest
+        try:
+            return super().filter_queryset(request, queryset, view)
+        finally:
+            request._request.GET = original
+
+
 class WorkflowJobNodeList(ListView):
     model = WorkflowJobNode
     serializer_class = WorkflowJobNodeSerializer
+    filter_backends = [NodeJobLookupBackend]
 
     def get_queryset(self):
         qs = visible_nodes(self.request.user).select_related("workflow_job", "unified_job_template", "job", "approval")
