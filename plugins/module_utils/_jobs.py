@@ -68,9 +68,15 @@ class JobTimeout(JobFailed):
 
 
 def not_prompted(launch_info, fields):
-    """The names in ``fields`` that the template (GET /launch/) does not prompt for."""
+    """The names in ``fields`` that the template (GET /launch/) does not prompt for; extra_vars
+    also go through an enabled survey (the service takes the survey's variables from them)."""
     flags = dict(PROMPTS)
-    return [name for name in fields if not launch_info.get(flags[name], False)]
+
+    def prompted(name):
+        survey = name == 'extra_vars' and launch_info.get('survey_enabled')
+        return launch_info.get(flags[name], False) or survey
+
+    return [name for name in fields if not prompted(name)]
 
 
 def check_prompts(template_name, launch_info, fields):

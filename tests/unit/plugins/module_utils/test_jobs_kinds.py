@@ -116,3 +116,12 @@ def test_cancel_timeout_missing_and_finished():
     task = Task(Client(dict(pages)), check_mode=True)
     _jobs.cancel(task, 3, False, kind=_jobs.AD_HOC_COMMAND, interval=1)
     assert task.result['changed'] is True and ('POST', 'ad_hoc_commands/3/cancel/') not in task.client.calls
+
+
+def test_extra_vars_go_through_an_enabled_survey():
+    info = {'ask_variables_on_launch': False, 'ask_limit_on_launch': False, 'survey_enabled': True}
+    assert _jobs.not_prompted(info, ['extra_vars', 'limit']) == ['limit']
+    assert _jobs.not_prompted(dict(info, survey_enabled=False), ['extra_vars']) == ['extra_vars']
+    _jobs.check_prompts('deploy', info, ['extra_vars'])
+    with pytest.raises(ServiceError, match='does not prompt for extra_vars'):
+        _jobs.check_prompts('deploy', dict(info, survey_enabled=False), ['extra_vars'])
