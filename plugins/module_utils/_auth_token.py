@@ -15,8 +15,14 @@ from ansible_collections.automation.service.plugins.module_utils._errors import 
 
 def token_value(token):
     """The secret of a token given as a string or as a token dict."""
+    # awx.awx's messages for a dict without a token and for another type (playbooks compare them).
     if isinstance(token, dict):
+        if 'token' not in token:
+            raise ConfigError('The provided dict in controller_oauthtoken did not properly contain the token entry')
         token = token.get('token')
+    elif token is not None and not isinstance(token, str):
+        raise ConfigError('The provided controller_oauthtoken type was not valid (%s). Valid options are str or dict.'
+                          % type(token).__name__)
     if token is None:
         return None
     if not isinstance(token, str):
