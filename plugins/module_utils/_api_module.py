@@ -199,6 +199,9 @@ class ApiTask:
             # An error may carry result fields of its own (a failed job's id, status, output).
             failed.update(getattr(exc, 'result', None) or {})
             self.result = failed
+        if self.params.get('copy_from') and self.params.get('state', 'present') != 'absent':
+            # awx.awx's return value: whether copy_from made the object (copied_from names the source).
+            self.result.setdefault('copied', 'copied_from' in self.result)
         if self.warnings:
             self.result['warnings'] = list(self.warnings)
         return self.result
