@@ -16,6 +16,9 @@ description:
     values, and writes only those that differ, in one C(PATCH).
   - Give one setting with O(name) and O(value), or many at once with O(settings).
   - A name the service has no setting for fails the task before anything is written.
+  - A setting defined in a settings file of the service cannot be changed through the API; the service ignores
+    it. When the service's answer still holds such a setting's old value, the task reports no change for it and
+    warns (check mode cannot tell, and reports the change).
   - Takes the options of awx.awx's C(settings) module.
 author:
   - automation.service maintainers (@automation-service)
@@ -168,6 +171,15 @@ def held(current):
     return isinstance(current, str) and current.startswith(ENCRYPTED)
 
 
+def kept_as_they_were(changed, before, answer):
+    """The names of ``changed`` whose value in the service's ``answer`` to the update is still
+    the one ``before`` it (and not the one asked for)."""
+    if not isinstance(answer, dict):
+        return []
+    return sorted(name for name in changed
+                  if name in answer and answer[name] == before[name] and answer[name] != changed[name])
+
+
 def run(api):
     params = api.params
     if params['settings'] is None and not params['name']:
@@ -214,6 +226,19 @@ def run(api):
         current = api.client.request('PATCH', ENDPOINT, json_body=body, expect=(200,))
         if resend:
             api.result['secrets_sent'] = resend
+        kept = kept_as_they_were(changed, before, current)
+        if kept:
+            # The service ignores a setting defined in one of its settings files: nothing changed.
+            api.warn('The service kept %s as %s: a setting defined in a settings file of the service cannot be '
+                     'changed through the API.' % (', '.join(kept), 'it was' if len(kept) == 1 else 'they were'))
+            for name in kept:
+                del changed[name]
+                del before[name]
+            api.result.update(changed=bool(changed), old_values=masked(before), new_values=masked(changed))
+            if api.diff:
+                api.result.pop('diff', None)
+                if changed:
+                    api.set_diff(before, changed, secrets)
     values = dict((name, current.get(name)) for name in wanted)
     if params['settings'] is not None:
         api.result['current_values'] = values
