@@ -25,7 +25,7 @@ author:
 options:
   name:
     description:
-      - Name of one setting to change, for example V(AWX_ISOLATION_SHOW_PATHS). Needs O(value).
+      - Name of one setting to change, for example V(AWX_ISOLATION_SHOW_PATHS), to O(value).
     type: str
   value:
     description:
@@ -34,7 +34,8 @@ options:
         for any text value, for example the text V(["/srv/shared"]) into a list or V('true') into a boolean, so that values
         templated as text still compare equal. A setting whose current value is text keeps the value as given;
         one whose current value is V(null) takes JSON or YAML lists and dictionaries, booleans and whole numbers.
-      - V(null) clears a setting that takes it.
+      - V(null), or no O(value) at all (as with awx.awx), clears a setting that takes it; the service refuses it for
+        the others, and the task fails.
     type: raw
   settings:
     description:
@@ -112,7 +113,7 @@ import re
 from ansible.module_utils.parsing.convert_bool import boolean
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import NO_LOG_PLACEHOLDER, ModuleSpec
-from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
+from ansible_collections.automation.service.plugins.module_utils._errors import ApiError, ConfigError
 
 ARGUMENT_SPEC = dict(
     name=dict(type='str'),
@@ -223,7 +224,13 @@ def run(api):
     if api.check_mode:
         current = dict(existing, **masked(changed))
     elif body:
-        current = api.client.request('PATCH', ENDPOINT, json_body=body, expect=(200,))
+        try:
+            current = api.client.request('PATCH', ENDPOINT, json_body=body, expect=(200,))
+        except ApiError as exc:
+            api.result['changed'] = False   # refused: nothing changed
+            # awx.awx's words first (playbooks look for them), then the service's answer.
+            raise ApiError('Unable to update settings: %s' % exc, status=exc.status, detail=exc.detail,
+                           method=exc.method, url=exc.url)
         if resend:
             api.result['secrets_sent'] = resend
         kept = kept_as_they_were(changed, before, current)
@@ -247,8 +254,7 @@ def run(api):
 
 
 # Neither name nor settings is refused by run (an argument spec check would come before the type checks).
-SPEC = ModuleSpec(ARGUMENT_SPEC, resource=ENDPOINT, mutually_exclusive=[['name', 'settings']],
-                  required_together=[['name', 'value']])
+SPEC = ModuleSpec(ARGUMENT_SPEC, resource=ENDPOINT, mutually_exclusive=[['name', 'settings']])
 
 
 def main():
