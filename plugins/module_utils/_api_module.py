@@ -196,6 +196,10 @@ class ApiTask:
             status = getattr(exc, 'status', None)
             if status is not None:
                 failed['status'] = status
+                detail = getattr(exc, 'detail', None)
+                if isinstance(detail, (dict, list)):
+                    # The service's answer, where awx.awx returns it (response.json holds the field errors).
+                    failed['response'] = {'status_code': status, 'json': detail}
             # An error may carry result fields of its own (a failed job's id, status, output).
             failed.update(getattr(exc, 'result', None) or {})
             self.result = failed
