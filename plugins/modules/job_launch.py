@@ -140,8 +140,8 @@ notes:
   - A launch always reports C(changed).
   - As awx.awx's module does, the launch fails before it is sent when O(limit), O(extra_vars), O(inventory),
     O(credentials), O(tags), O(skip_tags), O(verbosity), O(job_type), O(scm_branch) or O(diff_mode) is given and the
-    template does not prompt for it (O(extra_vars) also go through an enabled survey). The service ignores the other values when the template does not prompt for
-    them; the task then warns which.
+    template does not prompt for it (O(extra_vars) also go through an enabled survey). The service ignores the other
+    values when the template does not prompt for them; the task then warns which.
 seealso:
   - module: automation.service.job_wait
   - module: automation.service.job_template
