@@ -42,12 +42,13 @@ options:
     default: false
   max_objects:
     description:
-      - Fail rather than read more than this many objects with O(return_all).
+      - With O(return_all), fail when the list holds more objects than this, before reading its other pages.
     type: int
     default: 10000
   expect_objects:
     description:
       - Fail unless the endpoint is a list or the detail of one object (an answer with C(results) or C(id)).
+      - O(expect_one) checks this too.
     type: bool
     default: false
     aliases: [expect_object]
@@ -129,7 +130,8 @@ class LookupModule(ServiceLookupBase):
     def run(self, terms, variables=None, **kwargs):
         self.set_service_options(variables, our_names(kwargs))
         if len(terms) != 1:
-            raise AnsibleError('The api lookup takes exactly one endpoint, got %d.' % len(terms))
+            # awx.awx's message (playbooks look for it), and how many were given.
+            raise AnsibleError('You must pass exactly one endpoint to query (got %d).' % len(terms))
         endpoint = terms[0]
         params = dict(self.get_option('query_params') or {})
         return_all = self.get_option('return_all')
@@ -146,24 +148,35 @@ class LookupModule(ServiceLookupBase):
                 objects = [page]
             else:
                 objects = list(page['results'])
+                count = page.get('count', len(objects))
+                if return_all and isinstance(count, int) and count > limit:
+                    raise AnsibleError('List view at %s returned %d objects, which is more than the maximum '
+                                       'allowed by max_objects, %d' % (endpoint, count, limit))
                 while return_all and page.get('next'):
                     page = client.get(page['next'])
                     objects.extend(page['results'])
                     if len(objects) > limit:
-                        raise AnsibleError('%s holds more than max_objects=%d objects.' % (endpoint, limit))
+                        raise AnsibleError('List view at %s returned %d objects, which is more than the maximum '
+                                           'allowed by max_objects, %d' % (endpoint, len(objects), limit))
                 if not return_all and page.get('next') and not expect_one:
                     display.warning('%s has %s objects; only the first %d were returned (set return_all).'
                                     % (endpoint, page.get('count'), len(objects)))
         except ServiceError as exc:
+            if getattr(exc, 'status', None) == 404:
+                # awx.awx's words, then ours (the method, the whole address and the answer)
+                raise AnsibleError('The requested object could not be found at %s: %s'
+                                   % (endpoint, to_native(exc)))
             raise AnsibleError(to_native(exc))
 
-        if self.get_option('expect_objects') and not is_list and not (isinstance(page, dict) and 'id' in page):
-            raise AnsibleError('%s is neither a list nor the detail of an object (expect_objects).' % endpoint)
+        is_object = isinstance(page, dict) and 'id' in page
+        if (self.get_option('expect_objects') or expect_one) and not is_list and not is_object:
+            raise AnsibleError('Did not obtain a list or detail view at %s, and expect_objects or expect_one '
+                               'is set to True' % endpoint)
         if expect_one:
             if len(objects) != 1:
-                raise AnsibleError('Expected exactly one object from %s with %s, found %s.'
-                                   % (endpoint, params, page.get('count', len(objects))
-                                      if isinstance(page, dict) else len(objects)))
+                found = page.get('count', len(objects)) if is_list else len(objects)
+                raise AnsibleError('Expected one object from endpoint %s, but obtained %s from API (query_params %s)'
+                                   % (endpoint, found, params))
             objects = [objects[0]]
         if self.get_option('return_ids'):
             objects = [str(item['id']) for item in objects if isinstance(item, dict) and 'id' in item]

@@ -196,9 +196,16 @@ class ApiTask:
             status = getattr(exc, 'status', None)
             if status is not None:
                 failed['status'] = status
+                detail = getattr(exc, 'detail', None)
+                if isinstance(detail, (dict, list)):
+                    # The service's answer, where awx.awx returns it (response.json holds the field errors).
+                    failed['response'] = {'status_code': status, 'json': detail}
             # An error may carry result fields of its own (a failed job's id, status, output).
             failed.update(getattr(exc, 'result', None) or {})
             self.result = failed
+        if self.params.get('copy_from') and self.params.get('state', 'present') != 'absent':
+            # awx.awx's return value: whether copy_from made the object (copied_from names the source).
+            self.result.setdefault('copied', 'copied_from' in self.result)
         if self.warnings:
             self.result['warnings'] = list(self.warnings)
         return self.result

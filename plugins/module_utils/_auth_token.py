@@ -13,10 +13,24 @@ from ansible_collections.automation.service.plugins.module_utils._auth_base impo
 from ansible_collections.automation.service.plugins.module_utils._errors import AuthError, ConfigError
 
 
+def plain_type_name(value):
+    """The name of ``value``'s built-in type (a templated value may be of a subclass of it)."""
+    for kind in (bool, int, float, list, tuple, set, bytes):
+        if isinstance(value, kind):
+            return kind.__name__
+    return type(value).__name__
+
+
 def token_value(token):
     """The secret of a token given as a string or as a token dict."""
+    # awx.awx's messages for a dict without a token and for another type (playbooks compare them).
     if isinstance(token, dict):
+        if 'token' not in token:
+            raise ConfigError('The provided dict in controller_oauthtoken did not properly contain the token entry')
         token = token.get('token')
+    elif token is not None and not isinstance(token, str):
+        raise ConfigError('The provided controller_oauthtoken type was not valid (%s). Valid options are str or dict.'
+                          % plain_type_name(token))
     if token is None:
         return None
     if not isinstance(token, str):

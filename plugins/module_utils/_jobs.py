@@ -48,6 +48,13 @@ PROJECT_UPDATE = Kind('project_updates', 'Project update', None, 'id', 'job')
 INVENTORY_UPDATE = Kind('inventory_updates', 'Inventory update', None, 'id', 'job')
 
 
+# awx.awx's messages when a job to cancel is missing or has finished (playbooks compare them).
+CANCEL_MESSAGES = {
+    'jobs': ('Unable to find job with id %s', 'Job is not running'),
+    'ad_hoc_commands': ('Unable to find command with id %s', 'Ad Hoc Command is not running'),
+}
+
+
 class JobFailed(ServiceError):
     """The job finished, but not successfully; ``result`` holds its id, status and output."""
 
@@ -61,9 +68,15 @@ class JobTimeout(JobFailed):
 
 
 def not_prompted(launch_info, fields):
-    """The names in ``fields`` that the template (GET /launch/) does not prompt for."""
+    """The names in ``fields`` that the template (GET /launch/) does not prompt for; extra_vars
+    also go through an enabled survey (the service takes the survey's variables from them)."""
     flags = dict(PROMPTS)
-    return [name for name in fields if not launch_info.get(flags[name], False)]
+
+    def prompted(name):
+        survey = name == 'extra_vars' and launch_info.get('survey_enabled')
+        return launch_info.get(flags[name], False) or survey
+
+    return [name for name in fields if not prompted(name)]
 
 
 def check_prompts(template_name, launch_info, fields):
@@ -213,15 +226,16 @@ def cancel(api, job_id, fail_if_not_running, kind=JOB, interval=None, timeout=No
     with ``interval``, then poll until it can no longer be (``timeout`` seconds at most,
     0 or None: no limit). Sets the task's id, status and changed."""
     api.result['id'] = job_id
+    not_found, not_running = CANCEL_MESSAGES.get(kind.endpoint, ('%s %%s was not found.' % kind.label,
+                                                                 '%s is not running' % kind.label))
     job = api.get_one(kind.endpoint, id=job_id)
     if job is None:
-        raise NotFound('%s %s was not found.' % (kind.label, job_id))
+        raise NotFound(not_found % job_id)
     api.result['status'] = job.get('status')
     path = '%s/%s/cancel/' % (kind.endpoint, job_id)
     if not api.client.get(path).get('can_cancel'):
         if fail_if_not_running:
-            raise ServiceError('%s %s is not running (its status is %s): it can no longer be canceled.'
-                               % (kind.label, job_id, job.get('status')))
+            raise ServiceError(not_running)     # its status is in the result
         return
     api.result['changed'] = True
     if api.check_mode:

@@ -33,7 +33,8 @@ options:
   extra_vars:
     description:
       - Extra variables of the job, merged over the template's. The template must prompt for them
-        (C(ask_variables_on_launch)).
+        (C(ask_variables_on_launch)) or have an enabled survey; through a survey alone the service takes only the
+        survey's variables, ignores the others, and the task warns which (RV(ignored_fields)).
     type: dict
   inventory:
     description:
@@ -139,8 +140,8 @@ notes:
   - A launch always reports C(changed).
   - As awx.awx's module does, the launch fails before it is sent when O(limit), O(extra_vars), O(inventory),
     O(credentials), O(tags), O(skip_tags), O(verbosity), O(job_type), O(scm_branch) or O(diff_mode) is given and the
-    template does not prompt for it. The service ignores the other values when the template does not prompt for
-    them; the task then warns which.
+    template does not prompt for it (O(extra_vars) also go through an enabled survey). The service ignores the other
+    values when the template does not prompt for them; the task then warns which.
 seealso:
   - module: automation.service.job_wait
   - module: automation.service.job_template

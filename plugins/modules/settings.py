@@ -16,13 +16,16 @@ description:
     values, and writes only those that differ, in one C(PATCH).
   - Give one setting with O(name) and O(value), or many at once with O(settings).
   - A name the service has no setting for fails the task before anything is written.
+  - A setting defined in a settings file of the service cannot be changed through the API; the service ignores
+    it. When the service's answer still holds such a setting's old value, the task reports no change for it and
+    warns (check mode cannot tell, and reports the change).
   - Takes the options of awx.awx's C(settings) module.
 author:
   - automation.service maintainers (@automation-service)
 options:
   name:
     description:
-      - Name of one setting to change, for example V(AWX_ISOLATION_SHOW_PATHS). Needs O(value).
+      - Name of one setting to change, for example V(AWX_ISOLATION_SHOW_PATHS), to O(value).
     type: str
   value:
     description:
@@ -31,7 +34,8 @@ options:
         for any text value, for example the text V(["/srv/shared"]) into a list or V('true') into a boolean, so that values
         templated as text still compare equal. A setting whose current value is text keeps the value as given;
         one whose current value is V(null) takes JSON or YAML lists and dictionaries, booleans and whole numbers.
-      - V(null) clears a setting that takes it.
+      - V(null), or no O(value) at all (as with awx.awx), clears a setting that takes it; the service refuses it for
+        the others, and the task fails.
     type: raw
   settings:
     description:
@@ -109,7 +113,7 @@ import re
 from ansible.module_utils.parsing.convert_bool import boolean
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import NO_LOG_PLACEHOLDER, ModuleSpec
-from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
+from ansible_collections.automation.service.plugins.module_utils._errors import ApiError, ConfigError
 
 ARGUMENT_SPEC = dict(
     name=dict(type='str'),
@@ -168,6 +172,15 @@ def held(current):
     return isinstance(current, str) and current.startswith(ENCRYPTED)
 
 
+def kept_as_they_were(changed, before, answer):
+    """The names of ``changed`` whose value in the service's ``answer`` to the update is still
+    the one ``before`` it (and not the one asked for)."""
+    if not isinstance(answer, dict):
+        return []
+    return sorted(name for name in changed
+                  if name in answer and answer[name] == before[name] and answer[name] != changed[name])
+
+
 def run(api):
     params = api.params
     if params['settings'] is None and not params['name']:
@@ -211,9 +224,28 @@ def run(api):
     if api.check_mode:
         current = dict(existing, **masked(changed))
     elif body:
-        current = api.client.request('PATCH', ENDPOINT, json_body=body, expect=(200,))
+        try:
+            current = api.client.request('PATCH', ENDPOINT, json_body=body, expect=(200,))
+        except ApiError as exc:
+            api.result['changed'] = False   # refused: nothing changed
+            # awx.awx's words first (playbooks look for them), then the service's answer.
+            raise ApiError('Unable to update settings: %s' % exc, status=exc.status, detail=exc.detail,
+                           method=exc.method, url=exc.url)
         if resend:
             api.result['secrets_sent'] = resend
+        kept = kept_as_they_were(changed, before, current)
+        if kept:
+            # The service ignores a setting defined in one of its settings files: nothing changed.
+            api.warn('The service kept %s as %s: a setting defined in a settings file of the service cannot be '
+                     'changed through the API.' % (', '.join(kept), 'it was' if len(kept) == 1 else 'they were'))
+            for name in kept:
+                del changed[name]
+                del before[name]
+            api.result.update(changed=bool(changed), old_values=masked(before), new_values=masked(changed))
+            if api.diff:
+                api.result.pop('diff', None)
+                if changed:
+                    api.set_diff(before, changed, secrets)
     values = dict((name, current.get(name)) for name in wanted)
     if params['settings'] is not None:
         api.result['current_values'] = values
@@ -222,8 +254,7 @@ def run(api):
 
 
 # Neither name nor settings is refused by run (an argument spec check would come before the type checks).
-SPEC = ModuleSpec(ARGUMENT_SPEC, resource=ENDPOINT, mutually_exclusive=[['name', 'settings']],
-                  required_together=[['name', 'value']])
+SPEC = ModuleSpec(ARGUMENT_SPEC, resource=ENDPOINT, mutually_exclusive=[['name', 'settings']])
 
 
 def main():

@@ -14,7 +14,7 @@ version_added: 0.1.0
 description:
   - With O(state=present), mints a new token for the connecting user (always a change), a personal access token,
     or an application token when O(application) is given. The result holds the secret, also as the fact
-    C(service_token), which later tasks pass as O(service_token).
+    C(service_token) (and, as awx.awx names it, C(controller_token)), which later tasks pass as O(service_token).
   - With O(state=absent), revokes the token O(existing_token) or O(existing_token_id); a token that is already
     gone is no change. With O(user) and O(all_tokens=true), revokes every token of that user (administrators).
   - B(The result of a task that minted a token is hidden from the output), as if the task had C(no_log), because
@@ -133,6 +133,14 @@ ansible_facts:
       description: The minted token, the same dictionary as RV(token).
       type: dict
       returned: when a token was minted
+    controller_token:
+      description: The same dictionary, under the name awx.awx gives it.
+      type: dict
+      returned: when a token was minted
+    tower_token:
+      description: The same dictionary, under awx.awx's older name.
+      type: dict
+      returned: when a token was minted
 '''
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec, is_id
@@ -166,7 +174,9 @@ def mint(api):
         api.result['token'] = dict(body, application=application, token=None)
         return
     token = api.client.request('POST', endpoint, json_body=body, expect=(201,))
-    api.result.update(id=token['id'], token=token, ansible_facts={'service_token': token})
+    # controller_token and tower_token are awx.awx's names for the same fact.
+    api.result.update(id=token['id'], token=token,
+                      ansible_facts={'service_token': token, 'controller_token': token, 'tower_token': token})
 
 
 def revoke_one(api):

@@ -122,6 +122,22 @@ def test_fields_not_prompted_are_ignored_and_the_job_still_runs(service, setup):
     assert "farewell" not in text
 
 
+def test_a_survey_takes_its_variables_without_ask_variables_on_launch(service, setup):
+    jt = template(service, setup, "survey", extra_vars='{"keep": 1}', survey_enabled=True)
+    survey = {"name": "s", "description": "", "spec": [
+        {"type": "text", "question_name": "Message", "variable": "message", "required": False}]}
+    path = "/api/v2/job_templates/%d/" % jt["id"]
+    assert call(service, "POST", path + "survey_spec/", json=survey).status_code == 200
+    assert call(service, "GET", path + "launch/").json()["survey_enabled"] is True
+    body = {"extra_vars": {"message": "asked", "keep": 1, "other": "x"}}
+    r = call(service, "POST", path + "launch/", json=body)
+    assert r.status_code == 201, r.text
+    assert r.json()["ignored_fields"] == {"extra_vars": {"other": "x"}}
+    job = wait_for(service, r.json()["job"])
+    assert job["status"] == "successful"
+    assert "message=asked" in stdout(service, job["id"])
+
+
 def test_the_other_launch_values_apply_when_prompted_for_and_are_ignored_otherwise(service, setup):
     label = call(service, "POST", "/api/v2/labels/", json={"name": setup["prefix"] + "-l", "organization": 1}).json()
     group = call(service, "GET", "/api/v2/instance_groups/?name=default").json()["results"][0]

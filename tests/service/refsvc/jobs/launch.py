@@ -164,9 +164,35 @@ def prompted(template, data, ask_fields, clean, asks=None):
     return accepted, ignored
 
 
+def survey_variables(jt):
+    """The variables of the template's enabled survey (None when it has none)."""
+    if not (jt.survey_enabled and jt.survey_spec):
+        return None
+    return set(i.get("variable") for i in jt.survey_spec.get("spec", []) if isinstance(i, dict))
+
+
+def split_survey_vars(jt, given):
+    """Without ask_variables_on_launch, the real service still takes the survey's variables from
+    extra_vars; the others are ignored, except those equal to the template's own."""
+    survey = survey_variables(jt)
+    if not survey:
+        return {}, given
+    given = _parse_extra_vars(given)
+    own = _parse_extra_vars(jt.extra_vars)
+    taken = dict((k, v) for k, v in given.items() if k in survey)
+    rest = dict((k, v) for k, v in given.items() if k not in survey and (k not in own or own[k] != v))
+    return taken, rest
+
+
 def launch(jt, data, user):
     """Create the job of a launch; returns (job, ignored_fields). Raises ValidationError."""
     accepted, ignored = prompted(jt, data, LAUNCH_FIELDS, lambda field, value: _clean(field, value, user))
+    if "extra_vars" in ignored:
+        taken, rest = split_survey_vars(jt, ignored.pop("extra_vars"))
+        if taken:
+            accepted["extra_vars"] = taken
+        if rest:
+            ignored["extra_vars"] = rest
     inventory = accepted.get("inventory", jt.inventory)
     if inventory is None:
         raise serializers.ValidationError({"resources_needed_to_start": [INVENTORY_MISSING]})

@@ -104,15 +104,24 @@ def test_cancel_timeout_missing_and_finished():
     with pytest.raises(ServiceError, match='Ad hoc command 3 was asked to cancel but is still running after 2 seconds'):
         _jobs.cancel(Task(Client(pages)), 3, False, kind=_jobs.AD_HOC_COMMAND, interval=1, timeout=2,
                      sleep=clock.sleep, clock=clock.time)
-    with pytest.raises(NotFound, match='Ad hoc command 4 was not found'):
+    with pytest.raises(NotFound, match='^Unable to find command with id 4$'):
         _jobs.cancel(Task(Client(pages)), 4, False, kind=_jobs.AD_HOC_COMMAND)
     done = {'jobs': [{'results': [{'id': 3, 'status': 'successful'}]}], 'jobs/3/cancel/': [{'can_cancel': False}]}
     task = Task(Client(done))
     _jobs.cancel(task, 3, False)
     assert task.result == {'changed': False, 'id': 3, 'status': 'successful'}
-    with pytest.raises(ServiceError, match='Job 3 is not running'):
+    with pytest.raises(ServiceError, match='^Job is not running$'):
         _jobs.cancel(Task(Client(done)), 3, True)
     # check mode asks for nothing
     task = Task(Client(dict(pages)), check_mode=True)
     _jobs.cancel(task, 3, False, kind=_jobs.AD_HOC_COMMAND, interval=1)
     assert task.result['changed'] is True and ('POST', 'ad_hoc_commands/3/cancel/') not in task.client.calls
+
+
+def test_extra_vars_go_through_an_enabled_survey():
+    info = {'ask_variables_on_launch': False, 'ask_limit_on_launch': False, 'survey_enabled': True}
+    assert _jobs.not_prompted(info, ['extra_vars', 'limit']) == ['limit']
+    assert _jobs.not_prompted(dict(info, survey_enabled=False), ['extra_vars']) == ['extra_vars']
+    _jobs.check_prompts('deploy', info, ['extra_vars'])
+    with pytest.raises(ServiceError, match='does not prompt for extra_vars'):
+        _jobs.check_prompts('deploy', dict(info, survey_enabled=False), ['extra_vars'])
