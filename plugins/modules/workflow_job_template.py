@@ -157,7 +157,8 @@ options:
       state:
         description: V(present) creates or updates the node, V(absent) deletes it.
         type: str
-        choices: [present, absent]
+          - V(exists) creates the workflow job template when it is missing and leaves a workflow job template found as it is.
+    choices: [present, absent, exists]
         default: present
       unified_job_template:
         description:
@@ -386,7 +387,7 @@ workflow_job_template:
 '''
 
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
-from ansible_collections.automation.service.plugins.module_utils._resource import STATE, Resource
+from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS, Resource
 from ansible_collections.automation.service.plugins.module_utils._survey import ensure_survey
 from ansible_collections.automation.service.plugins.module_utils._workflow_node import (
     EDGES, ENDPOINT as NODE_ENDPOINT, PROMPT_LISTS, PROMPT_SPEC, ensure_node, node_task, org_filter, runnable_id,
@@ -452,7 +453,7 @@ ARGUMENT_SPEC = dict(
         )),
     )),
     destroy_current_nodes=dict(type='bool', default=False, aliases=['destroy_current_schema']),
-    state=STATE,
+    state=STATE_EXISTS,
 )
 ARGUMENT_SPEC.update((flag, dict(type='bool', aliases=ALIASES[flag]) if flag in ALIASES else dict(type='bool'))
                      for flag in ASK_FLAGS)
@@ -550,7 +551,7 @@ def ensure_nodes(api, workflow):
 
 def run(api):
     obj, new = RESOURCE.run(api)
-    if obj is not None:
+    if obj is not None and (new or api.params['state'] != 'exists'):
         ensure_survey(api, RESOURCE.endpoint, obj, new, api.params.get('survey_spec'))
         ensure_nodes(api, obj.get('id'))
 
