@@ -15,7 +15,9 @@ given, in the scope the object is in) and may be kept: its ``preserve``
 option, when true, adds what is missing and removes nothing. An ordered
 association (instance groups, tried in turn) is kept in the order given.
 A field the service fixes at creation (an inventory's kind) is sent only
-then; asking to change it fails before any change.
+then; asking to change it fails before any change. A reference may be named within the
+organization given (``scope_within``: a job template's project), and a missing object of an
+association may have awx.awx's own message (``missing``).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -47,13 +49,13 @@ class Resource:
 
     def __init__(self, endpoint, result_key, label, name='name', scope=None, fields=(), references=None,
                  text_data=(), json_data=(), secret=(), associations=None, required_on_create=(),
-                 scoped_associations=(), preserve=None, ordered=(), create_only=(), scope_within=None):
+                 scoped_associations=(), preserve=None, ordered=(), create_only=(), scope_within=None, missing=None):
         self.endpoint = endpoint
         self.result_key = result_key
         self.label = label
         self.name = name                          # option and field that name an object
         self.scope = scope or {}                  # option -> endpoint of the object that scopes the name
-        self.scope_within = scope_within or {}    # scope option -> the option naming its organization
+        self.scope_within = scope_within or {}    # scope or reference option -> the option naming its organization
         self.fields = tuple(fields)               # options sent as given
         self.references = references or {}        # option -> endpoint; sent as the id of the object named
         self.text_data = tuple(text_data)         # data the service keeps as JSON text (variables)
@@ -65,6 +67,7 @@ class Resource:
         self.preserve = preserve or {}            # association option -> bool option: add, never remove
         self.ordered = tuple(ordered)             # associations whose order matters
         self.create_only = tuple(create_only)     # fields set when the object is created, never changed
+        self.missing = missing or {}              # association option -> message for a missing object (%s: its name)
 
     def spec(self, argument_spec, **spec_kwargs):
         return ModuleSpec(argument_spec, resource=self.endpoint, result_key=self.result_key, **spec_kwargs)
@@ -154,21 +157,24 @@ class Resource:
         for option, endpoint in self.references.items():
             value = params.get(option)
             if value is not None:
-                wanted[option] = self.reference_id(api, existing, option, endpoint, value)
+                wanted[option] = self.reference_id(api, existing, option, endpoint, value, **self.within(api, option))
         return wanted
 
     @staticmethod
-    def reference_id(api, existing, option, endpoint, value, name_field='name', label=None, **filters):
+    def reference_id(api, existing, option, endpoint, value, name_field='name', label=None, missing=None, **filters):
         """The id of ``value`` (a name, an id or a named URL); no request when it names the
-        object's current one. ``''`` is none."""
+        object's current one. ``''`` is none. ``missing``: the message when it is not found."""
         if value == '':
             return None
         current = ((existing or {}).get('summary_fields') or {}).get(option) or {}
         if current.get('id') is not None and (current.get('name') == value
                                              or (is_id(value) and int(value) == current['id'])):
             return current['id']
-        return api.lookup(endpoint, value, name_field, label or option.replace('_', ' '), required=True,
-                          **filters)['id']
+        found = api.lookup(endpoint, value, name_field, **filters)
+        if found is None:
+            raise NotFound(missing % value if missing else '%s %r was not found.' % (
+                label or option.replace('_', ' '), value), total_results=0)
+        return found['id']
 
     def scope_ids(self, api):
         ids = {}
@@ -237,7 +243,8 @@ class Resource:
                                                      if (existing or {}).get(key) is not None)
         label = option.replace('_', ' ')  # one of the list
         label = label[:-3] + 'y' if label.endswith('ies') else label.rstrip('s')
-        return [self.reference_id(api, None, option, endpoint, value, name_field, label, **filters)
+        return [self.reference_id(api, None, option, endpoint, value, name_field, label, self.missing.get(option),
+                                  **filters)
                 for value in api.params[option]]
 
     def associate_all(self, api, obj, new):

@@ -413,6 +413,8 @@ RESOURCE = Resource(
     scoped_associations=('labels',),
     ordered=('instance_groups',),
     required_on_create=('project', 'playbook'),
+    scope_within={'project': 'organization'},
+    missing={'labels': 'Could not find label entry with name %s'},
 )
 
 

@@ -468,6 +468,7 @@ RESOURCE = Resource(
     text_data=('extra_vars',),
     associations=dict([('labels', ('labels', 'labels'))] + NOTIFICATION_LISTS),
     scoped_associations=('labels',),
+    missing={'labels': 'Could not find label entry with name %s'},
 )
 SPEC = RESOURCE.spec(ARGUMENT_SPEC)
 
