@@ -238,10 +238,14 @@ class ApiTask:
         """The object ``value`` names in ``endpoint``, found as awx.awx finds it: a named URL
         (``name++organization``) first; then by ``name_field``, or for digits by ``name_field`` or
         id (when both match, the id wins); ``filters`` narrow the search. None when there is none,
-        or NotFound when ``required``."""
-        if value is None or value == '':
+        or NotFound when ``required`` (``''`` names nothing)."""
+        if value is None:
             return None
         text = to_text(value)
+        if not text:
+            if required:
+                raise NotFound('%s %r was not found.' % (label or endpoint.rstrip('s'), value), total_results=0)
+            return None
         if '++' in text:
             try:
                 found = self.client.get('%s/%s' % (endpoint, quote(text, safe='+')))
@@ -270,7 +274,7 @@ class ApiTask:
 
     def resolve_id(self, endpoint, value, label=None, name_field='name', **filters):
         """The id of the object named ``value`` (a name, an id or a named URL) in ``endpoint``;
-        None for None or ``''`` (no object)."""
+        None for None."""
         found = self.lookup(endpoint, value, name_field, label, required=True, **filters)
         return None if found is None else found['id']
 
