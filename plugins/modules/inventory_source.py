@@ -135,7 +135,6 @@ options:
       - V(exists) creates the inventory source when it is missing and leaves a inventory source found as it is.
     choices: [present, absent, exists]
     default: present
-notes:
 extends_documentation_fragment:
   - automation.service.auth
   - automation.service.attributes
