@@ -47,8 +47,8 @@ options:
   state:
     description:
       - V(present) creates or updates the credential type, V(absent) deletes it.
-    type: str
       - V(exists) creates the credential type when it is missing and leaves a credential type found as it is.
+    type: str
     choices: [present, absent, exists]
     default: present
 extends_documentation_fragment:

@@ -67,8 +67,8 @@ options:
   state:
     description:
       - V(present) creates or updates the group, V(absent) deletes it.
-    type: str
       - V(exists) creates the group when it is missing and leaves a group found as it is.
+    type: str
     choices: [present, absent, exists]
     default: present
 notes:

@@ -131,8 +131,8 @@ options:
   state:
     description:
       - V(present) creates or updates the inventory source, V(absent) deletes it.
+      - V(exists) creates the inventory source when it is missing and leaves an inventory source found as it is.
     type: str
-      - V(exists) creates the inventory source when it is missing and leaves a inventory source found as it is.
     choices: [present, absent, exists]
     default: present
 extends_documentation_fragment:

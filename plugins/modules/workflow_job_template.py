@@ -157,8 +157,7 @@ options:
       state:
         description: V(present) creates or updates the node, V(absent) deletes it.
         type: str
-          - V(exists) creates the workflow job template when it is missing and leaves a workflow job template found as it is.
-    choices: [present, absent, exists]
+        choices: [present, absent]
         default: present
       unified_job_template:
         description:
@@ -327,8 +326,10 @@ options:
   state:
     description:
       - V(present) creates or updates the workflow job template, V(absent) deletes it.
+      - V(exists) creates the workflow job template when it is missing and leaves a workflow job template found as
+        it is.
     type: str
-    choices: [present, absent]
+    choices: [present, absent, exists]
     default: present
 extends_documentation_fragment:
   - automation.service.auth

@@ -150,8 +150,8 @@ options:
   state:
     description:
       - V(present) creates or updates the node, V(absent) deletes it (and its edges).
-    type: str
       - V(exists) creates the node when it is missing and leaves a node found as it is.
+    type: str
     choices: [present, absent, exists]
     default: present
 notes:
