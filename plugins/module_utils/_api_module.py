@@ -325,8 +325,8 @@ class ApiTask:
                     raise
                 # awx.awx's words first: "Unable to create <type> <name>: <why>".
                 name = next((body[key] for key in ('name', 'username', 'identifier') if body.get(key)), '')
-                exc.message = 'Unable to create %s %s: %s' % ((self.result_key or 'object').replace('_', ' '),
-                                                               name, exc.message)
+                kind = (self.result_key or 'object').replace('_', ' ')
+                exc.message = 'Unable to create %s %s: %s' % (kind, name, exc.message)
                 raise
             self.result['changed'] = True   # only once the service took it: a refused POST changed nothing
             self._set_object(created)

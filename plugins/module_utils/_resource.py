@@ -167,8 +167,8 @@ class Resource:
         if value == '':
             return None
         current = ((existing or {}).get('summary_fields') or {}).get(option) or {}
-        if current.get('id') is not None and (current.get('name') == value
-                                             or (is_id(value) and int(value) == current['id'])):
+        named = current.get('name') == value or (is_id(value) and int(value) == current.get('id'))
+        if current.get('id') is not None and named:
             return current['id']
         found = api.lookup(endpoint, value, name_field, **filters)
         if found is None:
