@@ -19,11 +19,12 @@ __metaclass__ = type
 
 import json
 import os
+from urllib.parse import quote
 
 from ansible.module_utils.common.text.converters import to_text
 
 from ansible_collections.automation.service.plugins.module_utils._errors import (
-    ConfigError, MultipleFound, NotFound, ServiceError,
+    ApiError, ConfigError, MultipleFound, NotFound, ServiceError,
 )
 from ansible_collections.automation.service.plugins.module_utils._options import (
     OPTIONS, module_argument_spec, resolve,
@@ -237,19 +238,52 @@ class ApiTask:
         if len(results) > 1 or (isinstance(page, dict) and page.get('count', 0) > 1):
             described = ', '.join('%s=%s' % item for item in sorted(filters.items()) if item[1] is not None)
             raise MultipleFound('More than one object in %s matches %s: name it by id instead.'
-                                % (endpoint, described))
+                                % (endpoint, described), total_results=page.get('count'))
         return results[0] if results else None
 
-    def resolve_id(self, endpoint, value, label=None, **filters):
-        """The id of the object named ``value`` (a name or an id) in ``endpoint``."""
+    def lookup(self, endpoint, value, name_field='name', label=None, required=False, **filters):
+        """The object ``value`` names in ``endpoint``, found as awx.awx finds it: a named URL
+        (``name++organization``) first; then by ``name_field``, or for digits by ``name_field`` or
+        id (when both match, the id wins); ``filters`` narrow the search. None when there is none,
+        or NotFound when ``required`` (``''`` names nothing)."""
         if value is None:
             return None
+        text = to_text(value)
+        if not text:
+            if required:
+                raise NotFound('%s %r was not found.' % (label or endpoint.rstrip('s'), value), total_results=0)
+            return None
+        if '++' in text:
+            try:
+                found = self.client.get('%s/%s' % (endpoint, quote(text, safe='+')))
+            except NotFound:
+                found = None
+            if isinstance(found, dict) and found.get('id') is not None:
+                return found
+        filters = dict((k, v) for k, v in filters.items() if v is not None)
         if is_id(value):
-            return int(value)
-        found = self.get_one(endpoint, name=value, **filters)
-        if found is None:
-            raise NotFound('%s %r was not found.' % (label or endpoint.rstrip('s'), value))
-        return found['id']
+            params = dict(filters, page_size=10, **{'or__id': int(value), 'or__' + name_field: text})
+            page = self.client.get(endpoint, params=params)
+            results = page.get('results', []) if isinstance(page, dict) else []
+            count = page.get('count', len(results)) if isinstance(page, dict) else len(results)
+            if count > 1:
+                for item in results:
+                    if item.get('id') == int(value):
+                        return item
+                raise MultipleFound('More than one object in %s is named %r: name it by id instead.'
+                                    % (endpoint, text), total_results=count)
+            found = results[0] if results else None
+        else:
+            found = self.get_one(endpoint, **dict(filters, **{name_field: text}))
+        if found is None and required:
+            raise NotFound('%s %r was not found.' % (label or endpoint.rstrip('s'), value), total_results=0)
+        return found
+
+    def resolve_id(self, endpoint, value, label=None, name_field='name', **filters):
+        """The id of the object named ``value`` (a name, an id or a named URL) in ``endpoint``;
+        None for None."""
+        found = self.lookup(endpoint, value, name_field, label, required=True, **filters)
+        return None if found is None else found['id']
 
     # -- writes ------------------------------------------------------------------
 
@@ -290,7 +324,17 @@ class ApiTask:
                 self.result['changed'] = True
                 self._set_object(body)
                 return body
-            created = self.client.request('POST', endpoint or self.resource, json_body=wire(body), expect=(200, 201))
+            try:
+                created = self.client.request('POST', endpoint or self.resource, json_body=wire(body),
+                                              expect=(200, 201))
+            except ApiError as exc:
+                if exc.status != 400:
+                    raise
+                # awx.awx's words first: "Unable to create <type> <name>: <why>".
+                name = next((body[key] for key in ('name', 'username', 'identifier') if body.get(key)), '')
+                kind = (self.result_key or 'object').replace('_', ' ')
+                exc.message = 'Unable to create %s %s: %s' % (kind, name, exc.message)
+                raise
             self.result['changed'] = True   # only once the service took it: a refused POST changed nothing
             self._set_object(created)
             return created

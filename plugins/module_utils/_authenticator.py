@@ -8,7 +8,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.automation.service.plugins.module_utils._client import Client
-from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
+from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, ConnectionFailure, OutcomeUnknown
 
 METHODS = ('basic', 'session', 'sso', 'token')
 # The methods that keep a login in the session cache; the others never open it.
@@ -89,6 +89,36 @@ def connect(options, cache=None, warn=None, environ=None):
         client.cache = cache
         client.auth.authenticate(client)
         return client
+    except (ConfigError, ConnectionFailure) as exc:
+        if isinstance(exc, OutcomeUnknown):
+            raise
+        unresolved = unresolvable(options.get('service_url'), environ)
+        if unresolved:
+            raise ConnectionFailure(unresolved)
+        raise
     finally:
         for warning in (cache.warnings if cache is not None and warn else ()):
             warn(warning)
+
+
+def unresolvable(url, environ=None):
+    """Why the host of ``url`` cannot be resolved (None when it can, or a proxy is set for its
+    scheme): awx.awx says so before anything else, and so do we once the connection failed."""
+    import os
+    import socket
+    from urllib.parse import urlsplit
+    environ = os.environ if environ is None else environ
+    try:
+        parts = urlsplit(str(url or ''))
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return None
+    if not host or environ.get(parts.scheme + '_proxy') or environ.get(parts.scheme.upper() + '_PROXY'):
+        return None
+    try:
+        socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)
+    except (socket.gaierror, UnicodeError) as exc:
+        return 'Unable to resolve controller_host (%s): %s' % (host, exc)
+    except OSError:
+        return None
+    return None

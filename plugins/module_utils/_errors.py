@@ -50,8 +50,10 @@ class AuthError(ServiceError):
 class ApiError(ServiceError):
     """The service answered with an error status."""
 
-    def __init__(self, message, status=None, detail=None, method=None, url=None):
+    def __init__(self, message, status=None, detail=None, method=None, url=None, total_results=None):
         super(ApiError, self).__init__(message)
+        # A look-up's count goes into the failed result, as awx.awx returns it.
+        self.result = {} if total_results is None else {'total_results': total_results}
         self.status = status
         self.detail = detail
         self.method = method

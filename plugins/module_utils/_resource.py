@@ -15,7 +15,9 @@ given, in the scope the object is in) and may be kept: its ``preserve``
 option, when true, adds what is missing and removes nothing. An ordered
 association (instance groups, tried in turn) is kept in the order given.
 A field the service fixes at creation (an inventory's kind) is sent only
-then; asking to change it fails before any change.
+then; asking to change it fails before any change. A reference may be named within the
+organization given (``scope_within``: a job template's project), and a missing object of an
+association may have awx.awx's own message (``missing``).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -47,13 +49,13 @@ class Resource:
 
     def __init__(self, endpoint, result_key, label, name='name', scope=None, fields=(), references=None,
                  text_data=(), json_data=(), secret=(), associations=None, required_on_create=(),
-                 scoped_associations=(), preserve=None, ordered=(), create_only=(), scope_within=None):
+                 scoped_associations=(), preserve=None, ordered=(), create_only=(), scope_within=None, missing=None):
         self.endpoint = endpoint
         self.result_key = result_key
         self.label = label
         self.name = name                          # option and field that name an object
         self.scope = scope or {}                  # option -> endpoint of the object that scopes the name
-        self.scope_within = scope_within or {}    # scope option -> the option naming its organization
+        self.scope_within = scope_within or {}    # scope or reference option -> the option naming its organization
         self.fields = tuple(fields)               # options sent as given
         self.references = references or {}        # option -> endpoint; sent as the id of the object named
         self.text_data = tuple(text_data)         # data the service keeps as JSON text (variables)
@@ -65,6 +67,7 @@ class Resource:
         self.preserve = preserve or {}            # association option -> bool option: add, never remove
         self.ordered = tuple(ordered)             # associations whose order matters
         self.create_only = tuple(create_only)     # fields set when the object is created, never changed
+        self.missing = missing or {}              # association option -> message for a missing object (%s: its name)
 
     def spec(self, argument_spec, **spec_kwargs):
         return ModuleSpec(argument_spec, resource=self.endpoint, result_key=self.result_key, **spec_kwargs)
@@ -72,32 +75,47 @@ class Resource:
     # -- finding -----------------------------------------------------------------
 
     def scope_filter(self, api):
+        """The filter that keeps the objects in the scope given: by the scope's name (one request
+        with the object's), or by its id once an id or a named URL is looked up, as awx.awx does.
+        An empty scope (``organization: ''``) is no scope."""
         where = {}
         for option in self.scope:
             value = api.params.get(option)
-            if value is not None:
-                where.update({option: int(value)} if is_id(value) else {option + '__name': value})
-                if not is_id(value):
-                    where.update(self.within(api, option, option + '__'))
+            if value is None or value == '':
+                continue
+            if is_id(value) or '++' in str(value):
+                found = self.scope_object(api, option, value)
+                where[option] = found['id'] if found else (int(value) if is_id(value) else 0)
+            else:
+                where[option + '__name'] = value
+                where.update(self.within(api, option, option + '__'))
         return where
+
+    def scope_object(self, api, option, value):
+        """The scope object ``option`` names (looked up once per task)."""
+        known = api.__dict__.setdefault('_scope_objects', {})
+        if (option, value) not in known:
+            known[(option, value)] = api.lookup(self.scope[option], value, **self.within(api, option))
+        return known[(option, value)]
 
     def within(self, api, option, prefix=''):
         """The filter that keeps the scope object ``option`` in the organization given for it."""
         organization = api.params.get(self.scope_within.get(option, ''))
-        if organization is None:
+        if organization is None or organization == '':
             return {}
         return {prefix + 'organization': int(organization)} if is_id(organization) else {
             prefix + 'organization__name': organization}
 
     def find(self, api):
-        """The object named (None when there is none). With ``copy_from`` (awx.awx's option), a missing
+        """The object named (None when there is none), by name, named URL, or for digits name
+        or id, as awx.awx finds it. With ``copy_from`` (awx.awx's option), a missing
         object is first made as a copy of the one ``copy_from`` names, and that copy is returned."""
         params = api.params
         where = self.scope_filter(api)
-        existing = api.get_one(self.endpoint, **dict(where, **{self.name: params[self.name]}))
+        existing = api.lookup(self.endpoint, params[self.name], self.name, **where)
         new_name = params.get('new_' + self.name)
         if existing is None and new_name:
-            existing = api.get_one(self.endpoint, **dict(where, **{self.name: new_name}))
+            existing = api.lookup(self.endpoint, new_name, self.name, **where)
         if params.get('copy_from') and params.get('state', 'present') != 'absent':
             existing = self.copied(api, existing)
         return existing
@@ -107,14 +125,13 @@ class Resource:
         source = api.params['copy_from']
         if existing is not None:
             api.warn('%s %s exists: copy_from %s was not used.' % (self.label, existing.get(self.name), source))
+            api.result['copied'] = False
             return existing
-        found = (api.client.get('%s/%d' % (self.endpoint, int(source))) if is_id(source)
-                 else api.get_one(self.endpoint, **{self.name: source}))
+        found = api.lookup(self.endpoint, source, self.name)
         if found is None:
             raise NotFound('%s %r to copy from was not found.' % (self.label, source))
         name = api.params.get('new_' + self.name) or api.params[self.name]
-        api.result['changed'] = True
-        api.result['copied_from'] = found['id']
+        api.result.update(changed=True, copied=True, copied_from=found['id'])
         if api.check_mode:
             # What the copy would be: the rest of the task compares against it and writes nothing.
             return dict(found, id=None, url=None, related={}, **{self.name: name})
@@ -135,32 +152,40 @@ class Resource:
                       if params.get(key) is not None)
         if existing is None:
             wanted.update((key, params[key]) for key in self.create_only if params.get(key) is not None)
-        wanted[self.name] = params.get('new_' + self.name) or params[self.name]
+        # An object found by id or named URL keeps its name unless a new one is given.
+        wanted[self.name] = params.get('new_' + self.name) or (existing or {}).get(self.name) or params[self.name]
         for option, endpoint in self.references.items():
             value = params.get(option)
             if value is not None:
-                wanted[option] = self.reference_id(api, existing, option, endpoint, value)
+                wanted[option] = self.reference_id(api, existing, option, endpoint, value, **self.within(api, option))
         return wanted
 
     @staticmethod
-    def reference_id(api, existing, option, endpoint, value, name_field='name', label=None, **filters):
-        """The id of ``value``; no request when it names the object's current one."""
+    def reference_id(api, existing, option, endpoint, value, name_field='name', label=None, missing=None, **filters):
+        """The id of ``value`` (a name, an id or a named URL); no request when it names the
+        object's current one. ``''`` is none. ``missing``: the message when it is not found."""
         if value == '':
             return None
-        if is_id(value):
-            return int(value)
         current = ((existing or {}).get('summary_fields') or {}).get(option) or {}
-        if current.get('name') == value and current.get('id') is not None:
+        named = current.get('name') == value or (is_id(value) and int(value) == current.get('id'))
+        if current.get('id') is not None and named:
             return current['id']
-        found = api.get_one(endpoint, **dict(filters, **{name_field: value}))
+        found = api.lookup(endpoint, value, name_field, **filters)
         if found is None:
-            raise NotFound('%s %r was not found.' % (label or option.replace('_', ' '), value))
+            raise NotFound(missing % value if missing else '%s %r was not found.' % (
+                label or option.replace('_', ' '), value), total_results=0)
         return found['id']
 
     def scope_ids(self, api):
-        return dict((option, api.resolve_id(endpoint, api.params[option], option.replace('_', ' '),
-                                            **self.within(api, option)))
-                    for option, endpoint in self.scope.items() if api.params.get(option) is not None)
+        ids = {}
+        for option, endpoint in self.scope.items():
+            value = api.params.get(option)
+            if value is None or value == '':
+                continue
+            found = self.scope_object(api, option, value) if is_id(value) or '++' in str(value) else None
+            ids[option] = found['id'] if found else api.resolve_id(endpoint, value, option.replace('_', ' '),
+                                                                   **self.within(api, option))
+        return ids
 
     # -- the verbs ---------------------------------------------------------------
 
@@ -169,8 +194,9 @@ class Resource:
         params = api.params
         missing = [option for option in self.required_on_create if params.get(option) in (None, '')]
         if missing:
-            raise ConfigError('%s required to create %s %s.'
-                              % (' and '.join(missing) + (' are' if len(missing) > 1 else ' is'),
+            raise ConfigError('Unable to create %s %s: %s required to create %s %s.'
+                              % (self.label, params[self.name],
+                                 ' and '.join(missing) + (' are' if len(missing) > 1 else ' is'),
                                  self.label, params[self.name]))
 
     def settle(self, api, existing):
@@ -217,7 +243,8 @@ class Resource:
                                                      if (existing or {}).get(key) is not None)
         label = option.replace('_', ' ')  # one of the list
         label = label[:-3] + 'y' if label.endswith('ies') else label.rstrip('s')
-        return [self.reference_id(api, None, option, endpoint, value, name_field, label, **filters)
+        return [self.reference_id(api, None, option, endpoint, value, name_field, label, self.missing.get(option),
+                                  **filters)
                 for value in api.params[option]]
 
     def associate_all(self, api, obj, new):

@@ -155,6 +155,9 @@ def ensure_node(api, workflow, pending=()):
     if params.get('state', 'present') == 'absent':
         api.ensure_absent(existing)
         return
+    if params.get('state') == 'exists' and existing is not None:
+        api.ensure_present(existing, {})
+        return
     node = api.ensure_present(existing, desired(api, existing), create=lambda: {'workflow_job_template': workflow},
                               normalize={'extra_data': as_data})
     new = existing is None

@@ -62,8 +62,9 @@ options:
   state:
     description:
       - V(present) creates or updates the credential, V(absent) deletes it.
+      - V(exists) creates the credential when it is missing and leaves a credential found as it is.
     type: str
-    choices: [present, absent]
+    choices: [present, absent, exists]
     default: present
 notes:
   - The service reads secret inputs back as C($encrypted$), so the module cannot tell whether a secret it is
@@ -78,7 +79,6 @@ notes:
     With O(update_secrets=false) such a run sends nothing.
   - Diff mode shows secret inputs as C(VALUE_SPECIFIED_IN_NO_LOG_PARAMETER); O(inputs) is a no_log option, so its
     values are masked in all output.
-  - awx.awx's O(state=exists) is not offered.
 extends_documentation_fragment:
   - automation.service.auth
   - automation.service.attributes
@@ -134,9 +134,8 @@ secrets_sent:
   sample: [password]
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._api_module import NO_LOG_PLACEHOLDER, is_id
-from ansible_collections.automation.service.plugins.module_utils._errors import NotFound
-from ansible_collections.automation.service.plugins.module_utils._resource import STATE, Resource, as_data
+from ansible_collections.automation.service.plugins.module_utils._api_module import NO_LOG_PLACEHOLDER
+from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS, Resource, as_data
 
 ENCRYPTED = '$encrypted$'
 
@@ -151,7 +150,7 @@ ARGUMENT_SPEC = dict(
     team=dict(type='str'),
     inputs=dict(type='dict', no_log=True),
     update_secrets=dict(type='bool', default=True, no_log=False),
-    state=STATE,
+    state=STATE_EXISTS,
 )
 
 RESOURCE = Resource(
@@ -179,15 +178,8 @@ def secret_fields(api, existing):
 def owner_ids(api):
     """The user or team that owns a new credential."""
     owners = {}
-    user = api.params.get('user')
-    if user is not None:
-        if is_id(user):
-            owners['user'] = int(user)
-        else:
-            found = api.get_one('users', username=user)
-            if found is None:
-                raise NotFound('user %r was not found.' % user)
-            owners['user'] = found['id']
+    if api.params.get('user') is not None:
+        owners['user'] = api.resolve_id('users', api.params['user'], 'user', name_field='username')
     if api.params.get('team') is not None:
         owners['team'] = api.resolve_id('teams', api.params['team'], 'team')
     return owners
@@ -196,8 +188,7 @@ def owner_ids(api):
 def run(api):
     params = api.params
     existing = RESOURCE.find(api)
-    if params['state'] == 'absent':
-        api.ensure_absent(existing)
+    if RESOURCE.settle(api, existing):
         return
     inputs = params.get('inputs')
     secrets = secret_fields(api, existing) if inputs else set()

@@ -47,8 +47,9 @@ options:
   state:
     description:
       - V(present) creates or updates the credential type, V(absent) deletes it.
+      - V(exists) creates the credential type when it is missing and leaves a credential type found as it is.
     type: str
-    choices: [present, absent]
+    choices: [present, absent, exists]
     default: present
 extends_documentation_fragment:
   - automation.service.auth
@@ -82,7 +83,7 @@ credential_type:
   sample: {"id": 30, "name": "Inventory API", "kind": "cloud", "inputs": {}, "injectors": {}}
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._resource import STATE, Resource
+from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS, Resource
 
 ARGUMENT_SPEC = dict(
     name=dict(type='str', required=True),
@@ -91,7 +92,7 @@ ARGUMENT_SPEC = dict(
     kind=dict(type='str', choices=['ssh', 'vault', 'net', 'scm', 'cloud', 'insights']),
     inputs=dict(type='dict'),
     injectors=dict(type='dict'),
-    state=STATE,
+    state=STATE_EXISTS,
 )
 
 RESOURCE = Resource(

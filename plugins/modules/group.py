@@ -67,12 +67,13 @@ options:
   state:
     description:
       - V(present) creates or updates the group, V(absent) deletes it.
+      - V(exists) creates the group when it is missing and leaves a group found as it is.
     type: str
-    choices: [present, absent]
+    choices: [present, absent, exists]
     default: present
 notes:
-  - awx.awx's O(state=exists) is not offered; O(state=present) with only O(name) and O(inventory) creates the
-    group when it is missing and changes nothing when it is there.
+  - O(state=present) with only O(name) and O(inventory) creates the group when it is missing and changes nothing
+    when it is there.
 extends_documentation_fragment:
   - automation.service.auth
   - automation.service.attributes
@@ -116,7 +117,7 @@ group:
   sample: {"id": 12, "name": "web", "inventory": 3, "variables": "{\"http_port\": 8080}"}
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._resource import STATE, Resource
+from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS, Resource
 
 ARGUMENT_SPEC = dict(
     name=dict(type='str', required=True),
@@ -128,7 +129,7 @@ ARGUMENT_SPEC = dict(
     children=dict(type='list', elements='str', aliases=['groups']),
     preserve_existing_hosts=dict(type='bool', default=False),
     preserve_existing_children=dict(type='bool', default=False, aliases=['preserve_existing_groups']),
-    state=STATE,
+    state=STATE_EXISTS,
 )
 
 RESOURCE = Resource(

@@ -131,11 +131,10 @@ options:
   state:
     description:
       - V(present) creates or updates the inventory source, V(absent) deletes it.
+      - V(exists) creates the inventory source when it is missing and leaves an inventory source found as it is.
     type: str
-    choices: [present, absent]
+    choices: [present, absent, exists]
     default: present
-notes:
-  - awx.awx's O(state=exists) is not offered.
 extends_documentation_fragment:
   - automation.service.auth
   - automation.service.attributes
@@ -184,7 +183,7 @@ inventory_source:
   sample: {"id": 100001, "name": "From git", "inventory": 3, "source": "scm", "source_path": "hosts.yml"}
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._resource import CUSTOM_VIRTUALENV, STATE, Resource
+from ansible_collections.automation.service.plugins.module_utils._resource import CUSTOM_VIRTUALENV, STATE_EXISTS, Resource
 
 SOURCES = ['scm', 'ec2', 'gce', 'azure_rm', 'vmware', 'satellite6', 'openstack', 'rhv', 'controller', 'insights',
            'terraform', 'openshift_virtualization']
@@ -213,7 +212,7 @@ ARGUMENT_SPEC = dict(
     verbosity=dict(type='int', choices=[0, 1, 2]),
     update_on_launch=dict(type='bool'),
     update_cache_timeout=dict(type='int'),
-    state=STATE,
+    state=STATE_EXISTS,
 )
 NOTIFICATIONS = ('notification_templates_started', 'notification_templates_success', 'notification_templates_error')
 ARGUMENT_SPEC.update((option, dict(type='list', elements='str')) for option in NOTIFICATIONS)

@@ -47,7 +47,8 @@ options:
     type: str
   project:
     description:
-      - Project holding the playbook, by name or numeric id. Required to create a template.
+      - Project holding the playbook, by name (in O(organization) when given), numeric id or named URL. Required to
+        create a template.
     type: str
   playbook:
     description:
@@ -413,6 +414,8 @@ RESOURCE = Resource(
     scoped_associations=('labels',),
     ordered=('instance_groups',),
     required_on_create=('project', 'playbook'),
+    scope_within={'project': 'organization'},
+    missing={'labels': 'Could not find label entry with name %s'},
 )
 
 

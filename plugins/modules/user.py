@@ -59,8 +59,9 @@ options:
     type: bool
   organization:
     description:
-      - An organization, by name or id, the user is made a member of when created. A user found is left in its
-        organizations.
+      - An organization, by name or id, the user is made a member of when created (the user is created through the
+        organization's list of users, as awx.awx does, so that an organization admin may create it). A user found
+        is left in its organizations.
     type: str
   is_superuser:
     description:
@@ -138,9 +139,9 @@ FIELDS = ('first_name', 'last_name', 'email', 'is_superuser', 'is_system_auditor
 
 def run(api):
     params = api.params
-    existing = api.get_one('users', username=params['username'])
+    existing = api.lookup('users', params['username'], 'username')
     if existing is None and params['new_username']:
-        existing = api.get_one('users', username=params['new_username'])
+        existing = api.lookup('users', params['new_username'], 'username')
 
     if params['state'] == 'absent':
         api.ensure_absent(existing)
@@ -149,7 +150,7 @@ def run(api):
         api.ensure_present(existing, {})
         return
     desired = dict((key, params[key]) for key in FIELDS if params[key] is not None)
-    desired['username'] = params['new_username'] or params['username']
+    desired['username'] = params['new_username'] or (existing or {}).get('username') or params['username']
     password = params['password']
     always = params['update_secrets'] if params['update_secrets'] is not None else params['update_password'] == 'always'
     if existing is not None and password and always:
@@ -157,14 +158,13 @@ def run(api):
     organization = None
     if existing is None and params['organization']:
         organization = api.resolve_id('organizations', params['organization'], 'organization')
-    user = api.ensure_present(existing, desired, create=lambda: {'password': password} if password else {},
-                              secret=('password',))
+    # A user made in an organization is posted to its users (as awx.awx does): its admins may.
+    api.ensure_present(existing, desired, create=lambda: {'password': password} if password else {},
+                       secret=('password',),
+                       endpoint=None if organization is None else 'organizations/%d/users' % organization)
     api.result[api.result_key].pop('password', None)
     if organization is not None and api.diff:
         api.result['diff']['after']['organization'] = organization
-    if organization is not None and not api.check_mode:
-        api.client.request('POST', 'organizations/%d/users' % organization, json_body={'id': user['id']},
-                           expect=(204,))
 
 
 SPEC = ModuleSpec(ARGUMENT_SPEC, resource='users', result_key='user')

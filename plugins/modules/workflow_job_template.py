@@ -326,8 +326,10 @@ options:
   state:
     description:
       - V(present) creates or updates the workflow job template, V(absent) deletes it.
+      - V(exists) creates the workflow job template when it is missing and leaves a workflow job template found as
+        it is.
     type: str
-    choices: [present, absent]
+    choices: [present, absent, exists]
     default: present
 extends_documentation_fragment:
   - automation.service.auth
@@ -386,7 +388,7 @@ workflow_job_template:
 '''
 
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
-from ansible_collections.automation.service.plugins.module_utils._resource import STATE, Resource
+from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS, Resource
 from ansible_collections.automation.service.plugins.module_utils._survey import ensure_survey
 from ansible_collections.automation.service.plugins.module_utils._workflow_node import (
     EDGES, ENDPOINT as NODE_ENDPOINT, PROMPT_LISTS, PROMPT_SPEC, ensure_node, node_task, org_filter, runnable_id,
@@ -452,7 +454,7 @@ ARGUMENT_SPEC = dict(
         )),
     )),
     destroy_current_nodes=dict(type='bool', default=False, aliases=['destroy_current_schema']),
-    state=STATE,
+    state=STATE_EXISTS,
 )
 ARGUMENT_SPEC.update((flag, dict(type='bool', aliases=ALIASES[flag]) if flag in ALIASES else dict(type='bool'))
                      for flag in ASK_FLAGS)
@@ -467,6 +469,7 @@ RESOURCE = Resource(
     text_data=('extra_vars',),
     associations=dict([('labels', ('labels', 'labels'))] + NOTIFICATION_LISTS),
     scoped_associations=('labels',),
+    missing={'labels': 'Could not find label entry with name %s'},
 )
 SPEC = RESOURCE.spec(ARGUMENT_SPEC)
 
@@ -550,7 +553,7 @@ def ensure_nodes(api, workflow):
 
 def run(api):
     obj, new = RESOURCE.run(api)
-    if obj is not None:
+    if obj is not None and (new or api.params['state'] != 'exists'):
         ensure_survey(api, RESOURCE.endpoint, obj, new, api.params.get('survey_spec'))
         ensure_nodes(api, obj.get('id'))
 

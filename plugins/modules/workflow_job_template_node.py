@@ -150,8 +150,9 @@ options:
   state:
     description:
       - V(present) creates or updates the node, V(absent) deletes it (and its edges).
+      - V(exists) creates the node when it is missing and leaves a node found as it is.
     type: str
-    choices: [present, absent]
+    choices: [present, absent, exists]
     default: present
 notes:
   - With O(state=present), one of O(unified_job_template), O(approval_node), O(success_nodes), O(failure_nodes) and
@@ -222,7 +223,7 @@ approval_template:
 '''
 
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
-from ansible_collections.automation.service.plugins.module_utils._resource import STATE
+from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS
 from ansible_collections.automation.service.plugins.module_utils._workflow_node import (
     EDGES, PROMPT_SPEC, RESOURCE, ensure_node, workflow_id,
 )
@@ -246,7 +247,7 @@ ARGUMENT_SPEC = dict(
     credentials=dict(type='list', elements='str'),
     labels=dict(type='list', elements='str'),
     instance_groups=dict(type='list', elements='str'),
-    state=STATE,
+    state=STATE_EXISTS,
 )
 ARGUMENT_SPEC.update(PROMPT_SPEC)
 

@@ -54,7 +54,8 @@ def can_change(user, obj):
     if isinstance(obj, Credential):
         return obj.created_by_id == user.id or is_org_admin(user, obj.organization)
     if isinstance(obj, User):
-        return obj.id == user.id
+        # Oneself, or a member of an organization one administers.
+        return obj.id == user.id or obj.svc_organizations.filter(admins=user).exists()
     if isinstance(obj, OAuth2AccessToken):
         return obj.user_id == user.id
     if isinstance(obj, OAuth2Application):

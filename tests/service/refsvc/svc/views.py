@@ -332,7 +332,8 @@ class MeView(ApiMixin, generics.ListAPIView):
 
 class OrganizationUsersView(ApiMixin, generics.ListAPIView):
     """/api/v2/organizations/<pk>/users/ and /admins/: list, and POST {"id": N}
-    (with "disassociate": true to remove)."""
+    (with "disassociate": true to remove); a POST of a new user's fields (no id) creates the
+    user in the organization, which its admins may do."""
 
     serializer_class = UserSerializer
     filter_backends = [FieldLookupBackend]
@@ -348,6 +349,17 @@ class OrganizationUsersView(ApiMixin, generics.ListAPIView):
         org = self.get_parent()
         if not access.can_change(request.user, org):
             raise PermissionDenied()
+        if "id" not in request.data and "username" in request.data:
+            serializer = UserSerializer(data=request.data, context=self.get_serializer_context())
+            serializer.is_valid(raise_exception=True)
+            if not request.user.is_superuser and serializer.validated_data.get("is_superuser"):
+                raise PermissionDenied()
+            with transaction.atomic():
+                user = serializer.save()
+                getattr(org, self.relation).add(user)
+                if self.relation == "admins":
+                    org.members.add(user)
+            return Response(UserSerializer(user, context=self.get_serializer_context()).data, status=201)
         try:
             user = User.objects.get(pk=int(request.data.get("id")))
         except (TypeError, ValueError, User.DoesNotExist):
