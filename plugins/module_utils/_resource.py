@@ -125,13 +125,12 @@ class Resource:
         source = api.params['copy_from']
         if existing is not None:
             api.warn('%s %s exists: copy_from %s was not used.' % (self.label, existing.get(self.name), source))
-            api.result['copied'] = False
             return existing
         found = api.lookup(self.endpoint, source, self.name)
         if found is None:
             raise NotFound('%s %r to copy from was not found.' % (self.label, source))
         name = api.params.get('new_' + self.name) or api.params[self.name]
-        api.result.update(changed=True, copied=True, copied_from=found['id'])
+        api.result.update(changed=True, copied_from=found['id'])
         if api.check_mode:
             # What the copy would be: the rest of the task compares against it and writes nothing.
             return dict(found, id=None, url=None, related={}, **{self.name: name})
