@@ -1,0 +1,58 @@
+"""What a new install of the real service holds (its managed credential types and
+the demo content of create_preload_data), and answers observed on AWX 24.6.1 for
+applications' redirect URIs, credential inputs, a group's all_hosts and
+potential_children, an organization's users, credentials and execution
+environments, the legacy object_roles lists and the OPTIONS of sub-lists."""
+import base64
+import json
+import uuid
+from pathlib import Path
+
+import pytest
+import requests
+
+DATA = Path(__file__).resolve().parents[1] / "refsvc" / "svc" / "managed_credential_types.json"
+DEPRECATED = '299 awx "This resource has been deprecated and will be removed in a future release."'
+ENCRYPTED_KEY = "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,0011\n\nAAAA\n-----END RSA PRIVATE KEY-----\n"
+PLAIN_KEY = "-----BEGIN RSA PRIVATE KEY-----\nAAAA\n-----END RSA PRIVATE KEY-----\n"
+
+
+def call(service, method, path, **kwargs):
+    headers = kwargs.pop("headers", {})
+    headers["Authorization"] = "Basic " + base64.b64encode(("%s:%s" % (service.admin_username, service.admin_password)).encode()).decode()
+    return requests.request(method, service.url + "/api/v2/" + path, headers=headers, verify=service.ca_path, **kwargs)
+
+
+def uid(prefix):
+    return "%s-%s" % (prefix, uuid.uuid4().hex[:8])
+
+
+def created(service, path, body):
+    r = call(service, "POST", path, json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def one(service, path):
+    r = call(service, "GET", path)
+    assert r.status_code == 200 and r.json()["count"] == 1, r.text
+    return r.json()["results"][0]
+
+
+# ---------------------------------------------------------------- managed credential types
+
+def test_every_managed_credential_type_of_the_real_service(service):
+    recorded = json.loads(DATA.read_text())["credential_types"]
+    r = call(service, "GET", "credential_types/?managed=true&page_size=200")
+    served = r.json()["results"]
+    assert r.json()["count"] == len(recorded) == 30
+    # Ordered by kind, then name, as the real model orders them.
+    assert [(t["kind"], t["name"]) for t in served] == sorted((t["kind"], t["name"]) for t in recorded)
+    by_name = {t["name"]: t for t in served}
+    for t in recorded:
+        got = by_name[t["name"]]
+        assert (got["kind"], got["namespace"], got["inputs"], got["injectors"], got["managed"]) == \
+            (t["kind"], t["namespace"], t["inputs"], t["injectors"], True)
+    assert (by_name["CyberArk Central Credential Provider Lookup"]["kind"], by_name["CyberArk Central Credential Provider Lookup"]["namespace"]) == ("external", "aim")
+    assert by_name["Insights"]["kind"] == "insights" and by_name["OpenStack"]["namespace"] == "openstack"
+    assert one(service, "credential_types/?name=Machine")["id"] == 1
