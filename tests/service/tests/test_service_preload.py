@@ -56,3 +56,23 @@ def test_every_managed_credential_type_of_the_real_service(service):
     assert (by_name["CyberArk Central Credential Provider Lookup"]["kind"], by_name["CyberArk Central Credential Provider Lookup"]["namespace"]) == ("external", "aim")
     assert by_name["Insights"]["kind"] == "insights" and by_name["OpenStack"]["namespace"] == "openstack"
     assert one(service, "credential_types/?name=Machine")["id"] == 1
+
+
+# ---------------------------------------------------------------- demo content
+
+def test_demo_content_of_a_new_install(service):
+    org = one(service, "organizations/?name=Default")
+    inventory = one(service, "inventories/?name=Demo+Inventory")
+    assert inventory["organization"] == org["id"]
+    host = one(service, "inventories/%d/hosts/?name=localhost" % inventory["id"])
+    assert host["variables"] == "ansible_connection: local\nansible_python_interpreter: '{{ ansible_playbook_python }}'"
+    credential = one(service, "credentials/?name=Demo+Credential")
+    assert credential["organization"] is None and credential["kind"] == "ssh"
+    assert credential["inputs"] == {"username": service.admin_username}
+    assert credential["summary_fields"]["owners"][0]["name"] == service.admin_username
+    project = one(service, "projects/?name=Demo+Project")
+    assert (project["scm_type"], project["scm_url"], project["organization"]) == \
+        ("git", "https://github.com/ansible/ansible-tower-samples", org["id"])
+    template = one(service, "job_templates/?name=Demo+Job+Template")
+    assert (template["project"], template["inventory"], template["playbook"]) == (project["id"], inventory["id"], "hello_world.yml")
+    assert [c["name"] for c in call(service, "GET", "job_templates/%d/credentials/" % template["id"]).json()["results"]] == ["Demo Credential"]

@@ -1,6 +1,6 @@
 """First-start content: the administrator, the managed credential types
-(recorded from the real service in managed_credential_types.json), the Default
-organization."""
+(recorded from the real service in managed_credential_types.json), and on a new
+install the Default organization with the demo content."""
 import json
 from pathlib import Path
 
@@ -29,10 +29,15 @@ def seed_credential_types():
 
 
 def seed(admin_username: str, admin_password: str) -> None:
-    if not User.objects.filter(username=admin_username).exists():
-        User.objects.create_superuser(admin_username, "admin@example.com", admin_password)
-    Organization.objects.get_or_create(name="Default", defaults={"description": ""})
+    admin = User.objects.filter(username=admin_username).first()
+    if admin is None:
+        admin = User.objects.create_superuser(admin_username, "admin@example.com", admin_password)
     seed_credential_types()
+    if not Organization.objects.exists():
+        # A new install: the real installer's create_preload_data.
+        from refsvc.jobs.seed import create_preload_data
+
+        create_preload_data(Organization.objects.create(name="Default", description=""), admin)
     from refsvc.resources.seed import seed as seed_resources
 
     seed_resources()

@@ -92,7 +92,9 @@ class Run:
 def git_environment():
     import os
 
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "SVC_", "DJANGO_"))}
+    # GIT_CONFIG_GLOBAL stays: it may point public URLs at local mirrors (url.insteadOf).
+    env = {k: v for k, v in os.environ.items()
+           if k == "GIT_CONFIG_GLOBAL" or not k.startswith(("GIT_", "SVC_", "DJANGO_"))}
     env.update({"GIT_TERMINAL_PROMPT": "0", "GIT_CONFIG_NOSYSTEM": "1", "LC_ALL": "C"})
     return env
 
