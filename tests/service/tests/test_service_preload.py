@@ -76,3 +76,25 @@ def test_demo_content_of_a_new_install(service):
     template = one(service, "job_templates/?name=Demo+Job+Template")
     assert (template["project"], template["inventory"], template["playbook"]) == (project["id"], inventory["id"], "hello_world.yml")
     assert [c["name"] for c in call(service, "GET", "job_templates/%d/credentials/" % template["id"]).json()["results"]] == ["Demo Credential"]
+
+
+# ---------------------------------------------------------------- applications
+
+@pytest.mark.parametrize("uris, error", [
+    ("http://tower.com/api/v2/ http://tower.com/api/v2/teams", None),
+    ("http://localhost:8000/cb?x=1", None),
+    ("ftp://x.com/", "Unauthorized redirect scheme: ftp"),
+    ("http://a.com/ myapp://cb", "Unauthorized redirect scheme: myapp"),
+    ("notauri", "Enter a valid URL."),
+    ("https://x.com/#frag", "Redirect URIs must not contain fragments"),
+    ("", "redirect_uris cannot be empty with grant_type authorization-code"),
+])
+def test_application_redirect_uris(service, uris, error):
+    body = {"name": uid("app"), "organization": 1, "client_type": "confidential",
+            "authorization_grant_type": "authorization-code", "redirect_uris": uris}
+    r = call(service, "POST", "applications/", json=body)
+    if error is None:
+        assert r.status_code == 201 and r.json()["redirect_uris"] == uris, r.text
+        call(service, "DELETE", "applications/%d/" % r.json()["id"])
+    else:
+        assert r.status_code == 400 and r.json() == {"__all__": [error]}
