@@ -98,3 +98,29 @@ def test_application_redirect_uris(service, uris, error):
         call(service, "DELETE", "applications/%d/" % r.json()["id"])
     else:
         assert r.status_code == 400 and r.json() == {"__all__": [error]}
+
+
+# ---------------------------------------------------------------- credential inputs
+
+@pytest.mark.parametrize("inputs, answer", [
+    ({"ssh_key_data": ENCRYPTED_KEY}, {"inputs": {"ssh_key_unlock": ["must be set when SSH key is encrypted."]}}),
+    ({"ssh_key_data": PLAIN_KEY, "ssh_key_unlock": "x"}, {"inputs": {"ssh_key_unlock": ["should not be set when SSH key is not encrypted."]}}),
+    ({"password": "$encrypted$"}, {"inputs": ["$encrypted$ is a reserved keyword, and cannot be used for password."]}),
+    ({"become_method": 5}, {"inputs": {"become_method": ["5 is not of type 'string'"]}}),
+    ({"bogus": 1}, {"inputs": ["Additional properties are not allowed ('bogus' was unexpected)"]}),
+    ({"ssh_key_data": "garbage"}, {"inputs": {"ssh_key_data": ["Invalid certificate or key: garbage..."]}}),
+    ({"ssh_key_data": "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n"},
+     {"inputs": {"ssh_key_data": ["At least one private key is required."]}}),
+])
+def test_machine_credential_inputs_are_checked(service, inputs, answer):
+    r = call(service, "POST", "credentials/", json={"name": uid("cred"), "organization": 1, "credential_type": 1, "inputs": inputs})
+    assert r.status_code == 400 and r.json() == answer
+
+
+def test_encrypted_key_with_its_passphrase_is_taken(service):
+    cred = created(service, "credentials/", {"name": uid("cred"), "organization": 1, "credential_type": 1,
+                                             "inputs": {"ssh_key_data": ENCRYPTED_KEY, "ssh_key_unlock": "x"}})
+    # "$encrypted$" stands for the stored key, still encrypted: the passphrase stays needed.
+    r = call(service, "PATCH", "credentials/%d/" % cred["id"], json={"inputs": {"ssh_key_data": "$encrypted$"}})
+    assert r.status_code == 400 and r.json() == {"inputs": {"ssh_key_unlock": ["must be set when SSH key is encrypted."]}}
+    call(service, "DELETE", "credentials/%d/" % cred["id"])
