@@ -124,3 +124,57 @@ def test_encrypted_key_with_its_passphrase_is_taken(service):
     r = call(service, "PATCH", "credentials/%d/" % cred["id"], json={"inputs": {"ssh_key_data": "$encrypted$"}})
     assert r.status_code == 400 and r.json() == {"inputs": {"ssh_key_unlock": ["must be set when SSH key is encrypted."]}}
     call(service, "DELETE", "credentials/%d/" % cred["id"])
+
+
+# ---------------------------------------------------------------- groups
+
+def test_group_all_hosts_and_potential_children(service):
+    inv = created(service, "inventories/", {"name": uid("inv"), "organization": 1})
+    ga, gb, gc, gd = (created(service, "inventories/%d/groups/" % inv["id"], {"name": n}) for n in ("ga", "gb", "gc", "gd"))
+    assert call(service, "POST", "groups/%d/children/" % ga["id"], json={"id": gb["id"]}).status_code == 204
+    assert call(service, "POST", "groups/%d/children/" % gb["id"], json={"id": gc["id"]}).status_code == 204
+    for group, host in ((ga, "zh1"), (gb, "ah2"), (gc, "mh3")):
+        created(service, "groups/%d/hosts/" % group["id"], {"name": host})
+
+    def listed(path):
+        r = call(service, "GET", path)
+        assert r.status_code == 200, r.text
+        return [o["name"] for o in r.json()["results"]]
+
+    assert listed("groups/%d/all_hosts/" % ga["id"]) == ["ah2", "mh3", "zh1"]
+    assert listed("groups/%d/all_hosts/" % gb["id"]) == ["ah2", "mh3"]
+    assert listed("groups/%d/potential_children/" % gb["id"]) == ["gd"]
+    assert listed("groups/%d/potential_children/" % gd["id"]) == ["ga", "gb", "gc"]
+    r = call(service, "POST", "groups/%d/all_hosts/" % ga["id"], json={})
+    assert r.status_code == 405 and r.json() == {"detail": 'Method "POST" not allowed.'}
+    for key in ("all_hosts", "potential_children"):
+        assert ga["related"][key] == "/api/v2/groups/%d/%s/" % (ga["id"], key)
+    call(service, "DELETE", "inventories/%d/" % inv["id"])
+
+
+# ---------------------------------------------------------------- organizations' sub-lists
+
+def test_organization_users_post_creates_a_member(service):
+    org = created(service, "organizations/", {"name": uid("org")})
+    name = uid("user")
+    r = call(service, "POST", "organizations/%d/users/" % org["id"], json={"username": name, "password": "pw-" + name})
+    assert r.status_code == 201 and r.json()["username"] == name, r.text
+    user = r.json()
+    assert [u["username"] for u in call(service, "GET", "organizations/%d/users/" % org["id"]).json()["results"]] == [name]
+    r = call(service, "POST", "organizations/%d/users/" % org["id"], json={"username": name, "password": "x"})
+    assert r.status_code == 400 and r.json() == {"username": ["A user with that username already exists."]}
+    r = call(service, "POST", "organizations/%d/users/" % org["id"], json={"id": 999999})
+    assert r.status_code == 400 and r.json() == {"detail": "User matching query does not exist."}
+    call(service, "DELETE", "users/%d/" % user["id"])
+    call(service, "DELETE", "organizations/%d/" % org["id"])
+
+
+def test_organization_credentials_and_execution_environments(service):
+    org = created(service, "organizations/", {"name": uid("org")})
+    cred = created(service, "organizations/%d/credentials/" % org["id"], {"name": uid("cred"), "credential_type": 1, "inputs": {}})
+    assert cred["organization"] == org["id"]
+    assert [c["id"] for c in call(service, "GET", "organizations/%d/credentials/" % org["id"]).json()["results"]] == [cred["id"]]
+    ee = created(service, "organizations/%d/execution_environments/" % org["id"], {"name": uid("ee"), "image": "quay.io/x/y:1"})
+    assert ee["organization"] == org["id"]
+    assert [e["id"] for e in call(service, "GET", "organizations/%d/execution_environments/" % org["id"]).json()["results"]] == [ee["id"]]
+    call(service, "DELETE", "organizations/%d/" % org["id"])

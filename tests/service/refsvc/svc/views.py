@@ -348,11 +348,23 @@ class OrganizationUsersView(ApiMixin, generics.ListAPIView):
         org = self.get_parent()
         if not access.can_change(request.user, org):
             raise PermissionDenied()
-        try:
-            user = User.objects.get(pk=int(request.data.get("id")))
-        except (TypeError, ValueError, User.DoesNotExist):
-            return Response({"msg": "Related object not found."}, status=400)
         relation = getattr(org, self.relation)
+        if "id" not in request.data:
+            # A body without id creates the user and adds it, as the real sublist does.
+            serializer = UserSerializer(data=request.data, context=self.get_serializer_context())
+            serializer.is_valid(raise_exception=True)
+            user = serializer.save()
+            relation.add(user)
+            if self.relation == "admins":
+                org.members.add(user)
+            return Response(UserSerializer(user, context=self.get_serializer_context()).data, status=201)
+        try:
+            user_id = int(request.data.get("id"))
+        except (TypeError, ValueError):
+            return Response({"detail": '"id" field must be an integer.'}, status=400)
+        user = User.objects.filter(pk=user_id).first()
+        if user is None:
+            return Response({"detail": "User matching query does not exist."}, status=400)
         if request.data.get("disassociate"):
             relation.remove(user)
         else:
