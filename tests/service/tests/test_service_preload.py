@@ -178,3 +178,43 @@ def test_organization_credentials_and_execution_environments(service):
     assert ee["organization"] == org["id"]
     assert [e["id"] for e in call(service, "GET", "organizations/%d/execution_environments/" % org["id"]).json()["results"]] == [ee["id"]]
     call(service, "DELETE", "organizations/%d/" % org["id"])
+
+
+# ---------------------------------------------------------------- legacy roles
+
+def test_object_roles_lists_are_deprecated(service):
+    credential = one(service, "credentials/?name=Demo+Credential")
+    r = call(service, "GET", "credentials/%d/object_roles/" % credential["id"])
+    assert r.status_code == 200 and r.headers["Warning"] == DEPRECATED
+    assert [(o["name"], o["description"]) for o in r.json()["results"]] == [
+        ("Admin", "Can manage all aspects of the credential"), ("Use", "Can use the credential in a job template"),
+        ("Read", "May view settings for the credential")]
+    options = call(service, "OPTIONS", "organizations/1/object_roles/")
+    assert options.headers["Warning"] == DEPRECATED and sorted(options.json()["actions"]) == ["GET"]
+    assert options.json()["name"] == "Organization Object Roles List"
+    assert call(service, "GET", "roles/").headers["Warning"] == DEPRECATED
+    assert "Warning" not in call(service, "GET", "credentials/").headers
+
+
+# ---------------------------------------------------------------- OPTIONS of sub-lists
+
+def test_sub_list_options_as_the_real_service_answers(service):
+    template = one(service, "job_templates/?name=Demo+Job+Template")
+    options = call(service, "OPTIONS", "job_templates/%d/credentials/" % template["id"]).json()
+    assert sorted(options["actions"]["POST"]) == ["credential_type", "description", "id", "inputs", "name", "organization"]
+    assert options["actions"]["POST"]["id"] == {"type": "integer", "required": False, "hidden": False, "label": "ID",
+                                                "help_text": "Database ID for this credential.", "filterable": True}
+    assert options["object_roles"] == ["admin_role", "use_role", "read_role"] and options["max_page_size"] == 200
+    assert sorted(call(service, "OPTIONS", "job_templates/%d/labels/" % template["id"]).json()["actions"]["POST"]) == ["id", "name", "organization"]
+    assert sorted(call(service, "OPTIONS", "organizations/1/galaxy_credentials/").json()["actions"]["POST"]) == ["id"]
+    assert sorted(call(service, "OPTIONS", "organizations/1/credentials/").json()["actions"]["POST"]) == \
+        ["credential_type", "description", "inputs", "name", "organization"]
+    assert sorted(call(service, "OPTIONS", "organizations/1/users/").json()["actions"]["POST"]) == \
+        ["email", "first_name", "id", "is_superuser", "is_system_auditor", "last_name", "password", "username"]
+    assert "id" in call(service, "OPTIONS", "inventories/1/hosts/").json()["actions"]["POST"]
+    inv = created(service, "inventories/", {"name": uid("inv"), "organization": 1})
+    group = created(service, "inventories/%d/groups/" % inv["id"], {"name": "g"})
+    assert sorted(call(service, "OPTIONS", "groups/%d/all_hosts/" % group["id"]).json()["actions"]) == ["GET"]
+    call(service, "DELETE", "inventories/%d/" % inv["id"])
+    listing = call(service, "OPTIONS", "organizations/").json()
+    assert listing["max_page_size"] == 200 and listing["object_roles"][0] == "admin_role" and len(listing["object_roles"]) == 13

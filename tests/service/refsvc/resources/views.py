@@ -451,6 +451,7 @@ class OrganizationCredentials(SubList):
     parent_model, model, relation, serializer_class, allow_create, parent_key = (
         Organization, Credential, "credentials", CredentialSerializer, True, "organization")
     allow_attach = False
+    metadata_post_exclude = ("user", "team")
 
     def get_queryset(self):
         parent = self.get_parent()

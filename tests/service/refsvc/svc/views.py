@@ -73,6 +73,9 @@ class ApiMixin:
         except Exception:
             authenticator = None
         request._request.svc_auth = getattr(authenticator, "kind", None) or "anonymous"
+        if getattr(self, "deprecated", False):
+            # As the real generic views mark the endpoints they deprecate (the legacy roles).
+            response["Warning"] = '299 awx "This resource has been deprecated and will be removed in a future release."'
         return response
 
     def can_write_metadata(self, request, method):
@@ -254,6 +257,8 @@ class HostDetail(ResourceDetail):
 class InventoryHostList(HostList):
     """/api/v2/inventories/<pk>/hosts/"""
 
+    attach_metadata = True  # the real list creates and attaches: its OPTIONS offer "id"
+
     def get_parent(self):
         return get_object_or_404(access.visible(Inventory, self.request.user), pk=self.kwargs["pk"])
 
@@ -337,6 +342,11 @@ class OrganizationUsersView(ApiMixin, generics.ListAPIView):
     serializer_class = UserSerializer
     filter_backends = [FieldLookupBackend]
     relation = "members"
+    attach_metadata = create_metadata = True
+
+    def can_write_metadata(self, request, method):
+        org = access.visible(Organization, request.user).filter(pk=self.kwargs["pk"]).first()
+        return method == "POST" and org is not None and access.can_change(request.user, org)
 
     def get_parent(self):
         return get_object_or_404(access.visible(Organization, self.request.user), pk=self.kwargs["pk"])
