@@ -218,3 +218,33 @@ def test_sub_list_options_as_the_real_service_answers(service):
     call(service, "DELETE", "inventories/%d/" % inv["id"])
     listing = call(service, "OPTIONS", "organizations/").json()
     assert listing["max_page_size"] == 200 and listing["object_roles"][0] == "admin_role" and len(listing["object_roles"]) == 13
+
+
+# ---------------------------------------------------------------- users changed by an organization administrator
+
+def test_organization_admin_changes_the_users_of_the_organizations_it_administers(service):
+    org, other = created(service, "organizations/", {"name": uid("org")}), created(service, "organizations/", {"name": uid("org")})
+    users = {}
+    for key in ("admin", "member", "both"):
+        users[key] = created(service, "organizations/%d/users/" % org["id"], {"username": uid(key), "password": "pw-" + key})
+    assert call(service, "POST", "organizations/%d/users/" % other["id"], json={"id": users["both"]["id"]}).status_code == 204
+    assert call(service, "POST", "organizations/%d/admins/" % org["id"], json={"id": users["admin"]["id"]}).status_code == 204
+
+    def as_admin(method, path, **kwargs):
+        return requests.request(method, service.url + "/api/v2/" + path, auth=(users["admin"]["username"], "pw-admin"),
+                                verify=service.ca_path, **kwargs)
+
+    assert as_admin("PATCH", "users/%d/" % users["member"]["id"], json={"last_name": "X"}).status_code == 200
+    # A member of an organization it does not administer, and /users/ itself, are refused.
+    assert as_admin("PATCH", "users/%d/" % users["both"]["id"], json={"last_name": "X"}).status_code == 403
+    assert as_admin("POST", "users/", json={"username": uid("e"), "password": "pw"}).status_code == 403
+    for user in users.values():
+        call(service, "DELETE", "users/%d/" % user["id"])
+    for o in (org, other):
+        call(service, "DELETE", "organizations/%d/" % o["id"])
+
+
+def test_survey_spec_options(service):
+    template = one(service, "job_templates/?name=Demo+Job+Template")
+    options = call(service, "OPTIONS", "job_templates/%d/survey_spec/" % template["id"]).json()
+    assert options["actions"] == {"POST": {}, "GET": {}}

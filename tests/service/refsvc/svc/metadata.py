@@ -64,6 +64,12 @@ class Metadata(BaseMetadata):
             "parses": [p.media_type for p in view.parser_classes],
         }
         if not hasattr(view, "get_serializer"):
+            if getattr(view, "empty_metadata", False):
+                # A view of the real service whose serializer has no fields (a survey spec).
+                actions = {"GET": {}}
+                if "POST" in view.allowed_methods and view.can_write_metadata(request, "POST"):
+                    actions = {"POST": {}, "GET": {}}
+                data["actions"] = actions
             return data
         try:
             serializer = view.get_serializer()
