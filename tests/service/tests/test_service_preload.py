@@ -238,6 +238,9 @@ def test_organization_admin_changes_the_users_of_the_organizations_it_administer
     # A member of an organization it does not administer, and /users/ itself, are refused.
     assert as_admin("PATCH", "users/%d/" % users["both"]["id"], json={"last_name": "X"}).status_code == 403
     assert as_admin("POST", "users/", json={"username": uid("e"), "password": "pw"}).status_code == 403
+    assert as_admin("DELETE", "users/%d/" % users["both"]["id"]).status_code == 403
+    assert as_admin("DELETE", "users/%d/" % users["member"]["id"]).status_code == 204
+    users.pop("member")
     for user in users.values():
         call(service, "DELETE", "users/%d/" % user["id"])
     for o in (org, other):

@@ -323,7 +323,10 @@ class UserDetail(ResourceDetail):
                 raise PermissionDenied()
 
     def perform_destroy(self, instance):
-        if not self.request.user.is_superuser or instance == self.request.user:
+        # The real UserAccess.can_delete: not oneself; a superuser, or an administrator
+        # of every organization the user belongs to.
+        user = self.request.user
+        if instance == user or not (user.is_superuser or access.can_admin_user(user, instance)):
             raise PermissionDenied()
         instance.delete()
 
