@@ -111,7 +111,8 @@ OAUTH2_PROVIDER = {
     "DEFAULT_SCOPES": ["write"],
     "ACCESS_TOKEN_EXPIRE_SECONDS": 31536000000,
     "REFRESH_TOKEN_EXPIRE_SECONDS": 2628000,
-    "ALLOWED_REDIRECT_URI_SCHEMES": ["https"],
+    # AWX 24.6.1 keeps django-oauth-toolkit's default.
+    "ALLOWED_REDIRECT_URI_SCHEMES": ["http", "https"],
 }
 
 REST_FRAMEWORK = {

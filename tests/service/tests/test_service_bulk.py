@@ -169,7 +169,7 @@ def jobs_setup(service):
     inv = call(service, "POST", "inventories/", json={"name": prefix, "organization": 1}).json()
     for n in (1, 2):
         assert call(service, "POST", "hosts/", json={"name": "%s-h%d" % (prefix, n), "inventory": inv["id"]}).status_code == 201
-    project = call(service, "GET", "projects/?name=Demo+Project").json()["results"][0]
+    project = call(service, "POST", "projects/", json={"name": "manual-" + uuid.uuid4().hex[:8], "organization": 1, "local_path": "demo"}).json()
 
     def template(name, **fields):
         body = {"name": "%s-%s" % (prefix, name), "inventory": inv["id"], "project": project["id"], "playbook": "hello.yml"}

@@ -43,7 +43,7 @@ def setup(service):
     for n in (1, 2, 3):
         r = call(service, "POST", "/api/v2/hosts/", json={"name": "%s-h%d" % (prefix, n), "inventory": inv["id"]})
         assert r.status_code == 201, r.text
-    project = call(service, "GET", "/api/v2/projects/?name=Demo+Project").json()["results"][0]
+    project = call(service, "POST", "/api/v2/projects/", json={"name": prefix, "organization": 1, "local_path": "demo"}).json()
     return {"prefix": prefix, "inventory": inv["id"], "project": project["id"]}
 
 
@@ -56,7 +56,7 @@ def template(service, setup, name, **fields):
     return r.json()
 
 
-def test_resource_list_and_shipped_project(service, setup):
+def test_resource_list_and_manual_project(service, setup):
     root = requests.get(service.url + "/api/v2/", verify=service.ca_path).json()
     for name in ("projects", "job_templates", "jobs"):
         assert root[name] == "/api/v2/%s/" % name

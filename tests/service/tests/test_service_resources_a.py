@@ -166,7 +166,7 @@ def test_inventory_sources(service, inventory):
     assert r.json() == {"source_project": ["Project required for scm type sources."]}
     r = call(service, "POST", "inventory_sources/", json={"name": uid("s"), "inventory": inventory["id"], "source": "ec2", "source_path": "x"})
     assert r.json() == {"detail": ["Cannot set source_path if not SCM type."]}
-    demo = call(service, "GET", "projects/?name=Demo+Project").json()["results"][0]
+    demo = call(service, "POST", "projects/", json={"name": "manual-" + uuid.uuid4().hex[:8], "organization": 1, "local_path": "demo"}).json()
     r = call(service, "POST", "inventory_sources/", json={"name": uid("s"), "inventory": inventory["id"], "source": "scm", "source_project": demo["id"]})
     assert r.json() == {"source_project": ["Cannot use manual project for SCM-based inventory."]}
     r = call(service, "POST", "inventory_sources/", json={"name": uid("s"), "inventory": inventory["id"], "source": "nope"})
@@ -427,7 +427,7 @@ def test_schedule_targets_and_prompts(service, inventory, cloud_source):
     file_src = created(service, "inventory_sources/", {"name": uid("file"), "inventory": inventory["id"], "source": "constructed"})
     r = call(service, "POST", "inventory_sources/%d/schedules/" % file_src["id"], json={"name": uid("s"), "rrule": RRULE})
     assert r.status_code == 400 and r.json() == {"unified_job_template": ["Inventory Source must be a cloud resource."]}
-    demo = call(service, "GET", "projects/?name=Demo+Project").json()["results"][0]
+    demo = call(service, "POST", "projects/", json={"name": "manual-" + uuid.uuid4().hex[:8], "organization": 1, "local_path": "demo"}).json()
     r = call(service, "POST", "projects/%d/schedules/" % demo["id"], json={"name": uid("s"), "rrule": RRULE})
     assert r.json() == {"unified_job_template": ["Manual Project cannot have a schedule set."]}
     r = call(service, "POST", "inventory_sources/%d/schedules/" % cloud_source["id"], json={"name": uid("s"), "rrule": RRULE, "limit": "web"})
@@ -446,7 +446,7 @@ def test_schedule_targets_and_prompts(service, inventory, cloud_source):
 
 
 def test_job_template_labels_and_notifications(service, org, inventory):
-    demo = call(service, "GET", "projects/?name=Demo+Project").json()["results"][0]
+    demo = call(service, "POST", "projects/", json={"name": "manual-" + uuid.uuid4().hex[:8], "organization": 1, "local_path": "demo"}).json()
     jt = created(service, "job_templates/", {"name": uid("jt"), "project": demo["id"], "playbook": "hello.yml", "inventory": inventory["id"]})
     label = created(service, "labels/", {"name": uid("jl"), "organization": org["id"]})
     assert call(service, "POST", "job_templates/%d/labels/" % jt["id"], json={"id": label["id"]}).status_code == 204

@@ -35,7 +35,7 @@ def setup(service):
     prefix = "wfj-" + uuid.uuid4().hex[:8]
     inv = call(service, "POST", "inventories/", json={"name": prefix, "organization": 1}).json()
     call(service, "POST", "hosts/", json={"name": prefix + "-h1", "inventory": inv["id"]})
-    project = call(service, "GET", "projects/?name=Demo+Project").json()["results"][0]
+    project = call(service, "POST", "projects/", json={"name": "manual-" + uuid.uuid4().hex[:8], "organization": 1, "local_path": "demo"}).json()
     templates = {}
     for name, playbook in (("ok", "hello.yml"), ("fail", "fail.yml")):
         r = call(service, "POST", "job_templates/", json={"name": "%s-%s" % (prefix, name), "inventory": inv["id"],

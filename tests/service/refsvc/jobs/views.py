@@ -102,11 +102,25 @@ class RelatedCredentials(ApiMixin, generics.ListAPIView):
     """/job_templates/<pk>/credentials/ (POST {"id": N}, "disassociate": true removes) and /jobs/<pk>/credentials/."""
 
     parent_model = JobTemplate
+    # The real job template's list creates and attaches (its OPTIONS offers "id" and
+    # the credential fields); a job's list is read only.
+    create_metadata = True
+    metadata_post_exclude = ("user", "team")
+
+    @property
+    def attach_metadata(self):
+        return self.parent_model is JobTemplate
 
     def get_serializer_class(self):
         from refsvc.svc.serializers import CredentialSerializer
 
         return CredentialSerializer
+
+    def can_write_metadata(self, request, method):
+        if method != "POST" or self.parent_model is not JobTemplate:
+            return False
+        parent = visible(JobTemplate, request.user).filter(pk=self.kwargs["pk"]).first()
+        return parent is not None and can_change(request.user, parent)
 
     def get_parent(self):
         return get_object_or_404(visible(self.parent_model, self.request.user), pk=self.kwargs["pk"])

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import registry, views
 
 v2 = [
     ("teams/", views.TeamList),
@@ -22,3 +22,7 @@ v2 = [
 ]
 
 urlpatterns = [path("api/v2/" + p, v.as_view()) for p, v in v2]
+urlpatterns += [
+    path("api/v2/%s/<int:pk>/object_roles/" % kind.url, views.ObjectRoles.as_view(parent_model=kind.model))
+    for kind in registry.KINDS if kind.role_fields
+]

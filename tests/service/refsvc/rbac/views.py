@@ -2,6 +2,7 @@ from django.contrib.auth.models import User
 from django.contrib.contenttypes.models import ContentType
 from django.db import IntegrityError, transaction
 from django.db.models import Q
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from rest_framework import generics, status
 from rest_framework.exceptions import ParseError, PermissionDenied, ValidationError
@@ -199,6 +200,7 @@ def visible_roles(user):
 
 
 class RoleList(SubList):
+    deprecated = True
     model = Role
     serializer_class = RoleSerializer
     search_fields = ("role_field", "content_type__model")
@@ -208,6 +210,7 @@ class RoleList(SubList):
 
 
 class RoleDetail(ApiMixin, generics.RetrieveAPIView):
+    deprecated = True
     model = Role
     serializer_class = RoleSerializer
 
@@ -217,6 +220,7 @@ class RoleDetail(ApiMixin, generics.RetrieveAPIView):
 
 class RoleUsers(SubList):
     """/roles/<pk>/users/: POST {"id": N} grants the role, with "disassociate" revokes."""
+    deprecated = True
 
     serializer_class = UserSerializer
     search_fields = ("username", "first_name", "last_name", "email")
@@ -257,6 +261,7 @@ def check_team_grant(role, team):
 
 class RoleTeams(SubList):
     """/roles/<pk>/teams/: POST {"id": N} grants the role to a team, with "disassociate" revokes."""
+    deprecated = True
 
     serializer_class = TeamSerializer
 
@@ -286,6 +291,7 @@ class RoleTeams(SubList):
 
 class UserRoles(SubList):
     """/users/<pk>/roles/: the roles the user holds; POST {"id": role} grants, with "disassociate" revokes."""
+    deprecated = True
 
     serializer_class = RoleSerializer
     search_fields = ("role_field", "content_type__model")
@@ -316,6 +322,7 @@ class UserRoles(SubList):
 
 class TeamRoles(SubList):
     """/teams/<pk>/roles/: the roles granted to the team; POST {"id": role} grants, with "disassociate" revokes."""
+    deprecated = True
 
     serializer_class = RoleSerializer
     search_fields = ("role_field", "content_type__model")
@@ -347,6 +354,35 @@ class TeamRoles(SubList):
 # ---------------------------------------------------------------- role definitions and assignments
 
 MANAGED = "Role is managed by the system"
+
+
+class ObjectRoles(SubList):
+    """/<kind>/<pk>/object_roles/: the legacy roles of one object (GET only, deprecated as on the real service)."""
+
+    serializer_class = RoleSerializer
+    search_fields = ("role_field", "content_type__model")
+    deprecated = True
+    parent_model = None
+
+    def get_view_name(self):
+        return "%s Object Roles List" % registry.kind_of(self.parent_model).verbose.title()
+
+    def get_queryset(self):
+        from refsvc.jobs.models import JobTemplate, Project
+        from refsvc.resources.views import visible
+
+        user = self.request.user
+        if self.parent_model is Team:
+            parent = get_object_or_404(visible_teams(user), pk=self.kwargs["pk"])
+        elif self.parent_model in (Organization, Credential, Project, JobTemplate) or self.parent_model.__name__ in ("Inventory", "InstanceGroup"):
+            parent = get_object_or_404(visible(self.parent_model, user), pk=self.kwargs["pk"])
+        else:
+            parent = get_object_or_404(self.parent_model.objects.all(), pk=self.kwargs["pk"])
+            if not (access._sees_all(user) or registry.has_perm(user, parent, "view")):
+                raise Http404
+        registry.roles_of(parent)
+        ct = ContentType.objects.get_for_model(self.parent_model)
+        return Role.objects.filter(content_type=ct, object_id=parent.pk).order_by("id").select_related("content_type")
 
 
 class RoleDefinitionList(ApiMixin, generics.ListCreateAPIView):

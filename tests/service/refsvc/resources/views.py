@@ -290,6 +290,43 @@ class GroupChildren(SubList):
         return None
 
 
+def group_ancestors(group):
+    seen, todo = set(), [group]
+    while todo:
+        g = todo.pop()
+        for parent in g.parents.all():
+            if parent.pk not in seen:
+                seen.add(parent.pk)
+                todo.append(parent)
+    return seen
+
+
+class GroupAllHosts(ApiMixin, generics.ListAPIView):
+    """The hosts of a group and of all the groups below it (GET only), by name as
+    the real Host model orders them."""
+
+    serializer_class = HostSerializer
+    filter_backends = [FieldLookupBackend]
+
+    def get_queryset(self):
+        group = get_object_or_404(visible(Group, self.request.user), pk=self.kwargs["pk"])
+        groups = group_descendants(group) | {group.pk}
+        return visible(Host, self.request.user).filter(groups__in=groups).distinct().order_by("name", "id")
+
+
+class GroupPotentialChildren(ApiMixin, generics.ListAPIView):
+    """The groups of the inventory that may become children: neither the group
+    itself nor one of its ancestors or descendants (GET only)."""
+
+    serializer_class = GroupSerializer
+    filter_backends = [FieldLookupBackend]
+
+    def get_queryset(self):
+        group = get_object_or_404(visible(Group, self.request.user), pk=self.kwargs["pk"])
+        excluded = {group.pk} | group_ancestors(group) | group_descendants(group)
+        return visible(Group, self.request.user).filter(inventory_id=group.inventory_id).exclude(pk__in=excluded)
+
+
 class GroupHosts(SubList):
     parent_model, model, relation, serializer_class, allow_create = Group, Host, "hosts", HostSerializer, True
 
@@ -400,6 +437,25 @@ class InstanceGroupInstances(SubList):
 
 class InstanceInstanceGroups(SubList):
     parent_model, model, relation, serializer_class = Instance, InstanceGroup, "rampart_groups", InstanceGroupSerializer
+
+
+class OrganizationExecutionEnvironments(SubList):
+    parent_model, model, relation, serializer_class, allow_create, parent_key = (
+        Organization, ExecutionEnvironment, "execution_environments", ExecutionEnvironmentSerializer, True, "organization")
+
+
+class OrganizationCredentials(SubList):
+    """The organization's credentials; POST creates one in it (no attaching), as the real
+    OrganizationCredentialList does."""
+
+    parent_model, model, relation, serializer_class, allow_create, parent_key = (
+        Organization, Credential, "credentials", CredentialSerializer, True, "organization")
+    allow_attach = False
+    metadata_post_exclude = ("user", "team")
+
+    def get_queryset(self):
+        parent = self.get_parent()
+        return visible(Credential, self.request.user).filter(organization=parent)
 
 
 class OrganizationNotificationTemplates(SubList):

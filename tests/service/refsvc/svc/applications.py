@@ -1,8 +1,11 @@
 """OAuth2 applications at /api/v2/applications/ and their tokens at
 /api/v2/applications/<id>/tokens/. The client secret is shown once, in the
 creation response; a public client has none."""
-from urllib.parse import urlsplit
+import re
+from urllib.parse import urlparse, urlsplit
 
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.validators import URLValidator
 from django.db import transaction
 from oauthlib.common import generate_token
 from rest_framework import generics, serializers, status
@@ -17,6 +20,50 @@ from .views import ApiMixin, create_token
 
 # The grant types AWX 24.6.1 offers (its OPTIONS of applications/): no implicit grant.
 GRANT_TYPES = [("authorization-code", "Authorization code"), ("password", "Resource owner password-based")]
+
+
+# django-oauth-toolkit 1.7.1 (AWX 24.6.1's) checks the redirect URIs in
+# Application.clean(): each must be a URI without fragment whose scheme is in
+# ALLOWED_REDIRECT_URI_SCHEMES, which AWX leaves at the toolkit's default.
+ALLOWED_REDIRECT_URI_SCHEMES = ("http", "https")
+REDIRECT_GRANT_TYPES = ("authorization-code", "implicit", "openid-hybrid")
+
+
+class RedirectURIValidator(URLValidator):
+    """django-oauth-toolkit 1.7.1's URIValidator: any scheme, dotless host names."""
+
+    dotless_domain_re = r"(?!-)[A-Z\d-]{1,63}(?<!-)"
+    host_re = "|".join((r"(?:" + URLValidator.host_re, URLValidator.ipv4_re, URLValidator.ipv6_re, dotless_domain_re + ")"))
+    regex = re.compile(r"^(?:[a-z][a-z0-9\.\-\+]*)://" + host_re + r"(?::\d{2,5})?" + r"(?:[/?#][^\s]*)?", re.IGNORECASE)
+
+    def __init__(self):
+        super().__init__(schemes=WildcardSet())
+
+
+class WildcardSet(set):
+    def __contains__(self, item):
+        return True
+
+
+def redirect_uris_error(uris, grant):
+    """The message of the toolkit's Application.clean() for these URIs, or None."""
+    uris = uris.strip().split()
+    if not uris:
+        if grant in REDIRECT_GRANT_TYPES:
+            return "redirect_uris cannot be empty with grant_type %s" % grant
+        return None
+    validator = RedirectURIValidator()
+    for uri in uris:
+        try:
+            validator(uri)
+        except DjangoValidationError as exc:
+            return exc.messages[0]
+        if urlsplit(uri).fragment:
+            return "Redirect URIs must not contain fragments"
+        scheme = urlparse(uri).scheme
+        if scheme not in ALLOWED_REDIRECT_URI_SCHEMES:
+            return "Unauthorized redirect scheme: %s" % scheme
+    return None
 
 
 class ApplicationSerializer(ResourceSerializer):
@@ -67,14 +114,9 @@ class ApplicationSerializer(ResourceSerializer):
     def validate(self, attrs):
         grant = attrs.get("authorization_grant_type", getattr(self.instance, "authorization_grant_type", None))
         uris = attrs.get("redirect_uris", getattr(self.instance, "redirect_uris", ""))
-        # The model's clean() of django-oauth-toolkit, with its default schemes (http and https).
-        uri_list = (uris or "").split()
-        for uri in uri_list:
-            scheme = urlsplit(uri).scheme
-            if scheme not in ("http", "https"):
-                raise serializers.ValidationError({"__all__": ["Unauthorized redirect scheme: %s" % scheme]})
-        if grant == "authorization-code" and not uri_list:
-            raise serializers.ValidationError({"__all__": ["redirect_uris cannot be empty with grant_type authorization-code"]})
+        error = redirect_uris_error(uris or "", grant)
+        if error:
+            raise serializers.ValidationError({"__all__": [error]})
         self.unique_error(OAuth2Application, ("name", "organization"), attrs, "Application with this Name and Organization already exists.")
         return attrs
 

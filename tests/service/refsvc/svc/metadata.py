@@ -64,6 +64,12 @@ class Metadata(BaseMetadata):
             "parses": [p.media_type for p in view.parser_classes],
         }
         if not hasattr(view, "get_serializer"):
+            if getattr(view, "empty_metadata", False):
+                # A view of the real service whose serializer has no fields (a survey spec).
+                actions = {"GET": {}}
+                if "POST" in view.allowed_methods and view.can_write_metadata(request, "POST"):
+                    actions = {"POST": {}, "GET": {}}
+                data["actions"] = actions
             return data
         try:
             serializer = view.get_serializer()
@@ -72,12 +78,54 @@ class Metadata(BaseMetadata):
         actions = {}
         fields = serializer.fields
         actions["GET"] = {name: field_info(name, f, serializer) for name, f in fields.items() if not getattr(f, "write_only", False)}
+        excluded = set(getattr(view, "metadata_post_exclude", ()))
         for method in ("POST", "PUT"):
             if method in view.allowed_methods and view.can_write_metadata(request, method):
-                actions[method] = {name: field_info(name, f, serializer, write=True) for name, f in fields.items() if not f.read_only}
+                actions[method] = {name: field_info(name, f, serializer, write=True) for name, f in fields.items()
+                                   if not f.read_only and not (method == "POST" and name in excluded)}
+        if "POST" in actions and attaches(view):
+            # A sub-list that attaches objects takes their "id" (the real metadata keeps
+            # that read-only field); one that cannot create takes nothing else.
+            id_info = {"type": "integer", "required": False, "hidden": False, "label": "ID",
+                       "help_text": "Database ID for this %s." % (serializer.type_name or "object").replace("_", " "),
+                       "filterable": True}
+            others = actions["POST"] if creates(view) else {}
+            actions["POST"] = dict({"id": id_info}, **others)
         data["actions"] = actions
         if serializer.type_name:
             data["types"] = [serializer.type_name]
         data["search_fields"] = list(getattr(view, "search_fields", ()))
         data["related_search_fields"] = []
+        roles = model_role_fields(getattr(getattr(serializer, "Meta", None), "model", None))
+        if roles:
+            data["object_roles"] = roles
+        from rest_framework.mixins import ListModelMixin
+
+        if isinstance(view, ListModelMixin) and getattr(view, "paginator", None) is not None:
+            data["max_page_size"] = view.paginator.max_page_size
         return data
+
+
+def attaches(view):
+    """Whether the view is a sub-list that associates existing objects (POST {"id": N})."""
+    value = getattr(view, "attach_metadata", None)
+    if value is None:
+        value = bool(getattr(view, "parent_model", None)) and getattr(view, "allow_attach", False)
+    return value
+
+
+def creates(view):
+    value = getattr(view, "create_metadata", None)
+    if value is None:
+        value = getattr(view, "allow_create", True)
+    return value
+
+
+def model_role_fields(model):
+    """The role fields of a model, as the real OPTIONS lists them in object_roles."""
+    if model is None:
+        return []
+    from refsvc.rbac.registry import kind_of
+
+    kind = kind_of(model)
+    return list(kind.role_fields) if kind is not None else []

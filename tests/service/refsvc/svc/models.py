@@ -85,7 +85,7 @@ class CredentialType(TimestampedModel):
     injectors = models.JSONField(default=dict, blank=True)
 
     class Meta:
-        ordering = ["id"]
+        ordering = ["kind", "name"]
         unique_together = [("name", "kind")]
 
 

@@ -4,6 +4,7 @@ import yaml
 from django.contrib.auth.models import User
 from rest_framework import serializers
 
+from . import credential_inputs
 from .models import Credential, CredentialType, Host, Inventory, OAuth2AccessToken, Organization, UserProfile
 
 ENCRYPTED = "$encrypted$"
@@ -397,10 +398,6 @@ class CredentialSerializer(ResourceSerializer):
         ct = attrs.get("credential_type") or (self.instance.credential_type if self.instance else None)
         inputs = attrs.get("inputs")
         if ct is not None and inputs is not None:
-            known = {f["id"] for f in (ct.inputs or {}).get("fields", [])}
-            unknown = sorted(set(inputs) - known)
-            if unknown:
-                raise serializers.ValidationError({"inputs": {k: ["'%s' is not a valid field for %s" % (k, ct.name)] for k in unknown}})
             if self.instance is not None:
                 # "$encrypted$" keeps the stored secret.
                 merged = dict(inputs)
@@ -408,6 +405,7 @@ class CredentialSerializer(ResourceSerializer):
                     if v == ENCRYPTED and k in (self.instance.inputs or {}):
                         merged[k] = self.instance.inputs[k]
                 attrs["inputs"] = merged
+            credential_inputs.check(ct, attrs["inputs"], creating=self.instance is None)
         self.unique_error(Credential, ("organization", "name", "credential_type"), attrs, "Credential with this Organization, Name and Credential type already exists.")
         return attrs
 

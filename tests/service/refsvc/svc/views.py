@@ -73,6 +73,9 @@ class ApiMixin:
         except Exception:
             authenticator = None
         request._request.svc_auth = getattr(authenticator, "kind", None) or "anonymous"
+        if getattr(self, "deprecated", False):
+            # As the real generic views mark the endpoints they deprecate (the legacy roles).
+            response["Warning"] = '299 awx "This resource has been deprecated and will be removed in a future release."'
         return response
 
     def can_write_metadata(self, request, method):
@@ -254,6 +257,8 @@ class HostDetail(ResourceDetail):
 class InventoryHostList(HostList):
     """/api/v2/inventories/<pk>/hosts/"""
 
+    attach_metadata = True  # the real list creates and attaches: its OPTIONS offer "id"
+
     def get_parent(self):
         return get_object_or_404(access.visible(Inventory, self.request.user), pk=self.kwargs["pk"])
 
@@ -318,7 +323,10 @@ class UserDetail(ResourceDetail):
                 raise PermissionDenied()
 
     def perform_destroy(self, instance):
-        if not self.request.user.is_superuser or instance == self.request.user:
+        # The real UserAccess.can_delete: not oneself; a superuser, or an administrator
+        # of every organization the user belongs to.
+        user = self.request.user
+        if instance == user or not (user.is_superuser or access.can_admin_user(user, instance)):
             raise PermissionDenied()
         instance.delete()
 
@@ -338,6 +346,11 @@ class OrganizationUsersView(ApiMixin, generics.ListAPIView):
     serializer_class = UserSerializer
     filter_backends = [FieldLookupBackend]
     relation = "members"
+    attach_metadata = create_metadata = True
+
+    def can_write_metadata(self, request, method):
+        org = access.visible(Organization, request.user).filter(pk=self.kwargs["pk"]).first()
+        return method == "POST" and org is not None and access.can_change(request.user, org)
 
     def get_parent(self):
         return get_object_or_404(access.visible(Organization, self.request.user), pk=self.kwargs["pk"])
@@ -349,22 +362,23 @@ class OrganizationUsersView(ApiMixin, generics.ListAPIView):
         org = self.get_parent()
         if not access.can_change(request.user, org):
             raise PermissionDenied()
-        if "id" not in request.data and "username" in request.data:
+        relation = getattr(org, self.relation)
+        if "id" not in request.data:
+            # A body without id creates the user and adds it, as the real sublist does.
             serializer = UserSerializer(data=request.data, context=self.get_serializer_context())
             serializer.is_valid(raise_exception=True)
-            if not request.user.is_superuser and serializer.validated_data.get("is_superuser"):
-                raise PermissionDenied()
-            with transaction.atomic():
-                user = serializer.save()
-                getattr(org, self.relation).add(user)
-                if self.relation == "admins":
-                    org.members.add(user)
+            user = serializer.save()
+            relation.add(user)
+            if self.relation == "admins":
+                org.members.add(user)
             return Response(UserSerializer(user, context=self.get_serializer_context()).data, status=201)
         try:
-            user = User.objects.get(pk=int(request.data.get("id")))
-        except (TypeError, ValueError, User.DoesNotExist):
-            return Response({"msg": "Related object not found."}, status=400)
-        relation = getattr(org, self.relation)
+            user_id = int(request.data.get("id"))
+        except (TypeError, ValueError):
+            return Response({"detail": '"id" field must be an integer.'}, status=400)
+        user = User.objects.filter(pk=user_id).first()
+        if user is None:
+            return Response({"detail": "User matching query does not exist."}, status=400)
         if request.data.get("disassociate"):
             relation.remove(user)
         else:
