@@ -38,7 +38,7 @@ TEST_LANE_SERVICES := real-service integration integration-real matrix-ci
 TEST_STEPS := $(TEST_LANE_TREE) $(TEST_LANE_SERVICES)
 
 .DEFAULT_GOAL := help
-.PHONY: help venv system-deps idp-packages collection-path demo test $(TEST_STEPS) awx-suite build clean bench matrix real-service real-service-start real-service-stop real-service-reset
+.PHONY: help venv system-deps idp-packages collection-path demo test $(TEST_STEPS) awx-suite awx-suite-reference awx-suite-real build clean bench matrix real-service real-service-start real-service-stop real-service-reset
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 20
