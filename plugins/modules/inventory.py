@@ -144,6 +144,7 @@ ARGUMENT_SPEC = dict(
     state=STATE_EXISTS,
 )
 
+
 class InventoryResource(Resource):
     def find(self, api):
         existing = Resource.find(self, api)

@@ -77,7 +77,7 @@ def cases(world):
         'token': {'existing_token_id': 999999999, 'state': 'absent'},
         'job_launch': {'job_template': 'no-such-template-%s' % tag},
         'job_wait': {'job_id': 999999999, 'timeout': 5},
-        'project_update': {'name': 'Demo Project'},
+        'project_update': {'name': 'no-such-project-%s' % tag},
         'inventory_source_update': {'name': 'no-such-source-%s' % tag, 'inventory': inv},
         'instance_group': {'name': 'default'},
         'execution_environment': {'name': 'no-such-ee-%s' % tag, 'state': 'absent'},
