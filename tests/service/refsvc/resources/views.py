@@ -263,15 +263,20 @@ class SubList(ApiMixin, generics.ListAPIView):
         pass
 
 
-def group_descendants(group):
+def group_reach(group, relation):
+    """The ids of the groups reached from ``group`` through ``relation`` ("children" or "parents"), at any depth."""
     seen, todo = set(), [group]
     while todo:
         g = todo.pop()
-        for child in g.children.all():
-            if child.pk not in seen:
-                seen.add(child.pk)
-                todo.append(child)
+        for other in getattr(g, relation).all():
+            if other.pk not in seen:
+                seen.add(other.pk)
+                todo.append(other)
     return seen
+
+
+def group_descendants(group):
+    return group_reach(group, "children")
 
 
 class GroupChildren(SubList):
@@ -291,14 +296,7 @@ class GroupChildren(SubList):
 
 
 def group_ancestors(group):
-    seen, todo = set(), [group]
-    while todo:
-        g = todo.pop()
-        for parent in g.parents.all():
-            if parent.pk not in seen:
-                seen.add(parent.pk)
-                todo.append(parent)
-    return seen
+    return group_reach(group, "parents")
 
 
 class GroupAllHosts(ApiMixin, generics.ListAPIView):
