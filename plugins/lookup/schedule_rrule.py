@@ -85,7 +85,8 @@ from ansible.errors import AnsibleError
 from ansible.plugins.lookup import LookupBase
 
 from ansible_collections.automation.service.plugins.plugin_utils._rrule import (
-    POSITIONS, check_timezone, end_arguments, frequency_of, parse_when, require_dateutil, rule_text, weekday,
+    DATE_FORMAT, POSITIONS, WEEKDAYS, check_timezone, end_arguments, frequency_of, parse_when, require_dateutil,
+    rule_text, weekday,
 )
 
 
@@ -96,27 +97,32 @@ def rule_arguments(frequency, kind, options):
         raise AnsibleError('every must be 1 or more, not %d.' % every)
     arguments = {'freq': kind, 'interval': every}
     if options['start_date'] is not None:
-        arguments['dtstart'] = parse_when('start_date', options['start_date'])
+        arguments['dtstart'] = parse_when(options['start_date'], 'Parameter start_date must be in the format ' + DATE_FORMAT)
     if frequency == 'none':
         arguments['count'] = 1
         return arguments
-    arguments.update(end_arguments(options['end_on']))
+    arguments.update(end_arguments(options['end_on'], 'Parameter end_on must either be an integer or in the format ' + DATE_FORMAT))
     if frequency == 'week' and options['on_days']:
-        arguments['byweekday'] = [weekday(day, 'on_days') for day in options['on_days'].split(',')]
+        said = 'Parameter on_days must only contain values ' + ', '.join(WEEKDAYS)
+        arguments['byweekday'] = [weekday(day, said) for day in options['on_days'].split(',')]
     if frequency == 'month':
         day, on_the = options['month_day_number'], options['on_the']
         if day is not None and on_the:
-            raise AnsibleError('month_day_number and on_the cannot be given together.')
+            raise AnsibleError('Month based frequencies can have month_day_number or on_the but not both')
         if day is not None:
             if not 1 <= day <= 31:
-                raise AnsibleError('month_day_number must be from 1 to 31, not %d.' % day)
+                raise AnsibleError('month_day_number must be between 1 and 31, not %d.' % day)
             arguments['bymonthday'] = day
         if on_the:
             words = on_the.split()
-            if len(words) != 2 or words[0].lower() not in POSITIONS:
-                raise AnsibleError('on_the takes two words, one of %s and a weekday, not %r.'
-                                   % (', '.join(POSITIONS), on_the))
-            arguments['byweekday'] = weekday(words[1], 'on_the')
+            if len(words) != 2:
+                raise AnsibleError('on_the parameter must be two words separated by a space: one of %s and a weekday, '
+                                   'not %r.' % (', '.join(POSITIONS), on_the))
+            if words[0].lower() not in POSITIONS:
+                raise AnsibleError('The first string of the on_the parameter is not valid: it must be one of %s, not %r.'
+                                   % (', '.join(POSITIONS), words[0]))
+            arguments['byweekday'] = weekday(words[1], 'Weekday portion of on_the parameter is not valid: it must be one '
+                                                       'of ' + ', '.join(WEEKDAYS))
             arguments['bysetpos'] = POSITIONS[words[0].lower()]
     return arguments
 
@@ -137,7 +143,8 @@ class LookupModule(LookupBase):
         require_dateutil('schedule_rrule')
         self.set_options(var_options=variables, direct=kwargs)
         if len(terms) != 1:
-            raise AnsibleError('schedule_rrule takes one frequency, got %d.' % len(terms))
+            raise AnsibleError('You may only pass one schedule type in at a time (schedule_rrule takes one frequency, '
+                               'got %d).' % len(terms))
         options = dict((name, self.get_option(name)) for name in
                        ('start_date', 'timezone', 'every', 'end_on', 'on_days', 'month_day_number', 'on_the'))
         return [rrule_string(terms[0], options)]

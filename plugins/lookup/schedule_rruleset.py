@@ -41,7 +41,6 @@ options:
         false makes it an C(EXRULE)).
     type: list
     elements: dict
-    required: true
 '''
 
 EXAMPLES = r'''
@@ -69,7 +68,8 @@ from ansible.errors import AnsibleError
 from ansible.plugins.lookup import LookupBase
 
 from ansible_collections.automation.service.plugins.plugin_utils._rrule import (
-    POSITIONS, check_timezone, end_arguments, frequency_of, parse_when, require_dateutil, rule_text, weekday,
+    DATE_FORMAT, POSITIONS, WEEKDAYS, check_timezone, end_arguments, frequency_of, parse_when, require_dateutil,
+    rule_text, weekday,
 )
 
 # rule key -> (smallest, largest) of its numbers
@@ -85,66 +85,68 @@ def items(value):
     return [item.strip() for item in str(value).split(',')]
 
 
-def numbers(key, value, where):
+def numbers(key, value, number):
     low, high = NUMBERS[key]
     found = []
     for item in items(value):
         if not item.isdigit() or not low <= int(item) <= high:
-            raise AnsibleError('%s%s takes numbers from %d to %d, not %r.' % (where, key, low, high, item))
+            raise AnsibleError('In rule %d %s must be between %d and %d, not %r.' % (number, key, low, high, item))
         found.append(int(item))
     return found
 
 
-def positions(value, where):
+def positions(value, number):
     found = []
     for item in items(value):
         if item.lower() not in POSITIONS:
-            raise AnsibleError('%sbysetpos takes %s, not %r.' % (where, ', '.join(POSITIONS), item))
+            raise AnsibleError('In rule %d bysetpos must only contain values in %s, not %r.'
+                               % (number, ', '.join(POSITIONS), item))
         found.append(POSITIONS[item.lower()])
     return found
 
 
-def rule_arguments(rule, start, where):
+def rule_arguments(rule, start, number):
     if not isinstance(rule, dict):
-        raise AnsibleError('%sA rule is a dictionary, not %r.' % (where, rule))
+        raise AnsibleError('Rule %d is not a dictionary: %r.' % (number, rule))
     unknown = sorted(set(rule) - set(KEYS))
     if unknown:
-        raise AnsibleError('%sUnknown keys %s (a rule takes %s).' % (where, ', '.join(unknown), ', '.join(KEYS)))
+        raise AnsibleError('Rule %d has invalid options: %s (a rule takes %s).' % (number, ', '.join(unknown), ', '.join(KEYS)))
     if not rule.get('frequency'):
-        raise AnsibleError('%sThe rule has no frequency.' % where)
-    frequency, kind = frequency_of(rule['frequency'], where)
+        raise AnsibleError('Rule %d is missing a frequency' % number)
+    frequency, kind = frequency_of(rule['frequency'], number)
     interval = str(rule.get('interval', 1)).strip()
     if not interval.isdigit() or int(interval) < 1:
-        raise AnsibleError('%sinterval must be 1 or more, not %r.' % (where, rule.get('interval')))
+        raise AnsibleError('In rule %d interval must be 1 or more, not %r.' % (number, rule.get('interval')))
     arguments = {'freq': kind, 'interval': int(interval), 'dtstart': start}
     if frequency == 'none':
         arguments['count'] = 1
     else:
-        arguments.update(end_arguments(rule.get('end_on'), where))
+        arguments.update(end_arguments(rule.get('end_on'), 'In rule %d end_on must either be an integer or in the format %s'
+                                       % (number, DATE_FORMAT)))
     if rule.get('bysetpos') is not None:
-        arguments['bysetpos'] = positions(rule['bysetpos'], where)
+        arguments['bysetpos'] = positions(rule['bysetpos'], number)
     if rule.get('byweekday') is not None:
-        arguments['byweekday'] = [weekday(day, 'byweekday', where) for day in items(rule['byweekday'])]
+        said = 'In rule %d byweekday must only contain values in %s' % (number, ', '.join(WEEKDAYS))
+        arguments['byweekday'] = [weekday(day, said) for day in items(rule['byweekday'])]
     for key in NUMBERS:
         if rule.get(key) is not None:
-            arguments[key] = numbers(key, rule[key], where)
+            arguments[key] = numbers(key, rule[key], number)
     return arguments
 
 
 def ruleset_string(start_text, rules, timezone):
-    start = parse_when('The start date', start_text)
-    timezone = check_timezone(timezone)
+    start = parse_when(start_text, 'The start date must be in the format ' + DATE_FORMAT)
     if not rules:
-        raise AnsibleError('rules is empty: give at least one rule.')
+        raise AnsibleError('You must include rules to be in the ruleset via the rules parameter (at least one rule).')
+    timezone = check_timezone(timezone)
     parts = []
     for number, rule in enumerate(rules, 1):
-        where = 'Rule %d: ' % number
-        text = rule_text(rule_arguments(rule, start, where), timezone if number == 1 else None)
+        text = rule_text(rule_arguments(rule, start, number), timezone if number == 1 else None)
         if not rule.get('include', True):
             text = text.replace('RRULE:', 'EXRULE:', 1)
         parts.append(text)
     if not any(rule.get('include', True) for rule in rules):
-        raise AnsibleError('Every rule is excluded (include: false): a rule set needs one rule to include.')
+        raise AnsibleError('A ruleset must contain at least one RRULE: every rule is excluded (include: false).')
     return ' '.join(parts)
 
 
@@ -154,5 +156,6 @@ class LookupModule(LookupBase):
         require_dateutil('schedule_rruleset')
         self.set_options(var_options=variables, direct=kwargs)
         if len(terms) != 1:
-            raise AnsibleError('schedule_rruleset takes one start date, got %d.' % len(terms))
+            raise AnsibleError('You may only pass one schedule type in at a time (schedule_rruleset takes one start date, '
+                               'got %d).' % len(terms))
         return [ruleset_string(terms[0], self.get_option('rules'), self.get_option('timezone'))]

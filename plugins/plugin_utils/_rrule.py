@@ -20,6 +20,8 @@ except ImportError:  # said by require_dateutil when a lookup runs
 
 FREQUENCIES = ('none', 'minute', 'hour', 'day', 'week', 'month')
 WEEKDAYS = ('monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday')
+# awx.awx's words for a bad date (playbooks written for it compare them)
+DATE_FORMAT = 'YYYY-MM-DD [HH:MM:SS]'
 POSITIONS = {'first': 1, 'second': 2, 'third': 3, 'fourth': 4, 'last': -1}
 DEFAULT_TIMEZONE = 'America/New_York'
 
@@ -30,32 +32,35 @@ def require_dateutil(lookup):
                            'python -m pip install python-dateutil' % lookup)
 
 
-def frequency_of(name, where=''):
+def frequency_of(name, rule=None):
+    """The frequency and dateutil's kind for it; ``rule``: the rule's number in a rule set."""
     key = str(name).strip().lower()
     if key not in FREQUENCIES:
-        raise AnsibleError('%sThe frequency must be one of %s, not %r.' % (where, ', '.join(FREQUENCIES), name))
+        said = 'Frequency of rule %d is invalid %s' % (rule, name) if rule else 'Frequency of %s is invalid' % name
+        raise AnsibleError('%s: it must be one of %s.' % (said, ', '.join(FREQUENCIES)))
     kinds = {'none': rrule.DAILY, 'minute': rrule.MINUTELY, 'hour': rrule.HOURLY, 'day': rrule.DAILY,
              'week': rrule.WEEKLY, 'month': rrule.MONTHLY}
     return key, kinds[key]
 
 
-def parse_when(option, text, where=''):
+def parse_when(text, said):
+    """The date of ``text``; ``said``: what is wrong when it is none (awx.awx's words)."""
     for layout in ('%Y-%m-%d %H:%M:%S', '%Y-%m-%d'):
         try:
             return datetime.datetime.strptime(str(text).strip(), layout)
         except ValueError:
             continue
-    raise AnsibleError('%s%s must be a date, YYYY-MM-DD or YYYY-MM-DD HH:MM:SS, not %r.' % (where, option, text))
+    raise AnsibleError('%s, not %r.' % (said, text))
 
 
-def end_arguments(end_on, where=''):
+def end_arguments(end_on, said):
     """``count`` for a number of runs, ``until`` for a date."""
     if end_on is None:
         return {}
     text = str(end_on).strip()
     if text.isdigit():
         return {'count': int(text)}
-    return {'until': parse_when('end_on', text, where)}
+    return {'until': parse_when(text, said)}
 
 
 def check_timezone(name):
@@ -67,14 +72,16 @@ def check_timezone(name):
     else:
         known = name in zoneinfo.available_timezones()
     if not known:
-        raise AnsibleError('timezone %r is not a known time zone (an IANA name such as Europe/Paris).' % name)
+        raise AnsibleError('Timezone parameter is not valid: %r is not a known time zone (an IANA name such as '
+                           'Europe/Paris).' % name)
     return name
 
 
-def weekday(name, option, where=''):
+def weekday(name, said):
+    """dateutil's weekday for a name; ``said``: what is wrong when it is none (awx.awx's words)."""
     key = str(name).strip().lower()
     if key not in WEEKDAYS:
-        raise AnsibleError('%s%s takes the weekdays %s, not %r.' % (where, option, ', '.join(WEEKDAYS), name))
+        raise AnsibleError('%s, not %r.' % (said, name))
     return rrule.weekdays[WEEKDAYS.index(key)]
 
 
