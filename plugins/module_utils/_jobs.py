@@ -217,7 +217,9 @@ def get_job(client, job_id, kind=JOB):
         return client.get('%s/%d' % (kind.endpoint, job_id))
     except ApiError as exc:
         if exc.status == 404:
-            raise ConfigError('There is no %s %d (or it is not visible to this user).' % (kind.label.lower(), job_id))
+            # awx.awx's words (playbooks compare them): "job", "project_update", "ad hoc command"...
+            name = 'ad hoc command' if kind is AD_HOC_COMMAND else kind.endpoint.rstrip('s')
+            raise ConfigError('Unable to wait on %s %d; that ID does not exist.' % (name, job_id))
         raise
 
 
