@@ -108,8 +108,11 @@ def unresolvable(url, environ=None):
     import socket
     from urllib.parse import urlsplit
     environ = os.environ if environ is None else environ
+    text = str(url or '').strip()
+    if text and not text.lower().startswith(('http://', 'https://')):
+        text = 'https://' + text    # as awx.awx reads it: DNE://junk.com is host "dne"
     try:
-        parts = urlsplit(str(url or ''))
+        parts = urlsplit(text)
         host, port = parts.hostname, parts.port
     except ValueError:
         return None
