@@ -39,7 +39,8 @@ options:
     required: true
   organization:
     description:
-      - The organization of O(inventory), by name or id, when inventories of that name are in several organizations.
+      - The organization of O(inventory) and of O(source_project), by name or id, when inventories or projects of
+        that name are in several organizations.
     type: str
   notification_templates_started:
     description:
@@ -77,7 +78,8 @@ options:
     type: str
   source_project:
     description:
-      - With O(source=scm), the project that holds the inventory, by name or id.
+      - With O(source=scm), the project that holds the inventory, by name or id; looked up in O(organization) when
+        it is given.
     type: str
   credential:
     description:
@@ -220,7 +222,7 @@ ARGUMENT_SPEC.update((option, dict(type='list', elements='str')) for option in N
 RESOURCE = Resource(
     'inventory_sources', 'inventory_source', 'inventory source',
     scope={'inventory': 'inventories'},
-    scope_within={'inventory': 'organization'},
+    scope_within={'inventory': 'organization', 'source_project': 'organization'},
     fields=('description', 'source', 'source_path', 'scm_branch', 'enabled_var', 'enabled_value', 'host_filter',
             'limit', 'overwrite', 'overwrite_vars', 'timeout', 'verbosity', 'update_on_launch',
             'update_cache_timeout'),
