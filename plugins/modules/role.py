@@ -210,7 +210,7 @@ changes:
             "user": "joe"}]
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec, is_id
+from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, NotFound
 
 ROLES = ['admin', 'read', 'member', 'execute', 'adhoc', 'update', 'use', 'approval', 'auditor', 'project_admin',
@@ -278,22 +278,19 @@ class Lookup:
             self.scope = {'organization': api.resolve_id('organizations', organization, 'lookup organization')}
 
     def find(self, endpoint, resource_type, value, scoped):
-        """The object named ``value`` (a name or an id); None when missing."""
+        """The object named ``value`` (a name, an id, or a named URL, as awx.awx finds it); None when missing."""
         name_field = 'username' if endpoint == 'users' else 'name'
-        if is_id(value):
-            try:
-                return self.api.client.get('%s/%d' % (endpoint, int(value)))
-            except NotFound:
-                found = None
-        else:
-            found = self.api.get_one(endpoint, **dict(self.scope if scoped else {}, **{name_field: value}))
+        found = self.api.lookup(endpoint, value, name_field, **dict(self.scope if scoped else {}))
         if found is None:
-            self.missing.append('%s %r' % (label(resource_type), value))
+            self.missing.append((label(resource_type), value))
         return found
 
     def check(self):
         if self.missing:
-            raise NotFound('Not found: %s.' % ', '.join(self.missing))
+            # awx.awx's words first (playbooks compare them), then what each item is.
+            raise NotFound('There were %d missing items, missing items: %s (not found: %s).'
+                           % (len(self.missing), [value for kind, value in self.missing],
+                              ', '.join('%s %r' % item for item in self.missing)))
 
 
 def role_of(obj, resource_type, role_field):
