@@ -201,12 +201,12 @@ LAUNCH_FIELDS = [name for name, flag in _workflow_jobs.PROMPTS]
 def template_id(api):
     params = api.params
     org_id = api.resolve_id('organizations', params['organization'], 'organization')
-    try:
-        return api.resolve_id('workflow_job_templates', params['name'], 'workflow job template', organization=org_id)
-    except NotFound:
-        if org_id is None:
-            raise
-        raise NotFound('Workflow job template %r was not found in organization %r.' % (params['name'], params['organization']))
+    found = api.lookup('workflow_job_templates', params['name'], organization=org_id)
+    if found is None:
+        # awx.awx's words first (playbooks compare them)
+        where = '' if org_id is None else ' in organization %r' % params['organization']
+        raise NotFound('Unable to find workflow job template %r%s.' % (params['name'], where), total_results=0)
+    return found['id']
 
 
 def launch_body(api):
