@@ -16,7 +16,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import ApiTask, ModuleSpec, is_id
-from ansible_collections.automation.service.plugins.module_utils._errors import MultipleFound, NotFound
+from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, MultipleFound, NotFound
 from ansible_collections.automation.service.plugins.module_utils._resource import Resource, as_data
 
 ENDPOINT = 'workflow_job_template_nodes'
@@ -158,6 +158,8 @@ def ensure_node(api, workflow, pending=()):
     if params.get('state') == 'exists' and existing is not None:
         api.ensure_present(existing, {})
         return
+    if params.get('approval_node') is not None and params['approval_node'].get('name') is None:
+        raise ConfigError('Approval node name is required to create approval node.')    # awx.awx's words
     node = api.ensure_present(existing, desired(api, existing), create=lambda: {'workflow_job_template': workflow},
                               normalize={'extra_data': as_data})
     new = existing is None

@@ -53,9 +53,8 @@ options:
     type: dict
     suboptions:
       name:
-        description: Name of the approval.
+        description: Name of the approval; required (without it the task fails before anything is written).
         type: str
-        required: true
       description:
         description: Description of the approval.
         type: str
@@ -235,7 +234,7 @@ ARGUMENT_SPEC = dict(
     unified_job_template=dict(type='str'),
     lookup_organization=dict(type='str'),
     approval_node=dict(type='dict', options=dict(
-        name=dict(type='str', required=True),
+        name=dict(type='str'),
         description=dict(type='str'),
         timeout=dict(type='int'),
     )),
