@@ -93,7 +93,7 @@ def finish(job, status, started_at, explanation=""):
     from django.utils import timezone
 
     job.status = status
-    job.failed = status in ("failed", "error")
+    job.failed = status in ("failed", "error", "canceled")  # as UnifiedJob.save()
     job.finished = timezone.now()
     job.elapsed = round(time.time() - started_at, 3)
     if explanation:

@@ -80,7 +80,7 @@ class Run:
         update = self.update
         self.save_output()
         update.status = status
-        update.failed = status in ("failed", "error")
+        update.failed = status in ("failed", "error", "canceled")  # as UnifiedJob.save()
         update.finished = timezone.now()
         update.elapsed = round(time.time() - self.started_at, 3)
         if explanation:

@@ -178,7 +178,7 @@ def _update_project(node, workflow_job):
 def finish(run, status, explanation=""):
     """Set the final status of a workflow job or approval."""
     run.status = status
-    run.failed = status in ("failed", "error")
+    run.failed = status in FAILED  # as UnifiedJob.save()
     run.finished = timezone.now()
     if run.started:
         run.elapsed = round((run.finished - run.started).total_seconds(), 3)
