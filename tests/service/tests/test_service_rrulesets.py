@@ -47,3 +47,20 @@ def test_a_set_with_an_endless_rule_has_no_end(service, source):
     assert r.json()["dtend"] is None
     assert r.json()["dtstart"] == "2029-12-31T23:00:00Z"
     assert call(service, "DELETE", "schedules/%d/" % r.json()["id"]).status_code == 204
+
+
+def test_schedules_filter_on_their_unified_job_template(service, source):
+    """awx.awx looks a schedule up with ?unified_job_template=<id>: the real service's column."""
+    other = call(service, "POST", "inventory_sources/", json={"name": "rrset-other-%s" % uuid.uuid4().hex[:8],
+                                                               "inventory": call(service, "GET", "inventory_sources/%d/" % source).json()["inventory"],
+                                                               "source": "ec2"}).json()["id"]
+    rrule = "DTSTART;TZID=UTC:20300101T103000 RRULE:FREQ=DAILY;INTERVAL=1;COUNT=1"
+    name = "rrset-%s" % uuid.uuid4().hex[:8]
+    made = [call(service, "POST", "schedules/", json={"name": name, "rrule": rrule, "unified_job_template": ujt}).json()["id"]
+            for ujt in (source, other)]
+    found = call(service, "GET", "schedules/", params={"name": name, "unified_job_template": other}).json()
+    assert [row["id"] for row in found["results"]] == [made[1]]
+    by_name = call(service, "GET", "schedules/", params={"name": name, "unified_job_template__name__startswith": "rrset-other-"}).json()
+    assert [row["id"] for row in by_name["results"]] == [made[1]]
+    for pk in made:
+        assert call(service, "DELETE", "schedules/%d/" % pk).status_code == 204

@@ -87,6 +87,30 @@ class Group(Owned):
         ordering = ["name"]
         unique_together = [("name", "inventory")]
 
+    def delete_recursive(self):
+        """DELETE /groups/<id>/ as the real Group.delete_recursive: the group goes, and with it each
+        descendant left without a parent, and each host left in no group by them."""
+        links = Group.children.through.objects.filter(from_group__inventory=self.inventory_id)
+        parents, children = {}, {}
+        for link in links:
+            parents.setdefault(link.to_group_id, set()).add(link.from_group_id)
+            children.setdefault(link.from_group_id, set()).add(link.to_group_id)
+        memberships = Group.hosts.through.objects.filter(group__inventory=self.inventory_id)
+        groups_of = {}
+        for membership in memberships:
+            groups_of.setdefault(membership.host_id, set()).add(membership.group_id)
+        marked, queue = {self.id}, [(self.id, child) for child in children.get(self.id, ())]
+        while queue:
+            parent, group = queue.pop(0)
+            parents[group].discard(parent)
+            if parents[group]:
+                continue
+            marked.add(group)
+            queue.extend((group, child) for child in children.get(group, ()))
+        hosts = [host for host, groups in groups_of.items() if groups & marked and not groups - marked]
+        Group.objects.filter(id__in=marked).delete()
+        Host.objects.filter(id__in=hosts).delete()
+
 
 class InventorySource(UnifiedIdMixin, Owned):
     unified_kind = "inventory_source"
@@ -315,6 +339,9 @@ class Schedule(Owned):
 
     class Meta:
         ordering = ["-next_run", "id"]
+
+    # The real service's one column, ``?unified_job_template=<id>`` (ids are shared by the kinds).
+    filter_any = {"unified_job_template": ("job_template", "project", "inventory_source", "workflow_job_template")}
 
     @property
     def unified_job_template(self):

@@ -73,9 +73,14 @@ class FieldLookupBackend(BaseFilterBackend):
                 elif name.startswith("chain__"):
                     name = name[7:]
                 name = view.filter_aliases.get(name, name) if hasattr(view, "filter_aliases") else name
-                orm_key, field, lookup = _resolve(model, name)
+                head, _, rest = name.partition("__")
+                # A model's ``filter_any``: a field of the real service that is one of several columns here.
+                names = [column + ("__" + rest if rest else "") for column in getattr(model, "filter_any", {}).get(head, ())] or [name]
+                resolved = [_resolve(model, each) for each in names]
                 for value in values:
-                    q = Q(**{orm_key: _convert(field, lookup, value)})
+                    q = Q()
+                    for orm_key, field, lookup in resolved:
+                        q |= Q(**{orm_key: _convert(field, lookup, value)})
                     if negate:
                         q = ~q
                     if is_or:
