@@ -153,6 +153,12 @@ class ReceptorAddressDetail(ApiMixin, generics.RetrieveAPIView):
     queryset = ReceptorAddress.objects.all()
 
 
+class GroupDetail(GroupDetail):
+    def perform_destroy(self, instance):
+        self.check_change(instance)
+        instance.delete_recursive()
+
+
 class InstanceGroupDetail(InstanceGroupDetail):
     def perform_destroy(self, instance):
         self.check_change(instance)
