@@ -55,9 +55,19 @@ def _organizations(qs, user):
     return qs.filter(id__in=organizations_of(user))
 
 
+def _read_role(user, model):
+    """The objects on whose read_role the user is, as the real InventoryAccess and
+    CredentialAccess filter (awx/main/access.py): a role on the object or on its
+    organization (admin, auditor, inventory or credential admin) that gives view; the
+    user who made one is its admin. Belonging to the organization alone is not enough."""
+    from refsvc.rbac.registry import allowed_q
+
+    return Q(created_by=user) | allowed_q(user, model, "view")
+
+
 @rule(Inventory)
 def _inventories(qs, user):
-    return qs.filter(Q(organization__in=organizations_of(user)) | Q(created_by=user))
+    return qs.filter(_read_role(user, Inventory))
 
 
 @rule(Host)
@@ -67,7 +77,7 @@ def _hosts(qs, user):
 
 @rule(Credential)
 def _credentials(qs, user):
-    return qs.filter(Q(organization__in=organizations_of(user)) | Q(created_by=user))
+    return qs.filter(_read_role(user, Credential))
 
 
 @rule(CredentialType)
