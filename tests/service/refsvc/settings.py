@@ -21,16 +21,19 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "rest_framework",
     "oauth2_provider",
+    # The apps of the service; their URLs are served in this order (refsvc/urls.py):
+    # config/ answers before svc's own.
+    "refsvc.config",
     "refsvc.svc",
     "refsvc.jobs",
     "refsvc.resources",
     "refsvc.rbac",
     "refsvc.workflows",
+    "refsvc.conf",
     "refsvc.adhoc",
     "refsvc.bulk",
     "refsvc.wfjobs",
     "refsvc.updates",
-    "refsvc.config",
 ]
 
 MIDDLEWARE = [

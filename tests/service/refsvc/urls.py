@@ -1,20 +1,16 @@
+"""The service's URLs: those of each of its apps (the ``refsvc.*`` entries of
+INSTALLED_APPS with a urls module), in the order of INSTALLED_APPS, then single sign-on
+under sso/. An app that serves endpoints is listed in INSTALLED_APPS and nowhere else."""
+from importlib import import_module
+from importlib.util import find_spec
+
+from django.conf import settings
 from django.urls import include, path
 
-from refsvc.svc.urls import urlpatterns  # noqa: F401
-from refsvc.jobs.urls import urlpatterns as jobs_urlpatterns
-from refsvc.resources.urls import urlpatterns as resources_urlpatterns
-from refsvc.rbac.urls import urlpatterns as rbac_urlpatterns
-from refsvc.workflows.urls import urlpatterns as workflows_urlpatterns
-from refsvc.conf.urls import urlpatterns as conf_urlpatterns
-from refsvc.adhoc.urls import urlpatterns as adhoc_urlpatterns
-from refsvc.bulk.urls import urlpatterns as bulk_urlpatterns
-from refsvc.wfjobs.urls import urlpatterns as wfjobs_urlpatterns
-from refsvc.updates.urls import urlpatterns as updates_urlpatterns
-from refsvc.config.urls import urlpatterns as config_urlpatterns
-
-urlpatterns = urlpatterns + jobs_urlpatterns + resources_urlpatterns
-urlpatterns = urlpatterns + rbac_urlpatterns + workflows_urlpatterns + conf_urlpatterns
-urlpatterns = urlpatterns + adhoc_urlpatterns + bulk_urlpatterns + wfjobs_urlpatterns + updates_urlpatterns
-urlpatterns = config_urlpatterns + urlpatterns + [path("sso/", include("refsvc.sso.urls"))]
+urlpatterns = []
+for _app in settings.INSTALLED_APPS:
+    if _app.startswith("refsvc.") and _app != "refsvc.sso" and find_spec(_app + ".urls") is not None:
+        urlpatterns += import_module(_app + ".urls").urlpatterns
+urlpatterns += [path("sso/", include("refsvc.sso.urls"))]
 
 handler404 = "refsvc.svc.views.not_found"

@@ -4,32 +4,8 @@ import time
 import uuid
 
 import pytest
-import requests
 
-FINISHED = ("successful", "failed", "error", "canceled")
-_tokens = {}
-
-
-def call(service, method, path, auth=None, **kwargs):
-    """As the administrator with a token (one password check in all), or as ``auth``."""
-    if auth is not None:
-        return requests.request(method, service.url + path, auth=auth, verify=service.ca_path, timeout=30, **kwargs)
-    if service.url not in _tokens:
-        r = requests.post(service.url + "/api/v2/tokens/", auth=(service.admin_username, service.admin_password),
-                          json={"description": "ad hoc tests"}, verify=service.ca_path, timeout=30)
-        _tokens[service.url] = r.json()["token"]
-    headers = {"Authorization": "Bearer " + _tokens[service.url]}
-    return requests.request(method, service.url + path, headers=headers, verify=service.ca_path, timeout=30, **kwargs)
-
-
-def wait_for(service, command_id, seconds=60):
-    deadline = time.time() + seconds
-    while True:
-        command = call(service, "GET", "/api/v2/ad_hoc_commands/%d/" % command_id).json()
-        if command["status"] in FINISHED or time.time() > deadline:
-            return command
-        time.sleep(0.2)
-
+from service_api import token_call as call, wait_until
 
 def stdout(service, command_id):
     r = call(service, "GET", "/api/v2/ad_hoc_commands/%d/stdout/?format=txt" % command_id)
@@ -63,7 +39,7 @@ def test_command_runs_on_enabled_hosts_honouring_limit(service, setup):
     assert data["launch_type"] == "manual" and data["inventory"] == setup["inventory"] and data["credential"] is None
     assert data["related"]["stdout"] == data["url"] + "stdout/" and data["related"]["cancel"] == data["url"] + "cancel/"
     assert "job_args" not in data  # the list shape; the detail has it
-    done = wait_for(service, data["id"])
+    done = wait_until(service, "ad_hoc_commands/%d/" % data["id"])
     assert done["status"] == "successful" and done["failed"] is False and done["elapsed"] > 0
     assert done["started"] and done["finished"] and "job_args" in done and "host_status_counts" in done
     text = stdout(service, data["id"])
@@ -76,7 +52,7 @@ def test_command_runs_on_enabled_hosts_honouring_limit(service, setup):
     # the limit is the host pattern; ping takes no arguments
     r = launch(service, setup, module_name="ping", limit=setup["prefix"] + "-h2")
     assert r.status_code == 201, r.text
-    done = wait_for(service, r.json()["id"])
+    done = wait_until(service, "ad_hoc_commands/%d/" % r.json()["id"])
     text = stdout(service, done["id"])
     assert done["status"] == "successful" and done["limit"] == setup["prefix"] + "-h2"
     assert "%s-h2 | SUCCESS" % setup["prefix"] in text and '"ping": "pong"' in text
@@ -93,7 +69,7 @@ def test_failing_command(service, setup):
     r = launch(service, setup, module_name="shell", module_args="echo deliberate-failure; exit 3",
                limit=setup["prefix"] + "-h1")
     assert r.status_code == 201, r.text
-    done = wait_for(service, r.json()["id"])
+    done = wait_until(service, "ad_hoc_commands/%d/" % r.json()["id"])
     assert done["status"] == "failed" and done["failed"] is True
     text = stdout(service, done["id"])
     assert "FAILED | rc=3" in text and "deliberate-failure" in text
@@ -108,7 +84,7 @@ def test_cancel_a_long_command(service, setup):
     assert r.status_code == 403 and r.json() == {"detail": "Cannot delete running job resource."}
     started = time.time()
     assert call(service, "POST", "/api/v2/ad_hoc_commands/%d/cancel/" % command_id).status_code == 202
-    done = wait_for(service, command_id, seconds=30)
+    done = wait_until(service, "ad_hoc_commands/%d/" % command_id, seconds=30)
     assert done["status"] == "canceled" and done["canceled_on"] and time.time() - started < 30
     assert call(service, "DELETE", "/api/v2/ad_hoc_commands/%d/" % command_id).status_code == 204
     assert call(service, "GET", "/api/v2/ad_hoc_commands/%d/" % command_id).status_code == 404
@@ -118,12 +94,12 @@ def test_relaunch_and_inventory_sub_list_post(service, setup):
     r = call(service, "POST", "/api/v2/inventories/%d/ad_hoc_commands/" % setup["inventory"],
              json={"module_name": "ping", "limit": setup["prefix"] + "-h1"})
     assert r.status_code == 201, r.text
-    first = wait_for(service, r.json()["id"])
+    first = wait_until(service, "ad_hoc_commands/%d/" % r.json()["id"])
     assert first["inventory"] == setup["inventory"] and first["status"] == "successful"
     assert call(service, "GET", "/api/v2/ad_hoc_commands/%d/relaunch/" % first["id"]).json() == {}
     r = call(service, "POST", "/api/v2/ad_hoc_commands/%d/relaunch/" % first["id"], json={})
     assert r.status_code == 201, r.text
-    again = wait_for(service, r.json()["id"])
+    again = wait_until(service, "ad_hoc_commands/%d/" % r.json()["id"])
     assert again["id"] != first["id"] and again["launch_type"] == "relaunch" and again["status"] == "successful"
     assert again["limit"] == first["limit"] and again["module_name"] == "ping"
 

@@ -5,14 +5,7 @@ import uuid
 import pytest
 import requests
 
-
-def call(service, method, path, auth=None, **kwargs):
-    auth = auth or (service.admin_username, service.admin_password)
-    return requests.request(method, service.url + "/api/v2/" + path, auth=auth, verify=service.ca_path, timeout=120, **kwargs)
-
-
-def unique(prefix):
-    return "%s-%s" % (prefix, uuid.uuid4().hex[:8])
+from service_api import call, unique, wait_until
 
 
 @pytest.fixture(scope="module")
@@ -160,9 +153,6 @@ def test_limits_changed_through_the_settings(service, inv):
 
 # ---------------------------------------------------------------- job launch
 
-FINISHED = ("successful", "failed", "error", "canceled")
-
-
 @pytest.fixture(scope="module")
 def jobs_setup(service):
     prefix = unique("bulkjobs")
@@ -179,17 +169,6 @@ def jobs_setup(service):
         return r.json()
 
     return {"prefix": prefix, "inventory": inv, "project": project, "template": template}
-
-
-def wait_workflow(service, wfj_id, seconds=90):
-    import time
-
-    deadline = time.time() + seconds
-    while True:
-        wfj = call(service, "GET", "workflow_jobs/%d/" % wfj_id).json()
-        if wfj["status"] in FINISHED or time.time() > deadline:
-            return wfj
-        time.sleep(0.3)
 
 
 def node_jobs(service, wfj_id):
@@ -217,7 +196,7 @@ def test_job_launch_runs_the_jobs(service, jobs_setup):
             "limit", "modified", "name", "related", "scm_branch", "skip_tags", "started", "status", "summary_fields",
             "type", "unified_job_template", "url", "webhook_credential", "webhook_guid", "webhook_service",
             "work_unit_id", "workflow_job_template"} <= set(wfj)
-    done = wait_workflow(service, wfj["id"])
+    done = wait_until(service, "workflow_jobs/%d/" % wfj["id"])
     assert done["status"] == "successful" and done["failed"] is False and done["finished"]
     nodes = call(service, "GET", "workflow_jobs/%d/workflow_nodes/" % wfj["id"]).json()["results"]
     assert [n["unified_job_template"] for n in nodes] == [plain["id"], asks["id"]]
@@ -237,7 +216,7 @@ def test_job_launch_failed_job_fails_the_workflow(service, jobs_setup):
                                                                  {"unified_job_template": plain["id"]}]})
     assert r.status_code == 201, r.text
     assert r.json()["name"] == "Bulk Job Launch"
-    done = wait_workflow(service, r.json()["id"])
+    done = wait_until(service, "workflow_jobs/%d/" % r.json()["id"])
     assert done["status"] == "failed" and done["failed"] is True
     assert done["job_explanation"].startswith("No error handling path for workflow job node(s) [(")
     assert [j["status"] for j in node_jobs(service, done["id"])] == ["failed", "successful"]

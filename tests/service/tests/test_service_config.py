@@ -8,14 +8,10 @@ import uuid
 import zipfile
 
 import pytest
-import requests
+
+from service_api import call
 
 OPEN = {"license_type": "open", "valid_key": True, "subscription_name": "OPEN", "product_name": "AWX"}
-
-
-def call(service, method, path, auth=None, **kwargs):
-    auth = auth or (service.admin_username, service.admin_password)
-    return requests.request(method, service.url + "/api/v2/" + path, auth=auth, verify=service.ca_path, timeout=60, **kwargs)
 
 
 def b64(data):

@@ -1,19 +1,14 @@
 """Instances added through the API (execution and hop nodes), their listener port
 (the canonical receptor address) and their peers (receptor addresses of other
 instances), with the checks the real service makes on a POST and a PATCH."""
-import uuid
 
 import pytest
-import requests
+
+from service_api import call, unique
 
 
-def call(service, method, path, **kwargs):
-    auth = (service.admin_username, service.admin_password)
-    return requests.request(method, service.url + "/api/v2/" + path, auth=auth, verify=service.ca_path, timeout=60, **kwargs)
-
-
-def unique(prefix):
-    return "%s-%s.example.com" % (prefix, uuid.uuid4().hex[:8])
+def hostname(prefix):
+    return unique(prefix) + ".example.com"
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +25,7 @@ def test_elsewhere_no_instance_is_added_nor_changed(service_factory):
     r = call(plain, "PATCH", "settings/system/", json={"IS_K8S": True})
     assert r.status_code == 200 and r.json()["IS_K8S"] is False
     assert call(plain, "DELETE", "settings/system/").status_code == 204
-    r = call(plain, "POST", "instances/", json={"hostname": unique("hop"), "node_type": "hop"})
+    r = call(plain, "POST", "instances/", json={"hostname": hostname("hop"), "node_type": "hop"})
     assert r.status_code == 400 and r.json() == {"__all__": ["Can only create instances on Kubernetes or OpenShift."]}
     local = call(plain, "GET", "instances/", params={"hostname": "localhost"}).json()["results"][0]
     r = call(plain, "PATCH", "instances/%d/" % local["id"], json={"node_state": "deprovisioning"})
@@ -59,7 +54,7 @@ def address_of(service, hostname):
 
 @pytest.fixture(scope="module")
 def hop(service):
-    return add(service, hostname=unique("hop"), node_type="hop", listener_port=27199)
+    return add(service, hostname=hostname("hop"), node_type="hop", listener_port=27199)
 
 
 def test_a_listener_port_makes_the_canonical_address(service, hop):
@@ -74,7 +69,7 @@ def test_a_listener_port_makes_the_canonical_address(service, hop):
 
 def test_peers_are_receptor_addresses(service, hop):
     address = address_of(service, hop["hostname"])
-    node = add(service, hostname=unique("exec"), node_type="execution", peers=[address["id"]])
+    node = add(service, hostname=hostname("exec"), node_type="execution", peers=[address["id"]])
     assert node["peers"] == [address["id"]] and node["listener_port"] is None
     assert node["id"] in call(service, "GET", "instances/%d/" % hop["id"]).json()["reverse_peers"]
     assert [a["id"] for a in call(service, "GET", "instances/%d/peers/" % node["id"]).json()["results"]] == [address["id"]]
@@ -86,7 +81,7 @@ def test_peer_checks(service, hop):
     hop_address = address_of(service, hop["hostname"])
     r = call(service, "PATCH", "instances/%d/" % hop["id"], json={"peers": [hop_address["id"]]})
     assert r.status_code == 400 and r.json() == {"peers": ["Instance cannot peer to its own address."]}
-    other = add(service, hostname=unique("hop2"), node_type="hop", listener_port=27199, peers=[hop_address["id"]])
+    other = add(service, hostname=hostname("hop2"), node_type="hop", listener_port=27199, peers=[hop_address["id"]])
     other_address = address_of(service, other["hostname"])
     r = call(service, "PATCH", "instances/%d/" % hop["id"], json={"peers": [other_address["id"]]})
     assert r.status_code == 400 and r.json() == {"peers": ["Instance %s is already peered to this instance." % other["hostname"]]}
@@ -95,7 +90,7 @@ def test_peer_checks(service, hop):
 
 
 def test_listener_port_and_peers_from_control_nodes(service):
-    node = add(service, hostname=unique("hop3"), node_type="hop")
+    node = add(service, hostname=hostname("hop3"), node_type="hop")
     path = "instances/%d/" % node["id"]
     r = call(service, "PATCH", path, json={"peers_from_control_nodes": True})
     assert r.status_code == 400
@@ -112,12 +107,12 @@ def test_listener_port_and_peers_from_control_nodes(service):
 
 
 def test_what_cannot_be_created_or_changed(service):
-    r = call(service, "POST", "instances/", json={"hostname": unique("ctl"), "node_type": "control"})
+    r = call(service, "POST", "instances/", json={"hostname": hostname("ctl"), "node_type": "control"})
     assert r.status_code == 400 and r.json() == {"node_type": ["Can only create execution or hop nodes."]}
-    node = add(service, hostname=unique("exec2"))
+    node = add(service, hostname=hostname("exec2"))
     assert node["node_type"] == "execution" and node["capacity_adjustment"] == "1.00" and node["managed_by_policy"] is True
     path = "instances/%d/" % node["id"]
-    r = call(service, "PATCH", path, json={"hostname": unique("renamed")})
+    r = call(service, "PATCH", path, json={"hostname": hostname("renamed")})
     assert r.status_code == 400 and r.json() == {"hostname": ["Cannot change hostname."]}
     r = call(service, "PATCH", path, json={"node_state": "ready"})
     assert r.status_code == 400 and r.json() == {"node_state": ["Can only change instances to the 'deprovisioning' state."]}

@@ -6,10 +6,7 @@ import uuid
 import pytest
 import requests
 
-
-def call(service, method, path, **kwargs):
-    return requests.request(method, service.url + "/api/v2/" + path, auth=(service.admin_username, service.admin_password),
-                            verify=service.ca_path, timeout=60, **kwargs)
+from service_api import call
 
 
 @pytest.fixture(scope="module")

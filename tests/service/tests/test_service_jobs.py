@@ -5,30 +5,7 @@ import uuid
 import pytest
 import requests
 
-FINISHED = ("successful", "failed", "error", "canceled")
-
-
-_tokens = {}
-
-
-def call(service, method, path, **kwargs):
-    """As the administrator, with a token (one password check in all, not one per poll)."""
-    if service.url not in _tokens:
-        r = requests.post(service.url + "/api/v2/tokens/", auth=(service.admin_username, service.admin_password),
-                          json={"description": "jobs tests"}, verify=service.ca_path, timeout=30)
-        _tokens[service.url] = r.json()["token"]
-    headers = {"Authorization": "Bearer " + _tokens[service.url]}
-    return requests.request(method, service.url + path, headers=headers, verify=service.ca_path, timeout=30, **kwargs)
-
-
-def wait_for(service, job_id, seconds=60):
-    deadline = time.time() + seconds
-    while True:
-        job = call(service, "GET", "/api/v2/jobs/%d/" % job_id).json()
-        if job["status"] in FINISHED or time.time() > deadline:
-            return job
-        time.sleep(0.2)
-
+from service_api import token_call as call, wait_until
 
 def stdout(service, job_id):
     r = call(service, "GET", "/api/v2/jobs/%d/stdout/?format=txt" % job_id)
@@ -98,7 +75,7 @@ def test_launch_runs_with_limit_vars_tags_and_verbosity(service, setup):
     data = r.json()
     assert data["ignored_fields"] == {} and data["job"] == data["id"] and data["status"] == "pending"
     assert r.headers["Location"] == "/api/v2/jobs/%d/" % data["job"]
-    job = wait_for(service, data["job"])
+    job = wait_until(service, "jobs/%d/" % data["job"])
     assert job["status"] == "successful" and job["failed"] is False
     assert job["started"] and job["finished"] and job["elapsed"] > 0
     text = stdout(service, job["id"])
@@ -115,7 +92,7 @@ def test_fields_not_prompted_are_ignored_and_the_job_still_runs(service, setup):
     r = call(service, "POST", "/api/v2/job_templates/%d/launch/" % jt["id"], json={"limit": "nothing", "extra_vars": {"message": "x"}})
     assert r.status_code == 201
     assert r.json()["ignored_fields"] == {"limit": "nothing", "extra_vars": {"message": "x"}}
-    job = wait_for(service, r.json()["job"])
+    job = wait_until(service, "jobs/%d/" % r.json()["job"])
     text = stdout(service, job["id"])
     assert job["status"] == "successful" and job["limit"] == ""
     assert all("hello from %s-h%d; message=(none)" % (setup["prefix"], n) in text for n in (1, 2, 3))
@@ -133,7 +110,7 @@ def test_a_survey_takes_its_variables_without_ask_variables_on_launch(service, s
     r = call(service, "POST", path + "launch/", json=body)
     assert r.status_code == 201, r.text
     assert r.json()["ignored_fields"] == {"extra_vars": {"other": "x"}}
-    job = wait_for(service, r.json()["job"])
+    job = wait_until(service, "jobs/%d/" % r.json()["job"])
     assert job["status"] == "successful"
     assert "message=asked" in stdout(service, job["id"])
 
@@ -151,7 +128,7 @@ def test_the_other_launch_values_apply_when_prompted_for_and_are_ignored_otherwi
     assert info["defaults"]["forks"] == 0 and info["defaults"]["diff_mode"] is False and info["defaults"]["labels"] == []
     r = call(service, "POST", "/api/v2/job_templates/%d/launch/" % jt["id"], json=values)
     assert r.status_code == 201 and r.json()["ignored_fields"] == {}, r.text
-    job = wait_for(service, r.json()["job"])
+    job = wait_until(service, "jobs/%d/" % r.json()["job"])
     assert (job["forks"], job["timeout"], job["diff_mode"]) == (3, 60, True)
     assert job["summary_fields"]["labels"]["results"] == [{"id": label["id"], "name": label["name"]}]
     fixed = template(service, setup, "fixed-more")
@@ -171,13 +148,13 @@ def test_template_without_inventory_needs_one(service, setup):
     assert r.json() == {"resources_needed_to_start": ["Job Template 'inventory' is missing or undefined."]}
     assert call(service, "GET", "/api/v2/jobs/?job_template=%d" % jt["id"]).json()["count"] == before
     r = call(service, "POST", "/api/v2/job_templates/%d/launch/" % jt["id"], json={"inventory": setup["inventory"]})
-    assert r.status_code == 201 and wait_for(service, r.json()["job"])["status"] == "successful"
+    assert r.status_code == 201 and wait_until(service, "jobs/%d/" % r.json()["job"])["status"] == "successful"
 
 
 def test_failed_job(service, setup):
     jt = template(service, setup, "fail", playbook="fail.yml")
     r = call(service, "POST", "/api/v2/job_templates/%d/launch/" % jt["id"], json={})
-    job = wait_for(service, r.json()["job"])
+    job = wait_until(service, "jobs/%d/" % r.json()["job"])
     assert job["status"] == "failed" and job["failed"] is True
     assert "deliberate failure on %s-h1" % setup["prefix"] in stdout(service, job["id"])
 
@@ -191,7 +168,7 @@ def test_cancel_running_job(service, setup):
     while call(service, "GET", "/api/v2/jobs/%d/" % job_id).json()["status"] != "running" and time.time() < deadline:
         time.sleep(0.2)
     assert call(service, "POST", "/api/v2/jobs/%d/cancel/" % job_id).status_code == 202
-    job = wait_for(service, job_id, seconds=20)
+    job = wait_until(service, "jobs/%d/" % job_id, seconds=20)
     assert job["status"] == "canceled" and job["canceled_on"]
     assert job["elapsed"] < 25
     assert call(service, "GET", "/api/v2/jobs/%d/cancel/" % job_id).json() == {"can_cancel": False}

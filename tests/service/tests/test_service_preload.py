@@ -3,34 +3,18 @@ the demo content of create_preload_data), and answers observed on AWX 24.6.1 for
 applications' redirect URIs, credential inputs, a group's all_hosts and
 potential_children, an organization's users, credentials and execution
 environments, the legacy object_roles lists and the OPTIONS of sub-lists."""
-import base64
 import json
-import uuid
 from pathlib import Path
 
 import pytest
 import requests
 
+from service_api import call, created, unique
+
 DATA = Path(__file__).resolve().parents[1] / "refsvc" / "svc" / "managed_credential_types.json"
 DEPRECATED = '299 awx "This resource has been deprecated and will be removed in a future release."'
 ENCRYPTED_KEY = "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,0011\n\nAAAA\n-----END RSA PRIVATE KEY-----\n"
 PLAIN_KEY = "-----BEGIN RSA PRIVATE KEY-----\nAAAA\n-----END RSA PRIVATE KEY-----\n"
-
-
-def call(service, method, path, **kwargs):
-    headers = kwargs.pop("headers", {})
-    headers["Authorization"] = "Basic " + base64.b64encode(("%s:%s" % (service.admin_username, service.admin_password)).encode()).decode()
-    return requests.request(method, service.url + "/api/v2/" + path, headers=headers, verify=service.ca_path, **kwargs)
-
-
-def uid(prefix):
-    return "%s-%s" % (prefix, uuid.uuid4().hex[:8])
-
-
-def created(service, path, body):
-    r = call(service, "POST", path, json=body)
-    assert r.status_code == 201, r.text
-    return r.json()
 
 
 def one(service, path):
@@ -90,7 +74,7 @@ def test_demo_content_of_a_new_install(service):
     ("", "redirect_uris cannot be empty with grant_type authorization-code"),
 ])
 def test_application_redirect_uris(service, uris, error):
-    body = {"name": uid("app"), "organization": 1, "client_type": "confidential",
+    body = {"name": unique("app"), "organization": 1, "client_type": "confidential",
             "authorization_grant_type": "authorization-code", "redirect_uris": uris}
     r = call(service, "POST", "applications/", json=body)
     if error is None:
@@ -113,12 +97,12 @@ def test_application_redirect_uris(service, uris, error):
      {"inputs": {"ssh_key_data": ["At least one private key is required."]}}),
 ])
 def test_machine_credential_inputs_are_checked(service, inputs, answer):
-    r = call(service, "POST", "credentials/", json={"name": uid("cred"), "organization": 1, "credential_type": 1, "inputs": inputs})
+    r = call(service, "POST", "credentials/", json={"name": unique("cred"), "organization": 1, "credential_type": 1, "inputs": inputs})
     assert r.status_code == 400 and r.json() == answer
 
 
 def test_encrypted_key_with_its_passphrase_is_taken(service):
-    cred = created(service, "credentials/", {"name": uid("cred"), "organization": 1, "credential_type": 1,
+    cred = created(service, "credentials/", {"name": unique("cred"), "organization": 1, "credential_type": 1,
                                              "inputs": {"ssh_key_data": ENCRYPTED_KEY, "ssh_key_unlock": "x"}})
     # "$encrypted$" stands for the stored key, still encrypted: the passphrase stays needed.
     r = call(service, "PATCH", "credentials/%d/" % cred["id"], json={"inputs": {"ssh_key_data": "$encrypted$"}})
@@ -129,7 +113,7 @@ def test_encrypted_key_with_its_passphrase_is_taken(service):
 # ---------------------------------------------------------------- groups
 
 def test_group_all_hosts_and_potential_children(service):
-    inv = created(service, "inventories/", {"name": uid("inv"), "organization": 1})
+    inv = created(service, "inventories/", {"name": unique("inv"), "organization": 1})
     ga, gb, gc, gd = (created(service, "inventories/%d/groups/" % inv["id"], {"name": n}) for n in ("ga", "gb", "gc", "gd"))
     assert call(service, "POST", "groups/%d/children/" % ga["id"], json={"id": gb["id"]}).status_code == 204
     assert call(service, "POST", "groups/%d/children/" % gb["id"], json={"id": gc["id"]}).status_code == 204
@@ -155,8 +139,8 @@ def test_group_all_hosts_and_potential_children(service):
 # ---------------------------------------------------------------- organizations' sub-lists
 
 def test_organization_users_post_creates_a_member(service):
-    org = created(service, "organizations/", {"name": uid("org")})
-    name = uid("user")
+    org = created(service, "organizations/", {"name": unique("org")})
+    name = unique("user")
     r = call(service, "POST", "organizations/%d/users/" % org["id"], json={"username": name, "password": "pw-" + name})
     assert r.status_code == 201 and r.json()["username"] == name, r.text
     user = r.json()
@@ -170,11 +154,11 @@ def test_organization_users_post_creates_a_member(service):
 
 
 def test_organization_credentials_and_execution_environments(service):
-    org = created(service, "organizations/", {"name": uid("org")})
-    cred = created(service, "organizations/%d/credentials/" % org["id"], {"name": uid("cred"), "credential_type": 1, "inputs": {}})
+    org = created(service, "organizations/", {"name": unique("org")})
+    cred = created(service, "organizations/%d/credentials/" % org["id"], {"name": unique("cred"), "credential_type": 1, "inputs": {}})
     assert cred["organization"] == org["id"]
     assert [c["id"] for c in call(service, "GET", "organizations/%d/credentials/" % org["id"]).json()["results"]] == [cred["id"]]
-    ee = created(service, "organizations/%d/execution_environments/" % org["id"], {"name": uid("ee"), "image": "quay.io/x/y:1"})
+    ee = created(service, "organizations/%d/execution_environments/" % org["id"], {"name": unique("ee"), "image": "quay.io/x/y:1"})
     assert ee["organization"] == org["id"]
     assert [e["id"] for e in call(service, "GET", "organizations/%d/execution_environments/" % org["id"]).json()["results"]] == [ee["id"]]
     call(service, "DELETE", "organizations/%d/" % org["id"])
@@ -212,7 +196,7 @@ def test_sub_list_options_as_the_real_service_answers(service):
     assert sorted(call(service, "OPTIONS", "organizations/1/users/").json()["actions"]["POST"]) == \
         ["email", "first_name", "id", "is_superuser", "is_system_auditor", "last_name", "password", "username"]
     assert "id" in call(service, "OPTIONS", "inventories/1/hosts/").json()["actions"]["POST"]
-    inv = created(service, "inventories/", {"name": uid("inv"), "organization": 1})
+    inv = created(service, "inventories/", {"name": unique("inv"), "organization": 1})
     group = created(service, "inventories/%d/groups/" % inv["id"], {"name": "g"})
     assert sorted(call(service, "OPTIONS", "groups/%d/all_hosts/" % group["id"]).json()["actions"]) == ["GET"]
     call(service, "DELETE", "inventories/%d/" % inv["id"])
@@ -223,10 +207,10 @@ def test_sub_list_options_as_the_real_service_answers(service):
 # ---------------------------------------------------------------- users changed by an organization administrator
 
 def test_organization_admin_changes_the_users_of_the_organizations_it_administers(service):
-    org, other = created(service, "organizations/", {"name": uid("org")}), created(service, "organizations/", {"name": uid("org")})
+    org, other = created(service, "organizations/", {"name": unique("org")}), created(service, "organizations/", {"name": unique("org")})
     users = {}
     for key in ("admin", "member", "both"):
-        users[key] = created(service, "organizations/%d/users/" % org["id"], {"username": uid(key), "password": "pw-" + key})
+        users[key] = created(service, "organizations/%d/users/" % org["id"], {"username": unique(key), "password": "pw-" + key})
     assert call(service, "POST", "organizations/%d/users/" % other["id"], json={"id": users["both"]["id"]}).status_code == 204
     assert call(service, "POST", "organizations/%d/admins/" % org["id"], json={"id": users["admin"]["id"]}).status_code == 204
 
@@ -237,7 +221,7 @@ def test_organization_admin_changes_the_users_of_the_organizations_it_administer
     assert as_admin("PATCH", "users/%d/" % users["member"]["id"], json={"last_name": "X"}).status_code == 200
     # A member of an organization it does not administer, and /users/ itself, are refused.
     assert as_admin("PATCH", "users/%d/" % users["both"]["id"], json={"last_name": "X"}).status_code == 403
-    assert as_admin("POST", "users/", json={"username": uid("e"), "password": "pw"}).status_code == 403
+    assert as_admin("POST", "users/", json={"username": unique("e"), "password": "pw"}).status_code == 403
     assert as_admin("DELETE", "users/%d/" % users["both"]["id"]).status_code == 403
     assert as_admin("DELETE", "users/%d/" % users["member"]["id"]).status_code == 204
     users.pop("member")

@@ -11,27 +11,10 @@ DELETE ``job_templates/<id>/survey_spec/`` answers 200 with an empty body. Read 
 """
 import subprocess
 import time
-import uuid
 
 import pytest
-import requests
 
-FINISHED = ("successful", "failed", "error", "canceled")
-
-
-def call(service, method, path, **kwargs):
-    auth = (service.admin_username, service.admin_password)
-    return requests.request(method, service.url + "/api/v2/" + path, auth=auth, verify=service.ca_path, timeout=60, **kwargs)
-
-
-def unique(prefix):
-    return "%s-%s" % (prefix, uuid.uuid4().hex[:8])
-
-
-def created(service, path, body):
-    r = call(service, "POST", path, json=body)
-    assert r.status_code == 201, r.text
-    return r.json()
+from service_api import FINISHED, call, created, unique
 
 
 def updates_of(service, project):

@@ -1,16 +1,7 @@
 """Object roles of instance groups, and the membership questions the role module asks."""
 import uuid
 
-import requests
-
-
-def call(service, method, path, auth=None, **kwargs):
-    auth = auth or (service.admin_username, service.admin_password)
-    return requests.request(method, service.url + "/api/v2/" + path, auth=auth, verify=service.ca_path, timeout=60, **kwargs)
-
-
-def unique(prefix):
-    return "%s-%s" % (prefix, uuid.uuid4().hex[:8])
+from service_api import call, unique
 
 
 def test_instance_groups_list_their_object_roles(service):

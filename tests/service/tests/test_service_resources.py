@@ -1,5 +1,4 @@
 """Resources, pagination, filters, header placement and the request log of the reference service."""
-import base64
 import concurrent.futures
 import json
 import re
@@ -8,13 +7,7 @@ import uuid
 import pytest
 import requests
 
-
-def call(service, method, path, user=None, password=None, **kwargs):
-    user = user or service.admin_username
-    password = password or service.admin_password
-    headers = kwargs.pop("headers", {})
-    headers["Authorization"] = "Basic " + base64.b64encode(("%s:%s" % (user, password)).encode()).decode()
-    return requests.request(method, service.url + path, headers=headers, verify=service.ca_path, **kwargs)
+from service_api import call
 
 
 @pytest.fixture(scope="module")
@@ -182,25 +175,25 @@ def test_users(service):
     for key in ("is_superuser", "is_system_auditor", "email", "first_name", "last_name"):
         assert key in user
     assert user["external_account"] is None and user["auth"] == []
-    r = call(service, "GET", "/api/v2/me/", user=name, password="pw-123456")
+    r = call(service, "GET", "/api/v2/me/", auth=(name, "pw-123456"))
     assert r.status_code == 200 and r.json()["count"] == 1
     # a non-administrator sees only what it may see and cannot create users or organizations
-    r = call(service, "GET", "/api/v2/users/", user=name, password="pw-123456")
+    r = call(service, "GET", "/api/v2/users/", auth=(name, "pw-123456"))
     assert [u["username"] for u in r.json()["results"]] == [name]
-    r = call(service, "POST", "/api/v2/users/", user=name, password="pw-123456", json={"username": "x" + name, "password": "p"})
+    r = call(service, "POST", "/api/v2/users/", auth=(name, "pw-123456"), json={"username": "x" + name, "password": "p"})
     assert r.status_code == 403 and r.json() == {"detail": "You do not have permission to perform this action."}
-    r = call(service, "POST", "/api/v2/organizations/", user=name, password="pw-123456", json={"name": "o" + name})
+    r = call(service, "POST", "/api/v2/organizations/", auth=(name, "pw-123456"), json={"name": "o" + name})
     assert r.status_code == 403
-    assert call(service, "GET", "/api/v2/organizations/", user=name, password="pw-123456").json()["count"] == 0
-    assert call(service, "GET", "/api/v2/hosts/", user=name, password="pw-123456").json()["count"] == 0
-    r = call(service, "PATCH", user["url"], user=name, password="pw-123456", json={"is_superuser": True})
+    assert call(service, "GET", "/api/v2/organizations/", auth=(name, "pw-123456")).json()["count"] == 0
+    assert call(service, "GET", "/api/v2/hosts/", auth=(name, "pw-123456")).json()["count"] == 0
+    r = call(service, "PATCH", user["url"], auth=(name, "pw-123456"), json={"is_superuser": True})
     assert r.status_code == 403
-    r = call(service, "PATCH", user["url"], user=name, password="pw-123456", json={"first_name": "Me", "password": "pw-654321"})
+    r = call(service, "PATCH", user["url"], auth=(name, "pw-123456"), json={"first_name": "Me", "password": "pw-654321"})
     assert r.status_code == 200 and r.json()["first_name"] == "Me"
-    assert call(service, "GET", "/api/v2/me/", user=name, password="pw-654321").status_code == 200
+    assert call(service, "GET", "/api/v2/me/", auth=(name, "pw-654321")).status_code == 200
     # made a member of Default, the user sees it
     assert call(service, "POST", "/api/v2/organizations/1/users/", json={"id": user["id"]}).status_code == 204
-    assert call(service, "GET", "/api/v2/organizations/", user=name, password="pw-654321").json()["count"] == 1
+    assert call(service, "GET", "/api/v2/organizations/", auth=(name, "pw-654321")).json()["count"] == 1
     assert call(service, "DELETE", user["url"]).status_code == 204
 
 

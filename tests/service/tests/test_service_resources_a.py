@@ -1,27 +1,11 @@
 """Labels, groups, inventory sources, credential input sources, execution environments,
 instances and instance groups, notification templates, schedules, and the organization,
 inventory, host and credential fields that go with them."""
-import base64
 import uuid
 
 import pytest
-import requests
 
-
-def call(service, method, path, **kwargs):
-    headers = kwargs.pop("headers", {})
-    headers["Authorization"] = "Basic " + base64.b64encode(("%s:%s" % (service.admin_username, service.admin_password)).encode()).decode()
-    return requests.request(method, service.url + "/api/v2/" + path, headers=headers, verify=service.ca_path, **kwargs)
-
-
-def uid(prefix):
-    return "%s-%s" % (prefix, uuid.uuid4().hex[:8])
-
-
-def created(service, path, body):
-    r = call(service, "POST", path, json=body)
-    assert r.status_code == 201, r.text
-    return r.json()
+from service_api import call, created, unique
 
 
 def names(response):
@@ -31,12 +15,12 @@ def names(response):
 
 @pytest.fixture(scope="module")
 def org(service):
-    return created(service, "organizations/", {"name": uid("org-a"), "description": "d", "max_hosts": 5})
+    return created(service, "organizations/", {"name": unique("org-a"), "description": "d", "max_hosts": 5})
 
 
 @pytest.fixture(scope="module")
 def inventory(service, org):
-    return created(service, "inventories/", {"name": uid("inv-a"), "organization": org["id"]})
+    return created(service, "inventories/", {"name": unique("inv-a"), "organization": org["id"]})
 
 
 def credential_type(service, namespace):
@@ -56,7 +40,7 @@ def test_root_lists_the_resources(service):
 # ---------------------------------------------------------------- labels
 
 def test_labels(service, org):
-    name = uid("label")
+    name = unique("label")
     label = created(service, "labels/", {"name": name, "organization": org["id"]})
     assert label["type"] == "label" and label["organization"] == org["id"]
     assert label["summary_fields"]["organization"] == {"id": org["id"], "name": org["name"], "description": "d"}
@@ -65,7 +49,7 @@ def test_labels(service, org):
     assert r.status_code == 400 and r.json() == {"__all__": ["Label with this Name and Organization already exists."]}
     r = call(service, "POST", "labels/", json={})
     assert r.status_code == 400 and r.json() == {"name": ["This field is required."], "organization": ["This field is required."]}
-    r = call(service, "POST", "labels/", json={"name": uid("x"), "organization": 999999})
+    r = call(service, "POST", "labels/", json={"name": unique("x"), "organization": 999999})
     assert r.json() == {"organization": ['Invalid pk "999999" - object does not exist.']}
     assert names(call(service, "GET", "labels/?name=%s&organization=%d" % (name, org["id"]))) == [name]
     r = call(service, "PATCH", "labels/%d/" % label["id"], json={"name": name + "-b"})
@@ -89,9 +73,9 @@ def test_options_of_new_lists(service):
 # ---------------------------------------------------------------- groups
 
 def test_groups_and_associations(service, inventory):
-    parent = created(service, "groups/", {"name": uid("parent"), "inventory": inventory["id"], "variables": "a: 1"})
-    child = created(service, "groups/", {"name": uid("child"), "inventory": inventory["id"]})
-    host = created(service, "hosts/", {"name": uid("host"), "inventory": inventory["id"]})
+    parent = created(service, "groups/", {"name": unique("parent"), "inventory": inventory["id"], "variables": "a: 1"})
+    child = created(service, "groups/", {"name": unique("child"), "inventory": inventory["id"]})
+    host = created(service, "hosts/", {"name": unique("host"), "inventory": inventory["id"]})
     assert parent["type"] == "group" and parent["variables"] == "a: 1"
     assert parent["related"]["hosts"] == "/api/v2/groups/%d/hosts/" % parent["id"]
     assert parent["summary_fields"]["inventory"]["id"] == inventory["id"]
@@ -127,23 +111,23 @@ def test_groups_and_associations(service, inventory):
     assert r.status_code == 400 and r.json() == {"detail": "Host matching query does not exist."}
 
     # creating through the sub-list puts the new host in the group's inventory
-    r = call(service, "POST", "groups/%d/hosts/" % parent["id"], json={"name": uid("new-host")})
+    r = call(service, "POST", "groups/%d/hosts/" % parent["id"], json={"name": unique("new-host")})
     assert r.status_code == 201 and r.json()["inventory"] == inventory["id"]
     assert names(call(service, "GET", "groups/%d/hosts/" % parent["id"])) == [r.json()["name"]]
 
 
 def test_group_validation(service, inventory):
-    name = uid("g")
+    name = unique("g")
     created(service, "groups/", {"name": name, "inventory": inventory["id"]})
     r = call(service, "POST", "groups/", json={"name": name, "inventory": inventory["id"]})
     assert r.status_code == 400 and r.json() == {"__all__": ["Group with this Name and Inventory already exists."]}
     r = call(service, "POST", "groups/", json={"name": "all", "inventory": inventory["id"]})
     assert r.json() == {"name": ["Invalid group name."]}
-    r = call(service, "POST", "groups/", json={"name": uid("g")})
+    r = call(service, "POST", "groups/", json={"name": unique("g")})
     assert r.json() == {"inventory": ["This field is required."]}
     r = call(service, "POST", "hosts/", json={"name": name, "inventory": inventory["id"]})
     assert r.status_code == 400 and r.json() == {"non_field_errors": ["A Group with that name already exists."]}
-    host = created(service, "hosts/", {"name": uid("h"), "inventory": inventory["id"]})
+    host = created(service, "hosts/", {"name": unique("h"), "inventory": inventory["id"]})
     r = call(service, "POST", "groups/", json={"name": host["name"], "inventory": inventory["id"]})
     assert r.json() == {"non_field_errors": ["A Host with that name already exists."]}
     # filters
@@ -154,7 +138,7 @@ def test_group_validation(service, inventory):
 # ---------------------------------------------------------------- inventory sources
 
 def test_inventory_sources(service, inventory):
-    name = uid("src")
+    name = unique("src")
     src = created(service, "inventory_sources/", {"name": name, "inventory": inventory["id"], "source": "ec2", "overwrite": True})
     assert src["type"] == "inventory_source" and src["source"] == "ec2"
     assert src["overwrite"] is True and src["overwrite_vars"] is False and src["update_on_launch"] is False
@@ -162,20 +146,20 @@ def test_inventory_sources(service, inventory):
     assert src["related"]["inventory"] == "/api/v2/inventories/%d/" % inventory["id"]
     r = call(service, "POST", "inventory_sources/", json={"name": name, "inventory": inventory["id"], "source": "ec2"})
     assert r.status_code == 400 and r.json() == {"__all__": ["InventorySource with this (name, inventory) combination already exists."]}
-    r = call(service, "POST", "inventory_sources/", json={"name": uid("s"), "inventory": inventory["id"], "source": "scm"})
+    r = call(service, "POST", "inventory_sources/", json={"name": unique("s"), "inventory": inventory["id"], "source": "scm"})
     assert r.json() == {"source_project": ["Project required for scm type sources."]}
-    r = call(service, "POST", "inventory_sources/", json={"name": uid("s"), "inventory": inventory["id"], "source": "ec2", "source_path": "x"})
+    r = call(service, "POST", "inventory_sources/", json={"name": unique("s"), "inventory": inventory["id"], "source": "ec2", "source_path": "x"})
     assert r.json() == {"detail": ["Cannot set source_path if not SCM type."]}
     demo = call(service, "POST", "projects/", json={"name": "manual-" + uuid.uuid4().hex[:8], "organization": 1, "local_path": "demo"}).json()
-    r = call(service, "POST", "inventory_sources/", json={"name": uid("s"), "inventory": inventory["id"], "source": "scm", "source_project": demo["id"]})
+    r = call(service, "POST", "inventory_sources/", json={"name": unique("s"), "inventory": inventory["id"], "source": "scm", "source_project": demo["id"]})
     assert r.json() == {"source_project": ["Cannot use manual project for SCM-based inventory."]}
-    r = call(service, "POST", "inventory_sources/", json={"name": uid("s"), "inventory": inventory["id"], "source": "nope"})
+    r = call(service, "POST", "inventory_sources/", json={"name": unique("s"), "inventory": inventory["id"], "source": "nope"})
     assert r.json() == {"source": ['"nope" is not a valid choice.']}
-    r = call(service, "POST", "inventory_sources/", json={"name": uid("s"), "source": "ec2"})
+    r = call(service, "POST", "inventory_sources/", json={"name": unique("s"), "source": "ec2"})
     assert r.json() == {"inventory": ["This field is required."]}
     # the inventory's sub-list, filters, update
     assert names(call(service, "GET", "inventories/%d/inventory_sources/" % inventory["id"])) == [name]
-    r = call(service, "POST", "inventories/%d/inventory_sources/" % inventory["id"], json={"name": uid("sub"), "source": "gce"})
+    r = call(service, "POST", "inventories/%d/inventory_sources/" % inventory["id"], json={"name": unique("sub"), "source": "gce"})
     assert r.status_code == 201 and r.json()["inventory"] == inventory["id"]
     assert names(call(service, "GET", "inventory_sources/?inventory=%d&source=ec2" % inventory["id"])) == [name]
     r = call(service, "PATCH", "inventory_sources/%d/" % src["id"], json={"update_on_launch": True, "source_vars": {"regions": ["eu"]}})
@@ -190,16 +174,16 @@ def test_inventory_sources(service, inventory):
 
 def test_credential_owners(service, org):
     machine = credential_type(service, "ssh")
-    r = call(service, "POST", "credentials/", json={"name": uid("c"), "credential_type": machine["id"]})
+    r = call(service, "POST", "credentials/", json={"name": unique("c"), "credential_type": machine["id"]})
     assert r.status_code == 400 and r.json() == {"detail": ["Missing 'user', 'team', or 'organization'."]}
-    r = call(service, "POST", "credentials/", json={"name": uid("c"), "credential_type": machine["id"], "organization": org["id"], "user": 1})
+    r = call(service, "POST", "credentials/", json={"name": unique("c"), "credential_type": machine["id"], "organization": org["id"], "user": 1})
     assert r.json() == {"detail": ["Only one of 'user', 'team', or 'organization' should be provided, received organization, user fields."]}
-    cred = created(service, "credentials/", {"name": uid("c"), "credential_type": machine["id"], "user": 1, "inputs": {"username": "u", "password": "p"}})
+    cred = created(service, "credentials/", {"name": unique("c"), "credential_type": machine["id"], "user": 1, "inputs": {"username": "u", "password": "p"}})
     assert cred["organization"] is None and "user" not in cred
     assert cred["related"]["user"] == "/api/v2/users/1/"
     assert [o["type"] for o in cred["summary_fields"]["owners"]] == ["user"]
     galaxy = credential_type(service, "galaxy_api_token")
-    r = call(service, "POST", "credentials/", json={"name": uid("g"), "credential_type": galaxy["id"], "user": 1})
+    r = call(service, "POST", "credentials/", json={"name": unique("g"), "credential_type": galaxy["id"], "user": 1})
     assert r.json() == {"organization": ["Galaxy credentials must be owned by an Organization."]}
     # $encrypted$ round trip
     assert cred["inputs"] == {"username": "u", "password": "$encrypted$"}
@@ -210,8 +194,8 @@ def test_credential_owners(service, org):
 def test_credential_input_sources(service, org):
     machine = credential_type(service, "ssh")
     vault = credential_type(service, "hashivault_kv")
-    target = created(service, "credentials/", {"name": uid("t"), "credential_type": machine["id"], "organization": org["id"]})
-    source = created(service, "credentials/", {"name": uid("s"), "credential_type": vault["id"], "organization": org["id"],
+    target = created(service, "credentials/", {"name": unique("t"), "credential_type": machine["id"], "organization": org["id"]})
+    source = created(service, "credentials/", {"name": unique("s"), "credential_type": vault["id"], "organization": org["id"],
                                                 "inputs": {"url": "https://vault.example.com", "token": "t"}})
     assert source["inputs"]["token"] == "$encrypted$"
     r = call(service, "POST", "credential_input_sources/", json={"target_credential": target["id"], "source_credential": source["id"],
@@ -240,21 +224,21 @@ def test_credential_input_sources(service, org):
 def test_organization_fields_and_links(service, org):
     assert org["max_hosts"] == 5 and org["default_environment"] is None and org["custom_virtualenv"] is None
     assert org["related"]["galaxy_credentials"] == "/api/v2/organizations/%d/galaxy_credentials/" % org["id"]
-    r = call(service, "POST", "organizations/", json={"name": uid("o"), "max_hosts": -1})
+    r = call(service, "POST", "organizations/", json={"name": unique("o"), "max_hosts": -1})
     assert r.json() == {"max_hosts": ["Ensure this value is greater than or equal to 0."]}
-    ee = created(service, "execution_environments/", {"name": uid("ee"), "image": "quay.io/x/y:1", "organization": org["id"]})
+    ee = created(service, "execution_environments/", {"name": unique("ee"), "image": "quay.io/x/y:1", "organization": org["id"]})
     r = call(service, "PATCH", "organizations/%d/" % org["id"], json={"default_environment": ee["id"]})
     assert r.status_code == 200 and r.json()["default_environment"] == ee["id"]
     assert r.json()["summary_fields"]["default_environment"]["image"] == "quay.io/x/y:1"
     # galaxy credentials: ordered, galaxy kind only
     galaxy = credential_type(service, "galaxy_api_token")
-    g1 = created(service, "credentials/", {"name": uid("g1"), "credential_type": galaxy["id"], "organization": org["id"], "inputs": {"url": "https://a"}})
-    g2 = created(service, "credentials/", {"name": uid("g2"), "credential_type": galaxy["id"], "organization": org["id"], "inputs": {"url": "https://b"}})
+    g1 = created(service, "credentials/", {"name": unique("g1"), "credential_type": galaxy["id"], "organization": org["id"], "inputs": {"url": "https://a"}})
+    g2 = created(service, "credentials/", {"name": unique("g2"), "credential_type": galaxy["id"], "organization": org["id"], "inputs": {"url": "https://b"}})
     for c in (g2, g1):
         assert call(service, "POST", "organizations/%d/galaxy_credentials/" % org["id"], json={"id": c["id"]}).status_code == 204
     assert names(call(service, "GET", "organizations/%d/galaxy_credentials/" % org["id"])) == [g2["name"], g1["name"]]
     machine = credential_type(service, "ssh")
-    m = created(service, "credentials/", {"name": uid("m"), "credential_type": machine["id"], "organization": org["id"]})
+    m = created(service, "credentials/", {"name": unique("m"), "credential_type": machine["id"], "organization": org["id"]})
     r = call(service, "POST", "organizations/%d/galaxy_credentials/" % org["id"], json={"id": m["id"]})
     assert r.status_code == 400 and r.json() == {"msg": "Credential must be a Galaxy credential, not Machine."}
     r = call(service, "POST", "organizations/%d/galaxy_credentials/" % org["id"], json={})
@@ -266,15 +250,15 @@ def test_organization_fields_and_links(service, org):
 
 
 def test_execution_environments(service, org):
-    r = call(service, "POST", "execution_environments/", json={"name": uid("ee")})
+    r = call(service, "POST", "execution_environments/", json={"name": unique("ee")})
     assert r.json() == {"image": ["This field is required."]}
-    r = call(service, "POST", "execution_environments/", json={"name": uid("ee"), "image": "i", "pull": "sometimes"})
+    r = call(service, "POST", "execution_environments/", json={"name": unique("ee"), "image": "i", "pull": "sometimes"})
     assert r.json() == {"pull": ['"sometimes" is not a valid choice.']}
     machine = credential_type(service, "ssh")
-    m = created(service, "credentials/", {"name": uid("m"), "credential_type": machine["id"], "organization": org["id"]})
-    r = call(service, "POST", "execution_environments/", json={"name": uid("ee"), "image": "i", "credential": m["id"]})
+    m = created(service, "credentials/", {"name": unique("m"), "credential_type": machine["id"], "organization": org["id"]})
+    r = call(service, "POST", "execution_environments/", json={"name": unique("ee"), "image": "i", "credential": m["id"]})
     assert r.json() == {"credential": ["Only Container Registry credentials can be associated with an Execution Environment"]}
-    ee = created(service, "execution_environments/", {"name": uid("ee"), "image": "i", "pull": "missing"})
+    ee = created(service, "execution_environments/", {"name": unique("ee"), "image": "i", "pull": "missing"})
     assert ee["managed"] is False and ee["organization"] is None and ee["pull"] == "missing"
     managed = call(service, "GET", "execution_environments/?managed=true").json()["results"]
     assert managed and call(service, "PATCH", "execution_environments/%d/" % managed[0]["id"], json={"image": "x"}).status_code == 403
@@ -293,14 +277,14 @@ def test_instances_and_instance_groups(service):
     assert call(service, "DELETE", "instances/%d/" % node["id"]).status_code == 405
 
     assert set(names(call(service, "GET", "instance_groups/?or__name=default&or__name=controlplane"))) == {"default", "controlplane"}
-    name = uid("ig")
+    name = unique("ig")
     ig = created(service, "instance_groups/", {"name": name, "policy_instance_minimum": 1})
     assert ig["instances"] == 0 and ig["is_container_group"] is False and ig["policy_instance_list"] == []
     r = call(service, "POST", "instance_groups/", json={"name": name})
     assert r.status_code == 400
-    r = call(service, "POST", "instance_groups/", json={"name": uid("ig"), "policy_instance_list": ["nowhere"]})
+    r = call(service, "POST", "instance_groups/", json={"name": unique("ig"), "policy_instance_list": ["nowhere"]})
     assert r.json() == {"policy_instance_list": ["nowhere is not a valid hostname of an existing instance."]}
-    r = call(service, "POST", "instance_groups/", json={"name": uid("ig"), "policy_instance_percentage": 101})
+    r = call(service, "POST", "instance_groups/", json={"name": unique("ig"), "policy_instance_percentage": 101})
     assert r.json() == {"policy_instance_percentage": ["Ensure this value is less than or equal to 100."]}
     assert call(service, "POST", "instance_groups/%d/instances/" % ig["id"], json={"id": node["id"]}).status_code == 204
     assert names(call(service, "GET", "instance_groups/%d/instances/" % ig["id"])) == ["localhost"]
@@ -314,8 +298,8 @@ def test_instances_and_instance_groups(service):
 
 
 def test_organization_and_inventory_instance_groups(service, org, inventory):
-    a = created(service, "instance_groups/", {"name": uid("a")})
-    b = created(service, "instance_groups/", {"name": uid("b")})
+    a = created(service, "instance_groups/", {"name": unique("a")})
+    b = created(service, "instance_groups/", {"name": unique("b")})
     for parent in ("organizations/%d" % org["id"], "inventories/%d" % inventory["id"]):
         for ig in (b, a):
             assert call(service, "POST", parent + "/instance_groups/", json={"id": ig["id"]}).status_code == 204
@@ -329,7 +313,7 @@ def test_organization_and_inventory_instance_groups(service, org, inventory):
 # ---------------------------------------------------------------- notification templates
 
 def test_notification_templates(service, org):
-    body = {"name": uid("nt"), "organization": org["id"], "notification_type": "slack",
+    body = {"name": unique("nt"), "organization": org["id"], "notification_type": "slack",
             "notification_configuration": {"channels": ["#a"], "token": "s3cret"}}
     nt = created(service, "notification_templates/", body)
     assert nt["notification_configuration"] == {"channels": ["#a"], "token": "$encrypted$"}
@@ -340,20 +324,20 @@ def test_notification_templates(service, org):
     r = call(service, "PATCH", "notification_templates/%d/" % nt["id"], json={"notification_configuration": {"channels": ["#b"], "token": "$encrypted$"}})
     assert r.status_code == 200 and r.json()["notification_configuration"] == {"channels": ["#b"], "token": "$encrypted$"}
     # webhook defaults are filled in
-    hook = created(service, "notification_templates/", {"name": uid("wh"), "organization": org["id"], "notification_type": "webhook",
+    hook = created(service, "notification_templates/", {"name": unique("wh"), "organization": org["id"], "notification_type": "webhook",
                                                          "notification_configuration": {"url": "https://h", "headers": {}}})
     assert hook["notification_configuration"]["http_method"] == "POST"
     assert hook["notification_configuration"]["disable_ssl_verification"] is False
-    r = call(service, "POST", "notification_templates/", json={"name": uid("e"), "organization": org["id"], "notification_type": "slack",
+    r = call(service, "POST", "notification_templates/", json={"name": unique("e"), "organization": org["id"], "notification_type": "slack",
                                                                "notification_configuration": {"channels": []}})
     assert r.json() == {"non_field_errors": ["No values specified for field 'channels'", "Missing required fields for Notification Configuration: ['token']."]}
-    r = call(service, "POST", "notification_templates/", json={"name": uid("e"), "organization": org["id"], "notification_type": "email",
+    r = call(service, "POST", "notification_templates/", json={"name": unique("e"), "organization": org["id"], "notification_type": "email",
                                                                "notification_configuration": {"host": "h", "port": "25", "username": "", "password": "",
                                                                                               "sender": "a@b", "recipients": ["c@d"], "use_tls": False, "use_ssl": False}})
     assert r.json() == {"non_field_errors": ["Configuration field 'port' incorrect type, expected int."]}
-    r = call(service, "POST", "notification_templates/", json={"name": uid("e"), "organization": org["id"], "notification_type": "fax"})
+    r = call(service, "POST", "notification_templates/", json={"name": unique("e"), "organization": org["id"], "notification_type": "fax"})
     assert r.json() == {"notification_type": ['"fax" is not a valid choice.']}
-    r = call(service, "POST", "notification_templates/", json={"name": uid("e"), "organization": org["id"], "notification_type": "slack",
+    r = call(service, "POST", "notification_templates/", json={"name": unique("e"), "organization": org["id"], "notification_type": "slack",
                                                                "notification_configuration": {"channels": ["#a"], "token": "t"}, "messages": {"boom": {}}})
     assert r.json() == {"messages": ["Event 'boom' invalid, must be one of 'started', 'success', 'error', or 'workflow_approval'"]}
     # organization association lists
@@ -371,14 +355,14 @@ def test_notification_templates(service, org):
 
 @pytest.fixture(scope="module")
 def cloud_source(service, inventory):
-    return created(service, "inventory_sources/", {"name": uid("sched-src"), "inventory": inventory["id"], "source": "ec2"})
+    return created(service, "inventory_sources/", {"name": unique("sched-src"), "inventory": inventory["id"], "source": "ec2"})
 
 
 RRULE = "DTSTART;TZID=America/New_York:20300101T120000 RRULE:FREQ=DAILY;INTERVAL=1;COUNT=3"
 
 
 def test_schedules(service, cloud_source):
-    name = uid("sch")
+    name = unique("sch")
     sch = created(service, "schedules/", {"name": name, "rrule": RRULE, "unified_job_template": cloud_source["id"]})
     assert sch["type"] == "schedule" and sch["enabled"] is True
     assert sch["unified_job_template"] == cloud_source["id"]
@@ -410,51 +394,51 @@ def test_schedules(service, cloud_source):
      "RRULE may not contain both COUNT and UNTIL: RULE:FREQ=DAILY;INTERVAL=1;COUNT=2;UNTIL=20300201T000000Z"),
 ])
 def test_rrule_rejected(service, cloud_source, rrule, message):
-    r = call(service, "POST", "schedules/", json={"name": uid("bad"), "rrule": rrule, "unified_job_template": cloud_source["id"]})
+    r = call(service, "POST", "schedules/", json={"name": unique("bad"), "rrule": rrule, "unified_job_template": cloud_source["id"]})
     assert r.status_code == 400
     assert message in r.json()["rrule"]
 
 
 def test_rrule_exdate_rejected_alone(service, cloud_source):
     rrule = "DTSTART:20300101T120000Z RRULE:FREQ=DAILY;INTERVAL=1 EXDATE:20300102T120000Z"
-    r = call(service, "POST", "schedules/", json={"name": uid("bad"), "rrule": rrule, "unified_job_template": cloud_source["id"]})
+    r = call(service, "POST", "schedules/", json={"name": unique("bad"), "rrule": rrule, "unified_job_template": cloud_source["id"]})
     assert r.json() == {"rrule": ["EXDATE not allowed in rrule."]}
 
 
 def test_schedule_targets_and_prompts(service, inventory, cloud_source):
-    r = call(service, "POST", "schedules/", json={"name": uid("s")})
+    r = call(service, "POST", "schedules/", json={"name": unique("s")})
     assert r.json() == {"rrule": ["This field is required."], "unified_job_template": ["This field is required."]}
-    file_src = created(service, "inventory_sources/", {"name": uid("file"), "inventory": inventory["id"], "source": "constructed"})
-    r = call(service, "POST", "inventory_sources/%d/schedules/" % file_src["id"], json={"name": uid("s"), "rrule": RRULE})
+    file_src = created(service, "inventory_sources/", {"name": unique("file"), "inventory": inventory["id"], "source": "constructed"})
+    r = call(service, "POST", "inventory_sources/%d/schedules/" % file_src["id"], json={"name": unique("s"), "rrule": RRULE})
     assert r.status_code == 400 and r.json() == {"unified_job_template": ["Inventory Source must be a cloud resource."]}
     demo = call(service, "POST", "projects/", json={"name": "manual-" + uuid.uuid4().hex[:8], "organization": 1, "local_path": "demo"}).json()
-    r = call(service, "POST", "projects/%d/schedules/" % demo["id"], json={"name": uid("s"), "rrule": RRULE})
+    r = call(service, "POST", "projects/%d/schedules/" % demo["id"], json={"name": unique("s"), "rrule": RRULE})
     assert r.json() == {"unified_job_template": ["Manual Project cannot have a schedule set."]}
-    r = call(service, "POST", "inventory_sources/%d/schedules/" % cloud_source["id"], json={"name": uid("s"), "rrule": RRULE, "limit": "web"})
+    r = call(service, "POST", "inventory_sources/%d/schedules/" % cloud_source["id"], json={"name": unique("s"), "rrule": RRULE, "limit": "web"})
     assert r.json() == {"limit": ["Field is not configured to prompt on launch."]}
-    jt = created(service, "job_templates/", {"name": uid("jt"), "project": demo["id"], "playbook": "hello.yml",
+    jt = created(service, "job_templates/", {"name": unique("jt"), "project": demo["id"], "playbook": "hello.yml",
                                              "inventory": inventory["id"], "ask_limit_on_launch": True})
-    r = call(service, "POST", "job_templates/%d/schedules/" % jt["id"], json={"name": uid("s"), "rrule": RRULE, "limit": "web"})
+    r = call(service, "POST", "job_templates/%d/schedules/" % jt["id"], json={"name": unique("s"), "rrule": RRULE, "limit": "web"})
     assert r.status_code == 201, r.text
     sch = r.json()
     assert sch["limit"] == "web" and sch["unified_job_template"] == jt["id"]
     assert sch["summary_fields"]["unified_job_template"]["unified_job_type"] == "job"
     assert sch["summary_fields"]["inventory"]["id"] == inventory["id"]
-    r = call(service, "POST", "job_templates/%d/schedules/" % jt["id"], json={"name": uid("s"), "rrule": RRULE, "extra_data": {"a": 1}})
+    r = call(service, "POST", "job_templates/%d/schedules/" % jt["id"], json={"name": unique("s"), "rrule": RRULE, "extra_data": {"a": 1}})
     assert r.json() == {"extra_data": ["Variables a provided, but this template cannot accept variables."]}
     assert [s["id"] for s in call(service, "GET", "job_templates/%d/schedules/" % jt["id"]).json()["results"]] == [sch["id"]]
 
 
 def test_job_template_labels_and_notifications(service, org, inventory):
     demo = call(service, "POST", "projects/", json={"name": "manual-" + uuid.uuid4().hex[:8], "organization": 1, "local_path": "demo"}).json()
-    jt = created(service, "job_templates/", {"name": uid("jt"), "project": demo["id"], "playbook": "hello.yml", "inventory": inventory["id"]})
-    label = created(service, "labels/", {"name": uid("jl"), "organization": org["id"]})
+    jt = created(service, "job_templates/", {"name": unique("jt"), "project": demo["id"], "playbook": "hello.yml", "inventory": inventory["id"]})
+    label = created(service, "labels/", {"name": unique("jl"), "organization": org["id"]})
     assert call(service, "POST", "job_templates/%d/labels/" % jt["id"], json={"id": label["id"]}).status_code == 204
     assert names(call(service, "GET", "job_templates/%d/labels/" % jt["id"])) == [label["name"]]
     # disassociating the last use of a label deletes it
     assert call(service, "POST", "job_templates/%d/labels/" % jt["id"], json={"id": label["id"], "disassociate": True}).status_code == 204
     assert call(service, "GET", "labels/%d/" % label["id"]).status_code == 404
-    nt = created(service, "notification_templates/", {"name": uid("n"), "organization": org["id"], "notification_type": "slack",
+    nt = created(service, "notification_templates/", {"name": unique("n"), "organization": org["id"], "notification_type": "slack",
                                                        "notification_configuration": {"channels": ["#a"], "token": "t"}})
     path = "job_templates/%d/notification_templates_success/" % jt["id"]
     assert call(service, "POST", path, json={"id": nt["id"]}).status_code == 204

@@ -5,14 +5,7 @@ import uuid
 import pytest
 import requests
 
-
-def call(service, method, path, auth=None, **kwargs):
-    auth = auth or (service.admin_username, service.admin_password)
-    return requests.request(method, service.url + "/api/v2/" + path, auth=auth, verify=service.ca_path, timeout=60, **kwargs)
-
-
-def unique(prefix):
-    return "%s-%s" % (prefix, uuid.uuid4().hex[:8])
+from service_api import call, unique
 
 
 @pytest.fixture(scope="module")

@@ -4,12 +4,8 @@ rule by rule), so such a set is accepted and ends where that zone says."""
 import uuid
 
 import pytest
-import requests
 
-
-def call(service, method, path, **kwargs):
-    return requests.request(method, service.url + "/api/v2/" + path, auth=(service.admin_username, service.admin_password),
-                            verify=service.ca_path, timeout=60, **kwargs)
+from service_api import call
 
 
 @pytest.fixture(scope="module")

@@ -1,26 +1,11 @@
 """Schedules as saved launch configurations: the prompts a job template allows (scm_branch, diff_mode, ...),
 and the credentials and labels a schedule gives its template."""
-import uuid
 
 import pytest
-import requests
+
+from service_api import call, created, unique
 
 RRULE = "DTSTART;TZID=UTC:20300101T120000 RRULE:FREQ=DAILY;INTERVAL=1;COUNT=3"
-
-
-def call(service, method, path, **kwargs):
-    auth = (service.admin_username, service.admin_password)
-    return requests.request(method, service.url + "/api/v2/" + path, auth=auth, verify=service.ca_path, timeout=60, **kwargs)
-
-
-def unique(prefix):
-    return "%s-%s" % (prefix, uuid.uuid4().hex[:8])
-
-
-def created(service, path, body):
-    r = call(service, "POST", path, json=body)
-    assert r.status_code == 201, r.text
-    return r.json()
 
 
 def credential_type(service, namespace):

@@ -1,24 +1,9 @@
 """Links of job templates and inventories the modules keep: a job template's ordered
 instance groups."""
-import uuid
 
 import pytest
-import requests
 
-
-def call(service, method, path, **kwargs):
-    auth = (service.admin_username, service.admin_password)
-    return requests.request(method, service.url + "/api/v2/" + path, auth=auth, verify=service.ca_path, timeout=60, **kwargs)
-
-
-def unique(prefix):
-    return "%s-%s" % (prefix, uuid.uuid4().hex[:8])
-
-
-def created(service, path, body):
-    r = call(service, "POST", path, json=body)
-    assert r.status_code == 201, r.text
-    return r.json()
+from service_api import call, created, unique
 
 
 @pytest.fixture(scope="module")

@@ -11,25 +11,10 @@ a job template is also found by its bare name. Read in the source
 (awx/main/utils/named_url_graph.py, awx/main/middleware.py): the formats and their parsing.
 """
 import urllib.parse
-import uuid
 
 import pytest
-import requests
 
-
-def call(service, method, path, auth=True, **kwargs):
-    creds = (service.admin_username, service.admin_password) if auth else None
-    return requests.request(method, service.url + "/api/v2/" + path, auth=creds, verify=service.ca_path, timeout=60, **kwargs)
-
-
-def unique(prefix):
-    return "%s-%s" % (prefix, uuid.uuid4().hex[:8])
-
-
-def created(service, path, body):
-    r = call(service, "POST", path, json=body)
-    assert r.status_code == 201, r.text
-    return r.json()
+from service_api import call, created, unique
 
 
 @pytest.fixture(scope="module")

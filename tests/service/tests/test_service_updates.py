@@ -2,30 +2,10 @@
 (an inventory file of a project read into the inventory)."""
 import subprocess
 import time
-import uuid
 
 import pytest
-import requests
 
-FINISHED = ("successful", "failed", "error", "canceled")
-
-
-def call(service, method, path, auth=None, **kwargs):
-    auth = auth or (service.admin_username, service.admin_password)
-    return requests.request(method, service.url + "/api/v2/" + path, auth=auth, verify=service.ca_path, timeout=60, **kwargs)
-
-
-def unique(prefix):
-    return "%s-%s" % (prefix, uuid.uuid4().hex[:8])
-
-
-def wait_for(service, path, seconds=60):
-    deadline = time.time() + seconds
-    while True:
-        data = call(service, "GET", path).json()
-        if data["status"] in FINISHED or time.time() > deadline:
-            return data
-        time.sleep(0.2)
+from service_api import call, unique, wait_until as wait_for
 
 
 def git(repo, *args):

@@ -5,30 +5,8 @@ import time
 import uuid
 
 import pytest
-import requests
 
-FINISHED = ("successful", "failed", "error", "canceled")
-_tokens = {}
-
-
-def call(service, method, path, **kwargs):
-    if service.url not in _tokens:
-        r = requests.post(service.url + "/api/v2/tokens/", auth=(service.admin_username, service.admin_password),
-                          json={"description": "workflow job tests"}, verify=service.ca_path, timeout=30)
-        _tokens[service.url] = r.json()["token"]
-    headers = {"Authorization": "Bearer " + _tokens[service.url]}
-    return requests.request(method, service.url + "/api/v2/" + path, headers=headers, verify=service.ca_path,
-                            timeout=30, **kwargs)
-
-
-def wait_for(service, path, done, seconds=90):
-    deadline = time.time() + seconds
-    while True:
-        data = call(service, "GET", path).json()
-        if done(data) or time.time() > deadline:
-            return data
-        time.sleep(0.3)
-
+from service_api import FINISHED, token_call as call, wait_until as wait_for
 
 @pytest.fixture(scope="module")
 def setup(service):

@@ -3,11 +3,11 @@
 import yaml
 from rest_framework import serializers
 
-from refsvc.jobs.serializers import summary, validate_execution_environment
+from refsvc.jobs.serializers import UnifiedJobSerializer, summary, unified_job_data, validate_execution_environment
 from refsvc.svc.models import Credential, Inventory
 from refsvc.svc.serializers import ResourceSerializer, VariablesField, user_summary
 
-from .models import ACTIVE, VERBOSITY, AdHocCommand
+from .models import VERBOSITY, AdHocCommand
 
 LIST_FIELDS = (
     "name", "launch_type", "status", "execution_environment", "failed", "started", "finished", "canceled_on",
@@ -32,10 +32,11 @@ def prohibited_vars(text):
     return sorted((k for k in (data or {}) if str(k).startswith("ansible_")), reverse=True)
 
 
-class AdHocCommandSerializer(ResourceSerializer):
+class AdHocCommandSerializer(UnifiedJobSerializer):
     type_name = "ad_hoc_command"
     url_base = "ad_hoc_commands"
     detail = False
+    unified_values = ("execution_node", "controller_node", "work_unit_id", "launched_by")
 
     name = serializers.CharField(read_only=True)
     inventory = serializers.PrimaryKeyRelatedField(queryset=Inventory.objects.all(), required=False, allow_null=True)
@@ -46,7 +47,6 @@ class AdHocCommandSerializer(ResourceSerializer):
     module_args = serializers.CharField(required=False, allow_blank=True, default="", trim_whitespace=False)
     extra_vars = VariablesField(default="")
     execution_environment = serializers.IntegerField(required=False, allow_null=True)
-    elapsed = serializers.DecimalField(max_digits=12, decimal_places=3, read_only=True, coerce_to_string=False)
 
     class Meta:
         model = AdHocCommand
@@ -121,14 +121,9 @@ class AdHocCommandSerializer(ResourceSerializer):
     def to_representation(self, obj):
         data = super().to_representation(obj)
         data["name"] = obj.module_name
-        data["execution_node"] = "localhost" if obj.started else ""
-        data["controller_node"] = ""
-        data["work_unit_id"] = None
-        data["launched_by"] = ({"id": obj.launched_by.id, "name": obj.launched_by.username, "type": "user",
-                                "url": "/api/v2/users/%d/" % obj.launched_by.id} if obj.launched_by else {})
         if self.detail:
-            data.update({"job_env": {}, "result_traceback": "", "event_processing_finished": obj.status not in ACTIVE,
-                         "host_status_counts": {}})
+            data.update(unified_job_data(obj, ("job_env", "result_traceback", "event_processing_finished")))
+            data["host_status_counts"] = {}
         return data
 
 

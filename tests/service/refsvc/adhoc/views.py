@@ -1,7 +1,6 @@
 """/api/v2/ad_hoc_commands/ (POST launches), its detail, stdout/, cancel/ and
 relaunch/, and /api/v2/inventories/<id>/ad_hoc_commands/."""
 from django.db import transaction
-from django.db.models import Q
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from rest_framework import generics, status
@@ -16,17 +15,16 @@ from refsvc.svc.filters import FieldLookupBackend
 from refsvc.svc.models import Inventory
 from refsvc.svc.views import ApiMixin
 
-from .models import ACTIVE, AdHocCommand
+from refsvc.jobs.models import ACTIVE
+
+from .models import AdHocCommand
 from .serializers import AdHocCommandDetailSerializer, AdHocCommandSerializer
 
 RUNNER = "refsvc.adhoc.runner"
 
 
-def visible(user):
-    qs = AdHocCommand.objects.select_related("inventory", "credential", "launched_by")
-    if access._sees_all(user):
-        return qs
-    return qs.filter(Q(inventory__in=access.visible(Inventory, user).values("id")) | Q(launched_by=user))
+def commands(user):
+    return access.visible(AdHocCommand, user).select_related("inventory", "credential", "launched_by")
 
 
 def may_run(user, inventory, credential):
@@ -65,7 +63,7 @@ class AdHocCommandList(ApiMixin, generics.ListAPIView):
     filter_backends = [FieldLookupBackend]
 
     def get_queryset(self):
-        return visible(self.request.user)
+        return commands(self.request.user)
 
     def post(self, request):
         return launch(request, request.data)
@@ -92,7 +90,7 @@ class AdHocCommandDetail(ApiMixin, generics.RetrieveDestroyAPIView):
     serializer_class = AdHocCommandDetailSerializer
 
     def get_queryset(self):
-        return visible(self.request.user)
+        return commands(self.request.user)
 
     def perform_destroy(self, instance):
         if not may_change(self.request.user, instance):
@@ -104,7 +102,7 @@ class AdHocCommandDetail(ApiMixin, generics.RetrieveDestroyAPIView):
 
 class AdHocCommandCancel(ApiMixin, APIView):
     def command(self):
-        return get_object_or_404(visible(self.request.user), pk=self.kwargs["pk"])
+        return get_object_or_404(commands(self.request.user), pk=self.kwargs["pk"])
 
     def get(self, request, pk):
         return Response({"can_cancel": self.command().status in ACTIVE})
@@ -123,7 +121,7 @@ class AdHocCommandRelaunch(ApiMixin, APIView):
     """GET: the passwords a relaunch needs (none here); POST: the same command again."""
 
     def command(self):
-        return get_object_or_404(visible(self.request.user), pk=self.kwargs["pk"])
+        return get_object_or_404(commands(self.request.user), pk=self.kwargs["pk"])
 
     def get(self, request, pk):
         self.command()
@@ -140,4 +138,4 @@ class AdHocCommandRelaunch(ApiMixin, APIView):
 
 class AdHocCommandStdout(JobStdout):
     def get_queryset(self):
-        return visible(self.request.user)
+        return commands(self.request.user)

@@ -79,9 +79,9 @@ class BulkJobLaunchSerializer(serializers.Serializer):
         inventories = set(node["inventory"] for node in attrs["jobs"] if "inventory" in node)
         if "inventory" in attrs:
             inventories.add(attrs["inventory"].id)
-        self.check_ids("Inventories", inventories, set(visible_ids(Inventory, user, inventories)))
+        self.check_ids("Inventories", inventories, set(access.visible(Inventory, user).filter(id__in=inventories).values_list("id", flat=True)))
         credentials = set(c for node in attrs["jobs"] for c in node.get("credentials", []))
-        self.check_ids("Credentials", credentials, set(visible_ids(Credential, user, credentials)))
+        self.check_ids("Credentials", credentials, set(access.visible(Credential, user).filter(id__in=credentials).values_list("id", flat=True)))
         for node in attrs["jobs"]:
             node["template"] = templates[node["unified_job_template"]]
         if "extra_vars" in attrs:
@@ -140,12 +140,6 @@ class BulkJobLaunchSerializer(serializers.Serializer):
             runner.start(job)
         runner.start(wfj, "refsvc.wfjobs.runner")
         return WorkflowJobSerializer(wfj, context=self.context).data
-
-
-def visible_ids(model, user, ids):
-    from refsvc.svc import access
-
-    return access.visible(model, user).filter(id__in=ids).values_list("id", flat=True)
 
 
 def node_job(wfj, template, node, user):

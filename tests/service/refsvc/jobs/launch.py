@@ -10,7 +10,7 @@ from refsvc.svc import access
 from refsvc.resources.models import ExecutionEnvironment, InstanceGroup, Label
 from refsvc.svc.models import Credential, Inventory
 
-from .models import ASK_FIELDS, Job
+from .models import ACTIVE, ASK_FIELDS, Job
 from .surveys import variables_needed
 
 OTHER_ASK_FLAGS = (
@@ -217,7 +217,7 @@ def launch(jt, data, user):
 
 def cancel(job):
     """Ask the job's runner to stop; False when the job is already done."""
-    if job.status not in ("new", "pending", "waiting", "running"):
+    if job.status not in ACTIVE:
         return False
     Job.objects.filter(pk=job.pk).update(cancel_flag=True, canceled_on=timezone.now())
     return True

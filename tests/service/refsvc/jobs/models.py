@@ -2,15 +2,25 @@
 (refsvc.jobs.runner) that writes its status and stdout here."""
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 from django.db.models.signals import post_delete
 from django.dispatch import receiver
 
+from refsvc.svc import access
 from refsvc.svc.models import Credential, Inventory, Organization, TimestampedModel
 
 JOB_TYPES = [("run", "Run"), ("check", "Check")]
 JOB_STATUSES = [
     ("new", "New"), ("pending", "Pending"), ("waiting", "Waiting"), ("running", "Running"),
     ("successful", "Successful"), ("failed", "Failed"), ("error", "Error"), ("canceled", "Canceled"),
+]
+# A unified job that may still be canceled, one not finished yet (the real ACTIVE_STATES).
+ACTIVE = ("new", "pending", "waiting", "running")
+FINISHED = ("successful", "failed", "error", "canceled")
+LAUNCH_TYPES = [
+    ("manual", "Manual"), ("relaunch", "Relaunch"), ("callback", "Callback"), ("scheduled", "Scheduled"),
+    ("dependency", "Dependency"), ("workflow", "Workflow"), ("webhook", "Webhook"), ("sync", "Sync"),
+    ("scm", "SCM Update"),
 ]
 ASK_FIELDS = {
     # launch field -> the template's flag
@@ -122,6 +132,36 @@ class Project(UnifiedIdMixin, TimestampedModel):
             start_project_update(self, getattr(self, "_acting_user", None) or self.created_by)
 
 
+class UnifiedJob(TimestampedModel):
+    """The fields every run has (jobs, project and inventory updates, ad hoc commands,
+    workflow jobs and approvals): the real UnifiedJob's, as far as they are modelled.
+    ``result_stdout`` is the output a runner wrote."""
+
+    name = models.CharField(max_length=512, blank=True, default="")
+    description = models.TextField(blank=True, default="")
+    status = models.CharField(max_length=20, choices=JOB_STATUSES, default="pending")
+    failed = models.BooleanField(default=False)
+    launch_type = models.CharField(max_length=20, choices=LAUNCH_TYPES, default="manual")
+    started = models.DateTimeField(null=True, default=None)
+    finished = models.DateTimeField(null=True, default=None)
+    canceled_on = models.DateTimeField(null=True, default=None)
+    elapsed = models.DecimalField(max_digits=12, decimal_places=3, default=0)
+    cancel_flag = models.BooleanField(default=False)
+    job_args = models.TextField(blank=True, default="")
+    job_cwd = models.CharField(max_length=1024, blank=True, default="")
+    job_explanation = models.TextField(blank=True, default="")
+    result_stdout = models.TextField(blank=True, default="")
+    launched_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        abstract = True
+        ordering = ["id"]
+
+    @property
+    def active(self):
+        return self.status in ACTIVE
+
+
 class JobOptions(models.Model):
     job_type = models.CharField(max_length=8, choices=JOB_TYPES, default="run")
     inventory = models.ForeignKey(Inventory, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
@@ -191,22 +231,8 @@ class JobTemplate(UnifiedIdMixin, TimestampedModel, JobOptions):
         super().save(*args, **kwargs)
 
 
-class Job(TimestampedModel, JobOptions):
-    name = models.CharField(max_length=512, blank=True, default="")
-    description = models.TextField(blank=True, default="")
+class Job(UnifiedJob, JobOptions):
     job_template = models.ForeignKey(JobTemplate, null=True, on_delete=models.SET_NULL, related_name="jobs")
-    status = models.CharField(max_length=20, choices=JOB_STATUSES, default="pending")
-    failed = models.BooleanField(default=False)
-    started = models.DateTimeField(null=True, default=None)
-    finished = models.DateTimeField(null=True, default=None)
-    canceled_on = models.DateTimeField(null=True, default=None)
-    elapsed = models.DecimalField(max_digits=12, decimal_places=3, default=0)
-    cancel_flag = models.BooleanField(default=False)
-    job_args = models.TextField(blank=True, default="")
-    job_cwd = models.CharField(max_length=1024, blank=True, default="")
-    job_explanation = models.TextField(blank=True, default="")
-    result_stdout = models.TextField(blank=True, default="")
-    launched_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     # The other values a launch may set (from the template unless prompted for).
     scm_branch = models.CharField(max_length=1024, blank=True, default="")
     diff_mode = models.BooleanField(default=False)
@@ -215,5 +241,41 @@ class Job(TimestampedModel, JobOptions):
     labels = models.ManyToManyField("resources.Label", blank=True, related_name="jobs")
     instance_groups = models.ManyToManyField("resources.InstanceGroup", blank=True, related_name="+")
 
-    class Meta:
-        ordering = ["id"]
+    class Meta(UnifiedJob.Meta):
+        pass
+
+
+# What users who do not see everything see (refsvc.svc.access): what their organizations
+# hold, what they made or launched, and what their roles let them view.
+def _allowed(user, model):
+    from refsvc.rbac.registry import allowed_q
+
+    return allowed_q(user, model, "view")
+
+
+@access.rule(Project)
+def _projects(qs, user):
+    return qs.filter(Q(organization__in=access.organizations_of(user)) | Q(created_by=user) | _allowed(user, Project))
+
+
+@access.rule(JobTemplate)
+def _job_templates(qs, user):
+    return qs.filter(Q(project__organization__in=access.organizations_of(user)) | Q(created_by=user) | _allowed(user, JobTemplate))
+
+
+@access.rule(Job)
+def _jobs(qs, user):
+    return qs.filter(Q(project__organization__in=access.organizations_of(user)) | Q(launched_by=user)
+                     | Q(job_template__in=access.visible_ids(JobTemplate, user)))
+
+
+@access.rule(UnifiedJobTemplate)
+def _unified_job_templates(qs, user):
+    """Those whose object the user sees, kind by kind."""
+    from django.apps import apps
+
+    ids = set()
+    for model in apps.get_models():
+        if issubclass(model, UnifiedIdMixin):
+            ids |= set(access.visible(model, user).values_list("id", flat=True))
+    return qs.filter(id__in=ids)

@@ -70,7 +70,9 @@ def settle(project, seconds=300):
         return
     from refsvc.updates.models import ProjectUpdate
 
+    from .models import ACTIVE
+
     deadline = time.time() + seconds
-    active = ProjectUpdate.objects.filter(project=project, status__in=("new", "pending", "waiting", "running"))
+    active = ProjectUpdate.objects.filter(project=project, status__in=ACTIVE)
     while active.exists() and time.time() < deadline:
         time.sleep(0.2)

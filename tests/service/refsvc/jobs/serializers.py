@@ -3,7 +3,9 @@ from rest_framework import serializers
 from refsvc.svc.serializers import ResourceSerializer, VariablesField, user_summary
 
 from . import projects
-from .models import SCM_TYPES, WEBHOOK_SERVICES, Job, JobTemplate, Project
+from .models import ACTIVE, SCM_TYPES, WEBHOOK_SERVICES, Job, JobTemplate, Project
+
+DATES = serializers.DateTimeField()
 
 
 def object_roles(obj):
@@ -26,6 +28,63 @@ def unique_combination(serializer, model, attrs, fields=("name", "organization")
 
 def summary(obj, *names):
     return {n: getattr(obj, n) for n in names} if obj is not None else None
+
+
+def date(value):
+    return DATES.to_representation(value) if value else None
+
+
+def launched_by(obj):
+    """A unified job's ``launched_by``: who launched it (the real UnifiedJob.launched_by)."""
+    user = obj.launched_by
+    return {"id": user.id, "name": user.username, "type": "user", "url": "/api/v2/users/%d/" % user.id} if user else {}
+
+
+# How a unified job shows each field of the real UnifiedJobSerializer (jobs run here on
+# this host, with no execution environment, events or receptor work unit of their own).
+UNIFIED_VALUES = {
+    "name": lambda obj: obj.name,
+    "description": lambda obj: obj.description,
+    "launch_type": lambda obj: obj.launch_type,
+    "status": lambda obj: obj.status,
+    "execution_environment": lambda obj: None,
+    "failed": lambda obj: obj.failed,
+    "started": lambda obj: date(obj.started),
+    "finished": lambda obj: date(obj.finished),
+    "canceled_on": lambda obj: date(obj.canceled_on),
+    "elapsed": lambda obj: float(obj.elapsed),
+    "job_args": lambda obj: obj.job_args,
+    "job_cwd": lambda obj: obj.job_cwd,
+    "job_env": lambda obj: {},
+    "job_explanation": lambda obj: obj.job_explanation,
+    "execution_node": lambda obj: "localhost" if obj.started else "",
+    "controller_node": lambda obj: "",
+    "result_traceback": lambda obj: "",
+    "event_processing_finished": lambda obj: obj.status not in ACTIVE,
+    "launched_by": launched_by,
+    "work_unit_id": lambda obj: None,
+}
+
+
+def unified_job_data(obj, names):
+    """The values of ``names`` (fields of UNIFIED_VALUES) for the unified job ``obj``, in that order."""
+    return {name: UNIFIED_VALUES[name](obj) for name in names}
+
+
+class UnifiedJobSerializer(ResourceSerializer):
+    """The base of the serializers of unified jobs (jobs, ad hoc commands, workflow jobs
+    and approvals; project and inventory updates use unified_job_data directly).
+    ``unified_values`` names what to_representation adds from UNIFIED_VALUES."""
+
+    unified_fields = ("name", "description", "status", "failed", "started", "finished", "canceled_on", "elapsed",
+                      "job_explanation", "launched_by")
+    unified_values = ()
+    elapsed = serializers.DecimalField(max_digits=12, decimal_places=3, read_only=True, coerce_to_string=False)
+
+    def to_representation(self, obj):
+        data = super().to_representation(obj)
+        data.update(unified_job_data(obj, self.unified_values))
+        return data
 
 
 class ProjectSerializer(ResourceSerializer):
@@ -258,10 +317,9 @@ class JobTemplateSerializer(JobOptionsSerializer):
         return attrs
 
 
-class JobSerializer(JobOptionsSerializer):
+class JobSerializer(UnifiedJobSerializer, JobOptionsSerializer):
     type_name = "job"
     url_base = "jobs"
-    elapsed = serializers.DecimalField(max_digits=12, decimal_places=3, read_only=True, coerce_to_string=False)
 
     class Meta:
         model = Job
@@ -292,8 +350,7 @@ class JobSerializer(JobOptionsSerializer):
         data = super().to_representation(obj)
         data["organization"] = obj.organization.id if obj.organization else None
         data["unified_job_template"] = obj.job_template_id
-        data["launch_type"] = "manual"
-        data["execution_node"] = "localhost" if obj.started else ""
+        data.update(unified_job_data(obj, ("launch_type", "execution_node")))
         data["launched_by"] = data["summary_fields"]["launched_by"]
         data.update(scm_branch=obj.scm_branch, diff_mode=obj.diff_mode, job_slice_count=obj.job_slice_count,
                     execution_environment=obj.execution_environment)

@@ -13,43 +13,28 @@ from refsvc.svc.views import ApiMixin
 from .models import UnifiedJobTemplate
 
 
+def _subclasses(cls):
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from _subclasses(sub)
+
+
 def _kinds():
-    from refsvc.resources.models import InventorySource
-    from refsvc.resources.serializers import InventorySourceSerializer
-    from refsvc.workflows.models import WorkflowApprovalTemplate, WorkflowJobTemplate
-    from refsvc.workflows.serializers import WorkflowApprovalTemplateSerializer, WorkflowJobTemplateSerializer
+    """kind: (model, serializer) for every model that shares the unified id space
+    (UnifiedIdMixin), with the serializer of its own detail (its ``type_name`` is the kind)."""
+    from django.apps import apps
 
-    from .models import JobTemplate, Project
-    from .serializers import JobTemplateSerializer, ProjectSerializer
+    from refsvc.svc.serializers import ResourceSerializer
 
-    return {
-        "project": (Project, ProjectSerializer),
-        "job_template": (JobTemplate, JobTemplateSerializer),
-        "inventory_source": (InventorySource, InventorySourceSerializer),
-        "workflow_job_template": (WorkflowJobTemplate, WorkflowJobTemplateSerializer),
-        "workflow_approval_template": (WorkflowApprovalTemplate, WorkflowApprovalTemplateSerializer),
-    }
+    from .models import UnifiedIdMixin
 
-
-def visible_ids(user):
-    """The unified job templates ``user`` sees, as a queryset of UnifiedJobTemplate."""
-    qs = UnifiedJobTemplate.objects.all()
-    if access._sees_all(user):
-        return qs
-    from refsvc.resources.models import InventorySource
-    from refsvc.resources.views import visible as resources_visible
-    from refsvc.workflows.views import visible_nodes, visible_wfjts
-
-    from .models import JobTemplate, Project
-    from .views import visible
-
-    ids = set(visible(Project, user).values_list("id", flat=True))
-    ids |= set(visible(JobTemplate, user).values_list("id", flat=True))
-    ids |= set(resources_visible(InventorySource, user).values_list("id", flat=True))
-    ids |= set(visible_wfjts(user).values_list("id", flat=True))
-    ids |= set(visible_nodes(user).filter(unified_job_template__kind="workflow_approval_template")
-               .values_list("unified_job_template_id", flat=True))
-    return qs.filter(id__in=ids)
+    kinds = {}
+    for model in apps.get_models():
+        if issubclass(model, UnifiedIdMixin):
+            serializer = next(s for s in _subclasses(ResourceSerializer)
+                              if s.type_name == model.unified_kind and getattr(getattr(s, "Meta", None), "model", None) is model)
+            kinds[model.unified_kind] = (model, serializer)
+    return kinds
 
 
 class UnifiedSerializer:
@@ -86,7 +71,7 @@ class UnifiedJobTemplateList(ApiMixin, generics.ListAPIView):
     filter_aliases = {"type": "kind__in"}
 
     def get_queryset(self):
-        return visible_ids(self.request.user)
+        return access.visible(UnifiedJobTemplate, self.request.user)
 
     def get_serializer(self, *args, **kwargs):
         kwargs.setdefault("context", self.get_serializer_context())

@@ -1,5 +1,4 @@
 from django.db import transaction
-from django.db.models import Q
 from django.shortcuts import get_object_or_404
 from rest_framework import generics, renderers, status
 from rest_framework.exceptions import PermissionDenied
@@ -8,27 +7,12 @@ from rest_framework.views import APIView
 
 from refsvc.svc import access
 from refsvc.svc.filters import FieldLookupBackend
-from refsvc.svc.models import Credential, Organization
+from refsvc.svc.models import Credential
 from refsvc.svc.views import ApiMixin, CreatedByMixin, ResourceDetail, ResourceList
 
 from . import launch, projects, runner, surveys
-from .models import Job, JobTemplate, Project
+from .models import ACTIVE, Job, JobTemplate, Project
 from .serializers import JobSerializer, JobTemplateSerializer, ProjectSerializer
-
-
-def visible(model, user):
-    from refsvc.rbac.registry import allowed_q
-
-    qs = model.objects.all()
-    if access._sees_all(user):
-        return qs
-    orgs = Organization.objects.filter(Q(members=user) | Q(admins=user)).values("id")
-    mine = Q(created_by=user) if model is not Job else Q(launched_by=user)
-    if model is Project:
-        return qs.filter(Q(organization__in=orgs) | mine | allowed_q(user, Project, "view"))
-    if model is JobTemplate:
-        return qs.filter(Q(project__organization__in=orgs) | mine | allowed_q(user, JobTemplate, "view"))
-    return qs.filter(Q(project__organization__in=orgs) | mine | Q(job_template__in=visible(JobTemplate, user).values("id")))
 
 
 def can_change(user, obj, action="change"):
@@ -46,7 +30,7 @@ def can_change(user, obj, action="change"):
 
 class JobsResourceList(ResourceList):
     def get_queryset(self):
-        return visible(self.model, self.request.user)
+        return access.visible(self.model, self.request.user)
 
     def perform_create(self, serializer):
         data = serializer.validated_data
@@ -58,7 +42,7 @@ class JobsResourceList(ResourceList):
 
 class JobsResourceDetail(ResourceDetail):
     def get_queryset(self):
-        return visible(self.model, self.request.user)
+        return access.visible(self.model, self.request.user)
 
     def check_change(self, obj, data=None):
         if not can_change(self.request.user, obj):
@@ -84,7 +68,7 @@ class ProjectPlaybooks(ApiMixin, APIView):
     """The playbook names of a project: a plain JSON list, not a page."""
 
     def get(self, request, pk):
-        project = get_object_or_404(visible(Project, request.user), pk=pk)
+        project = get_object_or_404(access.visible(Project, request.user), pk=pk)
         return Response(projects.playbooks(project))
 
 
@@ -119,11 +103,11 @@ class RelatedCredentials(ApiMixin, generics.ListAPIView):
     def can_write_metadata(self, request, method):
         if method != "POST" or self.parent_model is not JobTemplate:
             return False
-        parent = visible(JobTemplate, request.user).filter(pk=self.kwargs["pk"]).first()
+        parent = access.visible(JobTemplate, request.user).filter(pk=self.kwargs["pk"]).first()
         return parent is not None and can_change(request.user, parent)
 
     def get_parent(self):
-        return get_object_or_404(visible(self.parent_model, self.request.user), pk=self.kwargs["pk"])
+        return get_object_or_404(access.visible(self.parent_model, self.request.user), pk=self.kwargs["pk"])
 
     def get_queryset(self):
         return self.get_parent().credentials.all().order_by("id")
@@ -145,7 +129,7 @@ class RelatedCredentials(ApiMixin, generics.ListAPIView):
 
 class JobTemplateLaunch(ApiMixin, APIView):
     def get_template(self):
-        return get_object_or_404(visible(JobTemplate, self.request.user), pk=self.kwargs["pk"])
+        return get_object_or_404(access.visible(JobTemplate, self.request.user), pk=self.kwargs["pk"])
 
     def get(self, request, pk):
         return Response(launch.launch_info(self.get_template()))
@@ -164,7 +148,7 @@ class JobTemplateLaunch(ApiMixin, APIView):
 
 class JobTemplateSurveySpec(surveys.SurveySpecView):
     def get_template(self):
-        return self.lookup(visible(JobTemplate, self.request.user), self.kwargs["pk"])
+        return self.lookup(access.visible(JobTemplate, self.request.user), self.kwargs["pk"])
 
     def can_change(self, user, obj):
         return can_change(user, obj)
@@ -175,7 +159,7 @@ class JobList(ApiMixin, generics.ListAPIView):
     serializer_class = JobSerializer
 
     def get_queryset(self):
-        qs = visible(Job, self.request.user).select_related("job_template", "inventory", "project", "launched_by")
+        qs = access.visible(Job, self.request.user).select_related("job_template", "inventory", "project", "launched_by")
         if "pk" in self.kwargs:
             qs = qs.filter(job_template_id=self.kwargs["pk"])
         return qs
@@ -187,23 +171,23 @@ class JobDetail(ApiMixin, generics.RetrieveDestroyAPIView):
     serializer_class = JobSerializer
 
     def get_queryset(self):
-        return visible(Job, self.request.user)
+        return access.visible(Job, self.request.user)
 
     def perform_destroy(self, instance):
         if not can_change(self.request.user, instance.job_template or instance):
             raise PermissionDenied()
-        if instance.status in ("new", "pending", "waiting", "running"):
+        if instance.status in ACTIVE:
             raise PermissionDenied("Cannot delete running job resource.")
         instance.delete()
 
 
 class JobCancel(ApiMixin, APIView):
     def get_job(self):
-        return get_object_or_404(visible(Job, self.request.user), pk=self.kwargs["pk"])
+        return get_object_or_404(access.visible(Job, self.request.user), pk=self.kwargs["pk"])
 
     def get(self, request, pk):
         job = self.get_job()
-        return Response({"can_cancel": job.status in ("new", "pending", "waiting", "running")})
+        return Response({"can_cancel": job.status in ACTIVE})
 
     def post(self, request, pk):
         job = self.get_job()
@@ -233,7 +217,7 @@ class JobStdout(ApiMixin, APIView):
     renderer_classes = [renderers.JSONRenderer, TextRenderer, AnsiRenderer]
 
     def get_queryset(self):
-        return visible(Job, self.request.user)
+        return access.visible(Job, self.request.user)
 
     def get(self, request, pk):
         job = get_object_or_404(self.get_queryset(), pk=pk)

@@ -5,7 +5,9 @@ from django.conf import settings
 from django.contrib.contenttypes.fields import GenericForeignKey
 from django.contrib.contenttypes.models import ContentType
 from django.db import models
+from django.db.models import Q
 
+from refsvc.svc import access
 from refsvc.svc.models import Organization, TimestampedModel
 
 
@@ -72,3 +74,23 @@ class RoleTeamAssignment(Assignment):
 
     class Meta(Assignment.Meta):
         unique_together = [("role_definition", "team", "content_type", "object_id")]
+
+
+@access.rule(Team)
+def _teams(qs, user):
+    from . import registry
+
+    return qs.filter(Q(organization__in=access.organizations_of(user)) | registry.allowed_q(user, Team, "view"))
+
+
+@access.rule(Role)
+def _roles(qs, user):
+    """The roles of the objects on which the user holds a role."""
+    from . import registry
+
+    team_ids = registry._teams_of(user)
+    held = Role.objects.filter(Q(members=user) | Q(teams__in=team_ids)).values_list("content_type_id", "object_id")
+    q = Q(pk__in=[])
+    for ct, oid in set(held):
+        q |= Q(content_type_id=ct, object_id=oid)
+    return qs.filter(q)

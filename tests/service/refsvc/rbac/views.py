@@ -66,14 +66,6 @@ class SubList(ApiMixin, generics.ListAPIView):
 
 # ---------------------------------------------------------------- teams
 
-def visible_teams(user):
-    qs = Team.objects.all()
-    if access._sees_all(user):
-        return qs
-    orgs = Organization.objects.filter(Q(members=user) | Q(admins=user)).values("id")
-    return qs.filter(Q(organization__in=orgs) | registry.allowed_q(user, Team, "view"))
-
-
 def can_change(user, obj, action="change"):
     return user.is_superuser or registry.has_perm(user, obj, action)
 
@@ -83,7 +75,7 @@ class TeamList(CreatedByMixin, ResourceList):
     serializer_class = TeamSerializer
 
     def get_queryset(self):
-        return visible_teams(self.request.user).select_related("organization", "created_by")
+        return access.visible(Team, self.request.user).select_related("organization", "created_by")
 
     def can_write_metadata(self, request, method):
         return request.user.is_superuser or Organization.objects.filter(admins=request.user).exists()
@@ -100,7 +92,7 @@ class TeamDetail(ResourceDetail):
     serializer_class = TeamSerializer
 
     def get_queryset(self):
-        return visible_teams(self.request.user)
+        return access.visible(Team, self.request.user)
 
     def check_change(self, obj, data=None):
         if not can_change(self.request.user, obj):
@@ -168,7 +160,7 @@ class TeamUsers(SubList):
     search_fields = ("username", "first_name", "last_name", "email")
 
     def get_parent(self):
-        return get_object_or_404(visible_teams(self.request.user), pk=self.kwargs["pk"])
+        return get_object_or_404(access.visible(Team, self.request.user), pk=self.kwargs["pk"])
 
     def get_queryset(self):
         return registry.roles_of(self.get_parent())["member_role"].members.all().order_by("id")
@@ -187,18 +179,6 @@ class TeamUsers(SubList):
 
 # ---------------------------------------------------------------- legacy roles
 
-def visible_roles(user):
-    qs = Role.objects.all()
-    if access._sees_all(user):
-        return qs
-    team_ids = registry._teams_of(user)
-    held = Role.objects.filter(Q(members=user) | Q(teams__in=team_ids)).values_list("content_type_id", "object_id")
-    q = Q(pk__in=[])
-    for ct, oid in set(held):
-        q |= Q(content_type_id=ct, object_id=oid)
-    return qs.filter(q)
-
-
 class RoleList(SubList):
     deprecated = True
     model = Role
@@ -206,7 +186,7 @@ class RoleList(SubList):
     search_fields = ("role_field", "content_type__model")
 
     def get_queryset(self):
-        return visible_roles(self.request.user).select_related("content_type")
+        return access.visible(Role, self.request.user).select_related("content_type")
 
 
 class RoleDetail(ApiMixin, generics.RetrieveAPIView):
@@ -215,7 +195,7 @@ class RoleDetail(ApiMixin, generics.RetrieveAPIView):
     serializer_class = RoleSerializer
 
     def get_queryset(self):
-        return visible_roles(self.request.user)
+        return access.visible(Role, self.request.user)
 
 
 class RoleUsers(SubList):
@@ -226,7 +206,7 @@ class RoleUsers(SubList):
     search_fields = ("username", "first_name", "last_name", "email")
 
     def get_parent(self):
-        return get_object_or_404(visible_roles(self.request.user), pk=self.kwargs["pk"])
+        return get_object_or_404(access.visible(Role, self.request.user), pk=self.kwargs["pk"])
 
     def get_queryset(self):
         return role_users(self.get_parent()).order_by("id")
@@ -266,7 +246,7 @@ class RoleTeams(SubList):
     serializer_class = TeamSerializer
 
     def get_parent(self):
-        return get_object_or_404(visible_roles(self.request.user), pk=self.kwargs["pk"])
+        return get_object_or_404(access.visible(Role, self.request.user), pk=self.kwargs["pk"])
 
     def get_queryset(self):
         return self.get_parent().teams.all().order_by("id")
@@ -328,7 +308,7 @@ class TeamRoles(SubList):
     search_fields = ("role_field", "content_type__model")
 
     def get_parent(self):
-        return get_object_or_404(visible_teams(self.request.user), pk=self.kwargs["pk"])
+        return get_object_or_404(access.visible(Team, self.request.user), pk=self.kwargs["pk"])
 
     def get_queryset(self):
         return self.get_parent().granted_roles.all().order_by("id").select_related("content_type")
@@ -369,16 +349,15 @@ class ObjectRoles(SubList):
 
     def get_queryset(self):
         from refsvc.jobs.models import JobTemplate, Project
-        from refsvc.resources.views import visible
 
         user = self.request.user
         if self.parent_model is Team:
-            parent = get_object_or_404(visible_teams(user), pk=self.kwargs["pk"])
+            parent = get_object_or_404(access.visible(Team, user), pk=self.kwargs["pk"])
         elif self.parent_model in (Organization, Credential, Project, JobTemplate) or self.parent_model.__name__ in ("Inventory", "InstanceGroup"):
-            parent = get_object_or_404(visible(self.parent_model, user), pk=self.kwargs["pk"])
+            parent = get_object_or_404(access.visible(self.parent_model, user), pk=self.kwargs["pk"])
         else:
             parent = get_object_or_404(self.parent_model.objects.all(), pk=self.kwargs["pk"])
-            if not (access._sees_all(user) or registry.has_perm(user, parent, "view")):
+            if not (access.sees_all(user) or registry.has_perm(user, parent, "view")):
                 raise Http404
         registry.roles_of(parent)
         ct = ContentType.objects.get_for_model(self.parent_model)
@@ -444,16 +423,16 @@ class AssignmentList(ApiMixin, generics.ListCreateAPIView):
     def get_queryset(self):
         qs = self.model.objects.all().select_related("role_definition", self.actor_field, "created_by")
         user = self.request.user
-        if access._sees_all(user):
+        if access.sees_all(user):
             return qs
         if self.actor_field == "user":
             return qs.filter(user=user)
-        return qs.filter(team__in=visible_teams(user))
+        return qs.filter(team__in=access.visible(Team, user))
 
     def actor_queryset(self):
         if self.actor_field == "user":
             return access.visible(User, self.request.user)
-        return visible_teams(self.request.user)
+        return access.visible(Team, self.request.user)
 
     def perform_create(self, serializer):
         data = serializer.validated_data
@@ -509,23 +488,11 @@ class AssignmentList(ApiMixin, generics.ListCreateAPIView):
             serializer.instance = self.model.objects.get(**values)
 
     def visible_objects(self, kind):
-        from refsvc.jobs.views import visible as jobs_visible
-
-        model = kind.model
         user = self.request.user
-        if kind.key in ("organization", "inventory", "credential"):
-            return access.visible(model, user)
-        if kind.key == "team":
-            return visible_teams(user)
-        if kind.key in ("project", "job_template"):
-            return jobs_visible(model, user)
-        try:
-            from refsvc.workflows.views import visible_wfjts
-        except ImportError:
-            return model.objects.none()
-        if kind.key == "workflow_job_template":
-            return visible_wfjts(user)
-        return model.objects.all() if user.is_superuser else model.objects.none()
+        if kind.key in ("execution_environment", "instance_group", "notification_template"):
+            # Roles on these are given by a superuser alone here.
+            return kind.model.objects.all() if user.is_superuser else kind.model.objects.none()
+        return access.visible(kind.model, user)
 
 
 class AssignmentDetail(ApiMixin, generics.RetrieveDestroyAPIView):

@@ -3,8 +3,10 @@ environments, instances and instance groups, notification templates and
 schedules, with their links to the objects of the other apps."""
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 
 from refsvc.jobs.models import UnifiedIdMixin
+from refsvc.svc import access
 from refsvc.svc.models import Credential, Host, Inventory, Organization, TimestampedModel
 
 SOURCE_CHOICES = [
@@ -346,3 +348,34 @@ class Schedule(Owned):
     @property
     def unified_job_template(self):
         return self.job_template or self.project or self.inventory_source or self.workflow_job_template
+
+
+# How each model reaches its organization (None: not organization-scoped).
+ORG_PATH = {
+    Label: "organization", Group: "inventory__organization", InventorySource: "inventory__organization",
+    CredentialInputSource: "target_credential__organization", ExecutionEnvironment: "organization",
+    NotificationTemplate: "organization", Schedule: None, Instance: None, InstanceGroup: None,
+}
+SUPERUSER_ONLY = (Instance, InstanceGroup)
+
+
+@access.rule(Label, Group, InventorySource, CredentialInputSource, NotificationTemplate)
+def _by_organization(qs, user):
+    """What the user's organizations hold."""
+    return qs.filter(**{ORG_PATH[qs.model] + "__in": access.organizations_of(user)})
+
+
+@access.rule(ExecutionEnvironment)
+def _execution_environments(qs, user):
+    return qs.filter(Q(organization__isnull=True) | Q(organization__in=access.organizations_of(user)))
+
+
+@access.rule(Schedule)
+def _schedules(qs, user):
+    return qs.filter(Q(inventory_source__inventory__organization__in=access.organizations_of(user)) | Q(created_by=user))
+
+
+@access.rule(*SUPERUSER_ONLY)
+def _everyone(qs, user):
+    # Read by everyone; only a superuser changes them (may_write).
+    return qs

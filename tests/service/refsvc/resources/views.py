@@ -1,6 +1,4 @@
-from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Q
 from django.shortcuts import get_object_or_404
 from rest_framework import generics, status
 from rest_framework.exceptions import PermissionDenied
@@ -14,7 +12,7 @@ from refsvc.svc.serializers import CredentialSerializer, HostSerializer, Invento
 from refsvc.svc.views import ApiMixin, ResourceDetail, ResourceList
 
 from .models import (
-    CredentialInputSource, ExecutionEnvironment, Group, Instance, InstanceGroup, InventoryInputInventory,
+    ORG_PATH, SUPERUSER_ONLY, CredentialInputSource, ExecutionEnvironment, Group, Instance, InstanceGroup, InventoryInputInventory,
     InventoryInstanceGroup, InventorySource, JobTemplateInstanceGroup, Label, NotificationTemplate,
     OrganizationGalaxyCredential, OrganizationInstanceGroup, ReceptorAddress, Schedule,
 )
@@ -23,34 +21,6 @@ from .serializers import (
     InstanceSerializer, InventorySourceSerializer, LabelSerializer, NotificationTemplateSerializer, ReceptorAddressSerializer,
     ScheduleSerializer,
 )
-
-# How each model reaches its organization (None: not organization-scoped).
-ORG_PATH = {
-    Label: "organization", Group: "inventory__organization", InventorySource: "inventory__organization",
-    CredentialInputSource: "target_credential__organization", ExecutionEnvironment: "organization",
-    NotificationTemplate: "organization", Schedule: None, Instance: None, InstanceGroup: None,
-}
-SUPERUSER_ONLY = (Instance, InstanceGroup)
-
-
-def visible(model, user):
-    if model in (Inventory, Host, Credential, Organization, User):
-        return access.visible(model, user)
-    if model not in ORG_PATH:
-        from refsvc.jobs.views import visible as jobs_visible
-
-        return jobs_visible(model, user)
-    qs = model.objects.all()
-    if access._sees_all(user) or model in SUPERUSER_ONLY:
-        return qs
-    orgs = Organization.objects.filter(Q(members=user) | Q(admins=user)).values("id")
-    if model is ExecutionEnvironment:
-        return qs.filter(Q(organization__isnull=True) | Q(organization__in=orgs))
-    if model is Schedule:
-        return qs.filter(Q(inventory_source__inventory__organization__in=orgs) | Q(created_by=user))
-    return qs.filter(**{ORG_PATH[model] + "__in": orgs})
-
-
 def organization_of(model, data, obj=None):
     path = ORG_PATH.get(model)
     if not path:
@@ -75,7 +45,7 @@ def may_write(user, model, data, obj=None):
 
 class List(ResourceList):
     def get_queryset(self):
-        return visible(self.model, self.request.user)
+        return access.visible(self.model, self.request.user)
 
     def perform_create(self, serializer):
         if not may_write(self.request.user, self.model, serializer.validated_data):
@@ -86,7 +56,7 @@ class List(ResourceList):
 
 class Detail(ResourceDetail):
     def get_queryset(self):
-        return visible(self.model, self.request.user)
+        return access.visible(self.model, self.request.user)
 
     def check_change(self, obj, data=None):
         if not may_write(self.request.user, self.model, data or {}, obj):
@@ -182,7 +152,7 @@ class SubList(ApiMixin, generics.ListAPIView):
     allow_attach = True
 
     def get_parent(self):
-        return get_object_or_404(visible(self.parent_model, self.request.user), pk=self.kwargs["pk"])
+        return get_object_or_404(access.visible(self.parent_model, self.request.user), pk=self.kwargs["pk"])
 
     def related(self, parent):
         return getattr(parent, self.relation)
@@ -313,9 +283,9 @@ class GroupAllHosts(ApiMixin, generics.ListAPIView):
     filter_backends = [FieldLookupBackend]
 
     def get_queryset(self):
-        group = get_object_or_404(visible(Group, self.request.user), pk=self.kwargs["pk"])
+        group = get_object_or_404(access.visible(Group, self.request.user), pk=self.kwargs["pk"])
         groups = group_descendants(group) | {group.pk}
-        return visible(Host, self.request.user).filter(groups__in=groups).distinct().order_by("name", "id")
+        return access.visible(Host, self.request.user).filter(groups__in=groups).distinct().order_by("name", "id")
 
 
 class GroupPotentialChildren(ApiMixin, generics.ListAPIView):
@@ -326,9 +296,9 @@ class GroupPotentialChildren(ApiMixin, generics.ListAPIView):
     filter_backends = [FieldLookupBackend]
 
     def get_queryset(self):
-        group = get_object_or_404(visible(Group, self.request.user), pk=self.kwargs["pk"])
+        group = get_object_or_404(access.visible(Group, self.request.user), pk=self.kwargs["pk"])
         excluded = {group.pk} | group_ancestors(group) | group_descendants(group)
-        return visible(Group, self.request.user).filter(inventory_id=group.inventory_id).exclude(pk__in=excluded)
+        return access.visible(Group, self.request.user).filter(inventory_id=group.inventory_id).exclude(pk__in=excluded)
 
 
 class GroupHosts(SubList):
@@ -459,7 +429,7 @@ class OrganizationCredentials(SubList):
 
     def get_queryset(self):
         parent = self.get_parent()
-        return visible(Credential, self.request.user).filter(organization=parent)
+        return access.visible(Credential, self.request.user).filter(organization=parent)
 
 
 class OrganizationNotificationTemplates(SubList):

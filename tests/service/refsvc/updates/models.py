@@ -1,45 +1,24 @@
 """Project updates and inventory updates. Each is run by a detached process
 (refsvc.updates.runner) that writes its status and output here."""
-from django.conf import settings
 from django.db import models
 
-from refsvc.jobs.models import JOB_STATUSES, JOB_TYPES, Project
+from refsvc.jobs.models import JOB_TYPES, Project, UnifiedJob
 from refsvc.resources.models import Group, InventorySource
-from refsvc.svc.models import Host, Inventory, TimestampedModel
-
-LAUNCH_TYPES = [
-    ("manual", "Manual"), ("relaunch", "Relaunch"), ("callback", "Callback"), ("scheduled", "Scheduled"),
-    ("dependency", "Dependency"), ("workflow", "Workflow"), ("webhook", "Webhook"), ("sync", "Sync"),
-    ("scm", "SCM Update"),
-]
-ACTIVE = ("new", "pending", "waiting", "running")
+from refsvc.svc import access
+from refsvc.svc.models import Host, Inventory
 
 
-class UnifiedJobFields(TimestampedModel):
-    name = models.CharField(max_length=512, blank=True, default="")
-    description = models.TextField(blank=True, default="")
-    status = models.CharField(max_length=20, choices=JOB_STATUSES, default="pending")
-    failed = models.BooleanField(default=False)
-    launch_type = models.CharField(max_length=20, choices=LAUNCH_TYPES, default="manual")
-    started = models.DateTimeField(null=True, default=None)
-    finished = models.DateTimeField(null=True, default=None)
-    canceled_on = models.DateTimeField(null=True, default=None)
-    elapsed = models.DecimalField(max_digits=12, decimal_places=3, default=0)
-    cancel_flag = models.BooleanField(default=False)
-    job_args = models.TextField(blank=True, default="")
-    job_cwd = models.CharField(max_length=1024, blank=True, default="")
-    job_explanation = models.TextField(blank=True, default="")
-    result_stdout = models.TextField(blank=True, default="")
+class UpdateFields(UnifiedJob):
+    """What both kinds of update have besides the unified job's fields."""
+
     timeout = models.IntegerField(default=0)
     scm_revision = models.CharField(max_length=1024, blank=True, default="")
-    launched_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
 
-    class Meta:
+    class Meta(UnifiedJob.Meta):
         abstract = True
-        ordering = ["id"]
 
 
-class ProjectUpdate(UnifiedJobFields):
+class ProjectUpdate(UpdateFields):
     project = models.ForeignKey(Project, null=True, on_delete=models.SET_NULL, related_name="project_updates")
     job_type = models.CharField(max_length=8, choices=JOB_TYPES, default="check")
     local_path = models.CharField(max_length=1024, blank=True, default="")
@@ -51,11 +30,11 @@ class ProjectUpdate(UnifiedJobFields):
     scm_track_submodules = models.BooleanField(default=False)
     scm_delete_on_update = models.BooleanField(default=False)
 
-    class Meta(UnifiedJobFields.Meta):
+    class Meta(UpdateFields.Meta):
         pass
 
 
-class InventoryUpdate(UnifiedJobFields):
+class InventoryUpdate(UpdateFields):
     inventory_source = models.ForeignKey(InventorySource, null=True, on_delete=models.SET_NULL, related_name="inventory_updates")
     inventory = models.ForeignKey(Inventory, null=True, on_delete=models.SET_NULL, related_name="+")
     source = models.CharField(max_length=32, blank=True, default="")
@@ -71,7 +50,7 @@ class InventoryUpdate(UnifiedJobFields):
     verbosity = models.PositiveIntegerField(default=1)
     source_project_update = models.ForeignKey(ProjectUpdate, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
 
-    class Meta(UnifiedJobFields.Meta):
+    class Meta(UpdateFields.Meta):
         pass
 
 
@@ -93,3 +72,13 @@ class SourcedGroup(models.Model):
 
     class Meta:
         unique_together = [("inventory_source", "group")]
+
+
+@access.rule(ProjectUpdate)
+def _project_updates(qs, user):
+    return qs.filter(project__in=access.visible_ids(Project, user))
+
+
+@access.rule(InventoryUpdate)
+def _inventory_updates(qs, user):
+    return qs.filter(inventory_source__in=access.visible_ids(InventorySource, user))

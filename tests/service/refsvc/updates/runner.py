@@ -128,11 +128,13 @@ def check_out(run, project):
 
 
 def wait_for_earlier_updates(update, seconds=COMMAND_SECONDS):
+    from refsvc.jobs.models import ACTIVE
+
     from .models import ProjectUpdate
 
     deadline = time.time() + seconds
     earlier = ProjectUpdate.objects.filter(project_id=update.project_id, id__lt=update.id,
-                                           status__in=("new", "pending", "waiting", "running"))
+                                           status__in=ACTIVE)
     while earlier.exists() and time.time() < deadline:
         time.sleep(0.2)
 

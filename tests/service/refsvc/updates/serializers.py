@@ -1,34 +1,26 @@
 """How project updates and inventory updates read (they are never written through the API)."""
-from rest_framework import serializers
-
 from refsvc.jobs import projects
-
-from .models import ACTIVE
-
-DATES = serializers.DateTimeField()
-
-
-def _date(value):
-    return DATES.to_representation(value) if value else None
+from refsvc.jobs.models import ACTIVE, FINISHED
+from refsvc.jobs.serializers import date as _date, unified_job_data
 
 
 def _common(obj, type_name, url_base, template_id):
     url = "/api/v2/%s/%d/" % (url_base, obj.id)
-    launched_by = {"id": obj.launched_by.id, "name": obj.launched_by.username, "type": "user",
-                   "url": "/api/v2/users/%d/" % obj.launched_by.id} if obj.launched_by else {}
-    return {
+    data = {
         "id": obj.id, "type": type_name, "url": url,
         "related": {"stdout": url + "stdout/", "cancel": url + "cancel/", "notifications": url + "notifications/",
                     "events": url + "events/", "unified_job_template": None},
         "summary_fields": {"user_capabilities": {"delete": True, "start": True}},
-        "created": _date(obj.created), "modified": _date(obj.modified), "name": obj.name,
-        "description": obj.description, "unified_job_template": template_id, "launch_type": obj.launch_type,
-        "status": obj.status, "execution_environment": None, "failed": obj.failed, "started": _date(obj.started),
-        "finished": _date(obj.finished), "canceled_on": _date(obj.canceled_on), "elapsed": float(obj.elapsed),
-        "job_args": obj.job_args, "job_cwd": obj.job_cwd, "job_env": {}, "job_explanation": obj.job_explanation,
-        "execution_node": "localhost" if obj.started else "", "result_traceback": "", "event_processing_finished": obj.status not in ACTIVE,
-        "launched_by": launched_by, "work_unit_id": None, "timeout": obj.timeout, "scm_revision": obj.scm_revision,
+        "created": _date(obj.created), "modified": _date(obj.modified),
     }
+    data.update(unified_job_data(obj, ("name", "description")))
+    data["unified_job_template"] = template_id
+    data.update(unified_job_data(obj, (
+        "launch_type", "status", "execution_environment", "failed", "started", "finished", "canceled_on", "elapsed",
+        "job_args", "job_cwd", "job_env", "job_explanation", "execution_node", "result_traceback",
+        "event_processing_finished", "launched_by", "work_unit_id")))
+    data.update({"timeout": obj.timeout, "scm_revision": obj.scm_revision})
+    return data
 
 
 def project_update_data(obj):
@@ -96,7 +88,7 @@ def project_state(project):
     from .models import ProjectUpdate
 
     updates = ProjectUpdate.objects.filter(project=project)
-    done = _last(updates.filter(status__in=("successful", "failed", "error", "canceled")))
+    done = _last(updates.filter(status__in=FINISHED))
     good = _last(updates.filter(status="successful"))
     return {
         "status": project_status(project), "scm_revision": good.scm_revision if good else "",
@@ -120,10 +112,10 @@ def project_update_summaries(project):
                 "status": update.status, "failed": update.failed}
 
     updates = project.project_updates.all()
-    last = _last(updates.filter(status__in=("successful", "failed", "error", "canceled")))
+    last = _last(updates.filter(status__in=FINISHED))
     if last is not None:
         data["last_update"] = brief(last)
-    current = _last(updates.filter(status__in=("new", "pending", "waiting", "running")))
+    current = _last(updates.filter(status__in=ACTIVE))
     if current is not None:
         data["current_update"] = brief(current)
     return data

@@ -9,15 +9,16 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from refsvc.jobs import projects
-from refsvc.jobs.models import Project
-from refsvc.jobs.views import AnsiRenderer, TextRenderer, can_change, visible as jobs_visible
+from refsvc.jobs.models import ACTIVE, Project
+from refsvc.jobs.views import AnsiRenderer, TextRenderer, can_change
 from refsvc.resources.models import InventorySource
-from refsvc.resources.views import may_write, visible as resources_visible
+from refsvc.resources.views import may_write
+from refsvc.svc import access
 from refsvc.svc.filters import FieldLookupBackend
 from refsvc.svc.views import ApiMixin
 
 from . import runner
-from .models import ACTIVE, InventoryUpdate, ProjectUpdate
+from .models import InventoryUpdate, ProjectUpdate
 from .serializers import inventory_update_data, project_update_data
 
 
@@ -64,8 +65,8 @@ class StartUpdate(ApiMixin, APIView):
 
     def get_template(self):
         if self.kind == "project_update":
-            return get_object_or_404(jobs_visible(Project, self.request.user), pk=self.kwargs["pk"])
-        return get_object_or_404(resources_visible(InventorySource, self.request.user), pk=self.kwargs["pk"])
+            return get_object_or_404(access.visible(Project, self.request.user), pk=self.kwargs["pk"])
+        return get_object_or_404(access.visible(InventorySource, self.request.user), pk=self.kwargs["pk"])
 
     def get(self, request, pk):
         return Response({"can_update": can_update(self.get_template())})
@@ -100,12 +101,8 @@ class UpdateViews:
 
     def get_queryset(self):
         user = self.request.user
-        if self.model is ProjectUpdate:
-            qs = ProjectUpdate.objects.filter(project__in=jobs_visible(Project, user).values("id"))
-            parent = "project_id"
-        else:
-            qs = InventoryUpdate.objects.filter(inventory_source__in=resources_visible(InventorySource, user).values("id"))
-            parent = "inventory_source_id"
+        qs = access.visible(self.model, user)
+        parent = "project_id" if self.model is ProjectUpdate else "inventory_source_id"
         if "parent" in self.kwargs:
             qs = qs.filter(**{parent: self.kwargs["parent"]})
         return qs.order_by("id")

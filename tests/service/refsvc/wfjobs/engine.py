@@ -13,10 +13,10 @@ from rest_framework import serializers
 
 from refsvc.jobs import launch as job_launch
 from refsvc.jobs import runner as job_runner
-from refsvc.jobs.models import Job, JobTemplate, Project
+from refsvc.jobs.models import ACTIVE, Job, JobTemplate, Project
 from refsvc.workflows.models import WorkflowApprovalTemplate
 
-from .models import ACTIVE, WorkflowApproval, WorkflowJobNode
+from .models import WorkflowApproval, WorkflowJobNode
 
 FINISHED = ("successful", "failed", "error", "canceled")
 FAILED = ("failed", "error", "canceled")
@@ -149,7 +149,8 @@ def start_node(node, workflow_job):
         template = WorkflowApprovalTemplate.objects.get(pk=node.unified_job_template_id)
         node.approval = WorkflowApproval.objects.create(
             name=template.name, description=template.description, workflow_approval_template=template,
-            timeout=template.timeout, status="pending", started=timezone.now(), launched_by=workflow_job.launched_by)
+            timeout=template.timeout, status="pending", started=timezone.now(), launched_by=workflow_job.launched_by,
+            launch_type="workflow")
     elif kind == "job_template":
         node.job = _launch_job(node, workflow_job)
     elif kind == "project":

@@ -2,33 +2,16 @@
 template's graph) and the approvals its approval nodes wait on."""
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 
-from refsvc.jobs.models import JOB_STATUSES, Job, UnifiedJobTemplate
+from refsvc.jobs.models import Job, UnifiedJob, UnifiedJobTemplate
+from refsvc.svc import access
 from refsvc.svc.models import Inventory, TimestampedModel
 from refsvc.workflows.models import WorkflowApprovalTemplate, WorkflowJobTemplate
 
-ACTIVE = ("new", "pending", "waiting", "running")
 
-
-class UnifiedJobFields(models.Model):
-    name = models.CharField(max_length=512, blank=True, default="")
-    description = models.TextField(blank=True, default="")
-    status = models.CharField(max_length=20, choices=JOB_STATUSES, default="pending")
-    failed = models.BooleanField(default=False)
-    started = models.DateTimeField(null=True, default=None)
-    finished = models.DateTimeField(null=True, default=None)
-    canceled_on = models.DateTimeField(null=True, default=None)
-    elapsed = models.DecimalField(max_digits=12, decimal_places=3, default=0)
-    job_explanation = models.TextField(blank=True, default="")
-    launched_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
-
-    class Meta:
-        abstract = True
-
-
-class WorkflowJob(TimestampedModel, UnifiedJobFields):
+class WorkflowJob(UnifiedJob):
     workflow_job_template = models.ForeignKey(WorkflowJobTemplate, null=True, on_delete=models.SET_NULL, related_name="workflow_jobs")
-    cancel_flag = models.BooleanField(default=False)
     extra_vars = models.TextField(blank=True, default="")
     inventory = models.ForeignKey(Inventory, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     limit = models.TextField(null=True, blank=True, default=None)
@@ -38,18 +21,18 @@ class WorkflowJob(TimestampedModel, UnifiedJobFields):
     allow_simultaneous = models.BooleanField(default=False)
     labels = models.ManyToManyField("resources.Label", blank=True, related_name="+")
 
-    class Meta:
-        ordering = ["id"]
+    class Meta(UnifiedJob.Meta):
+        pass
 
 
-class WorkflowApproval(TimestampedModel, UnifiedJobFields):
+class WorkflowApproval(UnifiedJob):
     workflow_approval_template = models.ForeignKey(WorkflowApprovalTemplate, null=True, on_delete=models.SET_NULL, related_name="approvals")
     timeout = models.IntegerField(default=0)
     timed_out = models.BooleanField(default=False)
     approved_or_denied_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
 
-    class Meta:
-        ordering = ["id"]
+    class Meta(UnifiedJob.Meta):
+        pass
 
 
 class WorkflowJobNode(TimestampedModel):
@@ -85,3 +68,19 @@ class WorkflowJobNode(TimestampedModel):
         if self.approval_id:
             return self.approval
         return self.project_update if self.project_update_id else None
+
+
+@access.rule(WorkflowJob)
+def _workflow_jobs(qs, user):
+    return qs.filter(Q(launched_by=user) | Q(workflow_job_template__in=access.visible_ids(WorkflowJobTemplate, user)))
+
+
+@access.rule(WorkflowJobNode)
+def _workflow_job_nodes(qs, user):
+    return qs.filter(workflow_job__in=access.visible_ids(WorkflowJob, user))
+
+
+@access.rule(WorkflowApproval)
+def _workflow_approvals(qs, user):
+    nodes = access.visible(WorkflowJobNode, user).filter(approval__isnull=False).values("approval_id")
+    return qs.filter(Q(launched_by=user) | Q(id__in=nodes))

@@ -1,19 +1,19 @@
 from rest_framework import serializers
 
+from refsvc.jobs.serializers import UnifiedJobSerializer
 from refsvc.svc.serializers import ResourceSerializer
 
 from .models import WorkflowApproval, WorkflowJob, WorkflowJobNode
 
-RUN_FIELDS = ("name", "description", "status", "failed", "started", "finished", "canceled_on", "elapsed",
-              "job_explanation", "launched_by")
+RUN_FIELDS = UnifiedJobSerializer.unified_fields
 
 
 def user_summary(user):
     return {"id": user.id, "name": user.username, "type": "user"} if user else {}
 
 
-class RunSerializer(ResourceSerializer):
-    elapsed = serializers.DecimalField(max_digits=12, decimal_places=3, read_only=True, coerce_to_string=False)
+class RunSerializer(UnifiedJobSerializer):
+    unified_values = ("launch_type", "work_unit_id")
 
     def get_summary_fields(self, obj):
         return {"launched_by": user_summary(obj.launched_by), "user_capabilities": {"delete": True, "start": False}}
@@ -21,8 +21,6 @@ class RunSerializer(ResourceSerializer):
     def to_representation(self, obj):
         data = super().to_representation(obj)
         data["launched_by"] = data["summary_fields"]["launched_by"]
-        data["launch_type"] = "workflow" if isinstance(obj, WorkflowApproval) else "manual"
-        data["work_unit_id"] = None
         return data
 
 

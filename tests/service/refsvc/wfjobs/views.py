@@ -8,34 +8,17 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from refsvc.jobs import runner
+from refsvc.jobs.models import ACTIVE
 from refsvc.rbac.registry import has_perm
 from refsvc.svc import access
 from refsvc.svc.filters import FieldLookupBackend
 from refsvc.svc.views import ApiMixin
-from refsvc.workflows.views import can_change_wfjt, visible_wfjts
+from refsvc.workflows.models import WorkflowJobTemplate
+from refsvc.workflows.views import can_change_wfjt
 
 from . import engine, launch
-from .models import ACTIVE, WorkflowApproval, WorkflowJob, WorkflowJobNode
+from .models import WorkflowApproval, WorkflowJob, WorkflowJobNode
 from .serializers import WorkflowApprovalSerializer, WorkflowJobNodeSerializer, WorkflowJobSerializer
-
-
-def visible_workflow_jobs(user):
-    qs = WorkflowJob.objects.all()
-    if access._sees_all(user):
-        return qs
-    return qs.filter(Q(launched_by=user) | Q(workflow_job_template__in=visible_wfjts(user).values("id")))
-
-
-def visible_nodes(user):
-    return WorkflowJobNode.objects.filter(workflow_job__in=visible_workflow_jobs(user).values("id"))
-
-
-def visible_approvals(user):
-    qs = WorkflowApproval.objects.all()
-    if access._sees_all(user):
-        return qs
-    nodes = visible_nodes(user).filter(approval__isnull=False).values("approval_id")
-    return qs.filter(Q(launched_by=user) | Q(id__in=nodes))
 
 
 def may_run(user, wfjt):
@@ -44,7 +27,7 @@ def may_run(user, wfjt):
 
 class WorkflowJobTemplateLaunch(ApiMixin, APIView):
     def get_template(self):
-        return get_object_or_404(visible_wfjts(self.request.user), pk=self.kwargs["pk"])
+        return get_object_or_404(access.visible(WorkflowJobTemplate, self.request.user), pk=self.kwargs["pk"])
 
     def get(self, request, pk):
         return Response(launch.launch_info(self.get_template()))
@@ -70,7 +53,7 @@ class WorkflowJobList(ListView):
     serializer_class = WorkflowJobSerializer
 
     def get_queryset(self):
-        qs = visible_workflow_jobs(self.request.user)
+        qs = access.visible(WorkflowJob, self.request.user)
         if "pk" in self.kwargs:
             qs = qs.filter(workflow_job_template_id=self.kwargs["pk"])
         return qs
@@ -81,7 +64,7 @@ class WorkflowJobDetail(ApiMixin, generics.RetrieveDestroyAPIView):
     serializer_class = WorkflowJobSerializer
 
     def get_queryset(self):
-        return visible_workflow_jobs(self.request.user)
+        return access.visible(WorkflowJob, self.request.user)
 
     def perform_destroy(self, instance):
         if not (self.request.user.is_superuser or may_run(self.request.user, instance.workflow_job_template)):
@@ -93,7 +76,7 @@ class WorkflowJobDetail(ApiMixin, generics.RetrieveDestroyAPIView):
 
 class WorkflowJobCancel(ApiMixin, APIView):
     def get_job(self):
-        return get_object_or_404(visible_workflow_jobs(self.request.user), pk=self.kwargs["pk"])
+        return get_object_or_404(access.visible(WorkflowJob, self.request.user), pk=self.kwargs["pk"])
 
     def get(self, request, pk):
         return Response({"can_cancel": self.get_job().status in ACTIVE})
@@ -151,9 +134,9 @@ class WorkflowJobNodeList(ListView):
     filter_backends = [NodeJobLookupBackend]
 
     def get_queryset(self):
-        qs = visible_nodes(self.request.user).select_related("workflow_job", "unified_job_template", "job", "approval")
+        qs = access.visible(WorkflowJobNode, self.request.user).select_related("workflow_job", "unified_job_template", "job", "approval")
         if "pk" in self.kwargs:
-            get_object_or_404(visible_workflow_jobs(self.request.user), pk=self.kwargs["pk"])
+            get_object_or_404(access.visible(WorkflowJob, self.request.user), pk=self.kwargs["pk"])
             qs = qs.filter(workflow_job_id=self.kwargs["pk"])
         return qs
 
@@ -163,14 +146,14 @@ class WorkflowJobNodeDetail(ApiMixin, generics.RetrieveAPIView):
     serializer_class = WorkflowJobNodeSerializer
 
     def get_queryset(self):
-        return visible_nodes(self.request.user)
+        return access.visible(WorkflowJobNode, self.request.user)
 
 
 class WorkflowJobNodeChildren(WorkflowJobNodeList):
     relationship = None
 
     def get_queryset(self):
-        node = get_object_or_404(visible_nodes(self.request.user), pk=self.kwargs["pk"])
+        node = get_object_or_404(access.visible(WorkflowJobNode, self.request.user), pk=self.kwargs["pk"])
         return getattr(node, self.relationship).all()
 
 
@@ -179,7 +162,7 @@ class WorkflowApprovalList(ListView):
     serializer_class = WorkflowApprovalSerializer
 
     def get_queryset(self):
-        return visible_approvals(self.request.user)
+        return access.visible(WorkflowApproval, self.request.user)
 
 
 class WorkflowApprovalDetail(ApiMixin, generics.RetrieveDestroyAPIView):
@@ -187,7 +170,7 @@ class WorkflowApprovalDetail(ApiMixin, generics.RetrieveDestroyAPIView):
     serializer_class = WorkflowApprovalSerializer
 
     def get_queryset(self):
-        return visible_approvals(self.request.user)
+        return access.visible(WorkflowApproval, self.request.user)
 
     def perform_destroy(self, instance):
         if not self.request.user.is_superuser:
@@ -203,11 +186,11 @@ class WorkflowApprovalDecision(ApiMixin, APIView):
     outcome = None
 
     def get(self, request, pk):
-        get_object_or_404(visible_approvals(request.user), pk=pk)
+        get_object_or_404(access.visible(WorkflowApproval, request.user), pk=pk)
         return Response({})
 
     def post(self, request, pk):
-        approval = get_object_or_404(visible_approvals(request.user), pk=pk)
+        approval = get_object_or_404(access.visible(WorkflowApproval, request.user), pk=pk)
         node = WorkflowJobNode.objects.filter(approval=approval).select_related("workflow_job__workflow_job_template").first()
         wfjt = node.workflow_job.workflow_job_template if node else None
         if not (request.user.is_superuser or (wfjt is not None and (can_change_wfjt(request.user, wfjt)

@@ -4,8 +4,10 @@ import uuid
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 
 from refsvc.jobs.models import WEBHOOK_SERVICES, UnifiedIdMixin, UnifiedJobTemplate
+from refsvc.svc import access
 from refsvc.svc.models import Credential, Inventory, Organization, TimestampedModel
 
 
@@ -95,3 +97,23 @@ class WorkflowJobTemplateNodeInstanceGroup(models.Model):
     class Meta:
         ordering = ["position", "id"]
         unique_together = [("node", "instance_group")]
+
+
+@access.rule(WorkflowJobTemplate)
+def _workflow_job_templates(qs, user):
+    from refsvc.rbac.registry import allowed_q
+
+    admin_orgs = Organization.objects.filter(admins=user).values("id")
+    return qs.filter(Q(organization__in=admin_orgs) | Q(created_by=user) | allowed_q(user, WorkflowJobTemplate, "view"))
+
+
+@access.rule(WorkflowJobTemplateNode)
+def _workflow_job_template_nodes(qs, user):
+    return qs.filter(workflow_job_template__in=access.visible_ids(WorkflowJobTemplate, user))
+
+
+@access.rule(WorkflowApprovalTemplate)
+def _workflow_approval_templates(qs, user):
+    """Those of the nodes the user sees."""
+    nodes = access.visible(WorkflowJobTemplateNode, user).filter(unified_job_template__kind="workflow_approval_template")
+    return qs.filter(id__in=nodes.values("unified_job_template_id"))

@@ -1,12 +1,11 @@
 from django.db import transaction
-from django.db.models import Q
 from django.shortcuts import get_object_or_404
 from rest_framework import generics, status
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 
 from refsvc.jobs import surveys
-from refsvc.rbac.registry import allowed_q, has_perm
+from refsvc.rbac.registry import has_perm
 from refsvc.rbac.views import association, get_object_or_400
 from refsvc.resources.models import InstanceGroup
 from refsvc.resources.serializers import InstanceGroupSerializer
@@ -24,21 +23,9 @@ RELATIONSHIPS = ("success_nodes", "failure_nodes", "always_nodes")
 NODE_SEARCH = ("unified_job_template__name", "unified_job_template__description")
 
 
-def visible_wfjts(user):
-    qs = WorkflowJobTemplate.objects.all()
-    if access._sees_all(user):
-        return qs
-    admin_orgs = Organization.objects.filter(admins=user).values("id")
-    return qs.filter(Q(organization__in=admin_orgs) | Q(created_by=user) | allowed_q(user, WorkflowJobTemplate, "view"))
-
-
 def can_change_wfjt(user, wfjt):
     return user.is_superuser or wfjt.created_by_id == user.id or access.is_org_admin(user, wfjt.organization) \
         or has_perm(user, wfjt, "change")
-
-
-def visible_nodes(user):
-    return WorkflowJobTemplateNode.objects.filter(workflow_job_template__in=visible_wfjts(user).values("id"))
 
 
 class WorkflowJobTemplateList(CreatedByMixin, ResourceList):
@@ -46,7 +33,7 @@ class WorkflowJobTemplateList(CreatedByMixin, ResourceList):
     serializer_class = WorkflowJobTemplateSerializer
 
     def get_queryset(self):
-        return visible_wfjts(self.request.user).select_related("organization", "inventory", "created_by")
+        return access.visible(WorkflowJobTemplate, self.request.user).select_related("organization", "inventory", "created_by")
 
     def can_write_metadata(self, request, method):
         return request.user.is_superuser or Organization.objects.filter(admins=request.user).exists()
@@ -71,7 +58,7 @@ class WorkflowJobTemplateDetail(ResourceDetail):
     serializer_class = WorkflowJobTemplateSerializer
 
     def get_queryset(self):
-        return visible_wfjts(self.request.user)
+        return access.visible(WorkflowJobTemplate, self.request.user)
 
     def check_change(self, obj, data=None):
         if not can_change_wfjt(self.request.user, obj):
@@ -80,7 +67,7 @@ class WorkflowJobTemplateDetail(ResourceDetail):
 
 class WorkflowJobTemplateSurveySpec(surveys.SurveySpecView):
     def get_template(self):
-        return self.lookup(visible_wfjts(self.request.user), self.kwargs["pk"])
+        return self.lookup(access.visible(WorkflowJobTemplate, self.request.user), self.kwargs["pk"])
 
     def can_change(self, user, obj):
         return can_change_wfjt(user, obj)
@@ -92,7 +79,7 @@ class WorkflowSubList:
     parent_model = WorkflowJobTemplate
 
     def get_parent(self):
-        return get_object_or_404(visible_wfjts(self.request.user), pk=self.kwargs["pk"])
+        return get_object_or_404(access.visible(WorkflowJobTemplate, self.request.user), pk=self.kwargs["pk"])
 
     def workflow_of(self, parent):
         return parent
@@ -118,7 +105,7 @@ class NodeList(ResourceList):
     search_fields = NODE_SEARCH
 
     def get_queryset(self):
-        return visible_nodes(self.request.user).select_related("workflow_job_template", "unified_job_template").prefetch_related(*RELATIONSHIPS)
+        return access.visible(WorkflowJobTemplateNode, self.request.user).select_related("workflow_job_template", "unified_job_template").prefetch_related(*RELATIONSHIPS)
 
     def can_write_metadata(self, request, method):
         return True
@@ -135,7 +122,7 @@ class NodeDetail(ResourceDetail):
     serializer_class = WorkflowJobTemplateNodeSerializer
 
     def get_queryset(self):
-        return visible_nodes(self.request.user)
+        return access.visible(WorkflowJobTemplateNode, self.request.user)
 
     def check_change(self, obj, data=None):
         if not can_change_wfjt(self.request.user, obj.workflow_job_template):
@@ -146,7 +133,7 @@ class WorkflowNodes(NodeList):
     """/workflow_job_templates/<pk>/workflow_nodes/: the workflow's nodes; POST creates one in it."""
 
     def get_parent(self):
-        return get_object_or_404(visible_wfjts(self.request.user), pk=self.kwargs["pk"])
+        return get_object_or_404(access.visible(WorkflowJobTemplate, self.request.user), pk=self.kwargs["pk"])
 
     def get_queryset(self):
         return super().get_queryset().filter(workflow_job_template=self.get_parent()).order_by("id")
@@ -185,7 +172,7 @@ class NodeChildren(NodeList):
     relationship = None
 
     def get_parent(self):
-        return get_object_or_404(visible_nodes(self.request.user), pk=self.kwargs["pk"])
+        return get_object_or_404(access.visible(WorkflowJobTemplateNode, self.request.user), pk=self.kwargs["pk"])
 
     def get_queryset(self):
         return getattr(self.get_parent(), self.relationship).all().order_by("id")
@@ -237,7 +224,7 @@ class NodeCredentials(ApiMixin, generics.ListAPIView):
     filter_backends = [FieldLookupBackend]
 
     def get_parent(self):
-        return get_object_or_404(visible_nodes(self.request.user), pk=self.kwargs["pk"])
+        return get_object_or_404(access.visible(WorkflowJobTemplateNode, self.request.user), pk=self.kwargs["pk"])
 
     def get_queryset(self):
         return self.get_parent().credentials.all().order_by("id")
@@ -263,7 +250,7 @@ class NodePromptList(WorkflowSubList):
     parent_model = WorkflowJobTemplateNode
 
     def get_parent(self):
-        return get_object_or_404(visible_nodes(self.request.user), pk=self.kwargs["pk"])
+        return get_object_or_404(access.visible(WorkflowJobTemplateNode, self.request.user), pk=self.kwargs["pk"])
 
     def workflow_of(self, parent):
         return parent.workflow_job_template
@@ -288,7 +275,7 @@ class NodeCreateApproval(ApiMixin, generics.GenericAPIView):
     serializer_class = WorkflowApprovalTemplateSerializer
 
     def get_node(self):
-        return get_object_or_404(visible_nodes(self.request.user), pk=self.kwargs["pk"])
+        return get_object_or_404(access.visible(WorkflowJobTemplateNode, self.request.user), pk=self.kwargs["pk"])
 
     def get(self, request, pk):
         self.get_node()
