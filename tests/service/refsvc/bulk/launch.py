@@ -12,6 +12,7 @@ from rest_framework import serializers
 from refsvc.jobs import launch as jobs_launch, runner
 from refsvc.jobs.models import Job, JobTemplate, UnifiedJobTemplate
 from refsvc.jobs.views import can_change
+from refsvc.svc import access
 from refsvc.svc.models import Credential, Inventory, Organization
 
 from refsvc.wfjobs.models import WorkflowJob, WorkflowJobNode
