@@ -11,15 +11,22 @@ gives, for each target, each collection's result, its seconds and the first task
 that failed.
 
     run.py --awx-source DIR [--service-kind real|reference] [--collections awx,ours]
-           [--table FILE] [TARGET ...]
+           [--service COLLECTION=EXPORTS ...] [--table FILE] [TARGET ...]
+
+With ``--service`` each collection has a service of its own (EXPORTS: a file of
+``export SERVICE_...=`` lines, as svcctl prints them), and the collections run
+side by side; without, both use the service of the environment, one after the
+other.
 
 DIR is the AWX source tree (it holds ``awx_collection/``). The targets' table
 (``targets.yml`` beside this file) says which targets cannot run on a service
 and why (``skip_real``, ``skip_reference``: listed as skipped with that reason),
 and which known difference still makes a target fail with automation.service
 where awx.awx passes (``known_real``, ``known_reference``: the reason is printed
-beside the result). The exit status is 1 when a target passes with awx.awx and
-fails with automation.service without such a known reason, else 0.
+beside the result), and why a target fails with awx.awx itself (``awx_real``,
+``awx_reference``). The exit status is 1 when a target passes with awx.awx and
+fails with automation.service, or fails with awx.awx, without such a known
+reason; else 0.
 """
 
 from __future__ import annotations
@@ -27,10 +34,12 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import yaml
@@ -157,8 +166,21 @@ def run_target(tree: Path, target: str, env: dict, logdir: Path) -> tuple[bool, 
     return ok, seconds, '' if ok else (first_failure(log) or f'exit {status}')
 
 
-def service_env() -> dict:
+def read_exports(path: Path) -> dict:
+    """The variables of a file of ``export NAME=VALUE`` lines (shell-quoted)."""
+    found = {}
+    for line in path.read_text(encoding='utf-8').splitlines():
+        words = shlex.split(line, comments=True)
+        if len(words) == 2 and words[0] == 'export' and '=' in words[1]:
+            name, value = words[1].split('=', 1)
+            found[name] = value
+    return found
+
+
+def service_env(exports: Path | None = None) -> dict:
     env = dict(os.environ)
+    if exports is not None:
+        env.update(read_exports(exports))
     for name in ('SERVICE_URL', 'SERVICE_ADMIN_USERNAME', 'SERVICE_ADMIN_PASSWORD'):
         if not env.get(name):
             raise SystemExit(f'run.py: {name} is not set (start a service first)')
@@ -191,6 +213,8 @@ def main() -> int:
                         help='awx.awx as built from those sources (default: awx_collection/ as it is)')
     parser.add_argument('--service-kind', choices=('real', 'reference'), default='reference')
     parser.add_argument('--collections', default='awx,ours')
+    parser.add_argument('--service', action='append', default=[], metavar='COLLECTION=EXPORTS',
+                        help='a service of its own for a collection; the collections then run side by side')
     parser.add_argument('--table', type=Path, default=None)
     parser.add_argument('targets', nargs='*')
     args = parser.parse_args()
@@ -203,7 +227,8 @@ def main() -> int:
         raise SystemExit(f'run.py: targets.yml does not list {", ".join(unknown)}')
     wanted = args.targets or available
     collections = [c for c in args.collections.split(',') if c]
-    env = service_env()
+    own = dict(item.split('=', 1) for item in args.service)
+    envs = {name: service_env(Path(own[name]) if name in own else None) for name in collections}
 
     trees = {}
     if 'awx' in collections:
@@ -211,24 +236,28 @@ def main() -> int:
     if 'ours' in collections:
         trees['ours'] = our_tree(awx_collection, WORK / args.service_kind)
     logroot = ROOT / 'tests' / 'output' / 'awx-suite' / args.service_kind
-    results: dict[str, dict[str, tuple]] = {}
-    for target in wanted:
-        reason = (table.get(target) or {}).get(f'skip_{args.service_kind}')
-        results[target] = {}
-        for name in collections:
-            if reason:
+    results: dict[str, dict[str, tuple]] = {target: {} for target in wanted}
+
+    def run_all(name: str) -> None:
+        logdir = logroot / name
+        logdir.mkdir(parents=True, exist_ok=True)
+        for target in wanted:
+            if (table.get(target) or {}).get(f'skip_{args.service_kind}'):
                 results[target][name] = None
                 continue
-            logdir = logroot / name
-            logdir.mkdir(parents=True, exist_ok=True)
-            ok, seconds, failure = run_target(trees[name], target, env, logdir)
+            ok, seconds, failure = run_target(trees[name], target, envs[name], logdir)
             results[target][name] = (ok, seconds, failure)
             print(f'awx-suite {args.service_kind} {name:4} {target:28} {"pass" if ok else "FAIL"} {seconds:5.0f}s {failure}',
                   flush=True)
 
+    side_by_side = all(name in own for name in collections)
+    with ThreadPoolExecutor(max_workers=len(collections) if side_by_side else 1) as pool:
+        for done in [pool.submit(run_all, name) for name in collections]:
+            done.result()
+
     lines = [f'awx.awx integration targets on the {args.service_kind} service',
              f'{"target":28} ' + ' '.join(f'{c:>6} {"s":>4}' for c in collections) + '  first failing task / why skipped']
-    regressions = []
+    regressions, awx_failures = [], []
     counts = {c: 0 for c in collections}
     for target in wanted:
         row = f'{target:28} '
@@ -246,6 +275,7 @@ def main() -> int:
                 note = f'{name}: {failure}'
         res_awx, res_ours = results[target].get('awx'), results[target].get('ours')
         known = (table.get(target) or {}).get(f'known_{args.service_kind}')
+        awx_known = (table.get(target) or {}).get(f'awx_{args.service_kind}')
         if res_awx and res_ours and res_awx[0] and not res_ours[0]:
             if known:
                 note = f'known: {known}'
@@ -253,17 +283,26 @@ def main() -> int:
                 regressions.append(target)
         elif known and res_ours and res_ours[0]:
             note = 'passes now: remove its known_' + args.service_kind + ' entry'
+        if res_awx and not res_awx[0]:
+            if awx_known:
+                note = f'awx.awx fails: {awx_known}' + (f'; {note}' if note else '')
+            else:
+                awx_failures.append(target)
+        elif awx_known and res_awx:
+            note = 'awx.awx passes now: remove its awx_' + args.service_kind + ' entry'
         lines.append(row + ' ' + note)
     ran = sum(1 for t in wanted if not (table.get(t) or {}).get(f'skip_{args.service_kind}'))
     lines.append('passed: ' + ', '.join(f'{c} {counts[c]} of {ran}' for c in collections))
     if regressions:
         lines.append('passes with awx.awx, fails with automation.service: ' + ', '.join(regressions))
+    if awx_failures:
+        lines.append(f'fails with awx.awx on the {args.service_kind} service, for no known reason: ' + ', '.join(awx_failures))
     text = '\n'.join(lines)
     print('\n' + text)
     out = args.table or (logroot / 'table.txt')
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(text + '\n', encoding='utf-8')
-    return 1 if regressions else 0
+    return 1 if regressions or awx_failures else 0
 
 
 if __name__ == '__main__':

@@ -53,14 +53,21 @@ for repo in ansible-tower-samples test-playbooks; do
         fi
         mv "$mirror.tmp" "$mirror"
     fi
+    # awx.awx's project target checks out test-playbooks' branch empty_branch; the bundles hold
+    # main and the tags only. Where it is missing, it is made at main's commit: the target checks
+    # out the branch and never reads what is in it.
+    if [ "$repo" = test-playbooks ] && ! git -C "$mirror" rev-parse -q --verify refs/heads/empty_branch >/dev/null; then
+        git -C "$mirror" update-ref refs/heads/empty_branch "$(git -C "$mirror" rev-parse HEAD)"
+    fi
     printf '[url "file://%s"]\n\tinsteadOf = https://github.com/ansible/%s\n\tinsteadOf = https://github.com/ansible/%s.git\n' \
         "$mirror" "$repo" "$repo" >> "$gitconfig.new"
 done
 mv "$gitconfig.new" "$gitconfig"
 
-# ansible-core for the plays, and what the modules of both collections need.
+# ansible-core for the plays, and what the modules of both collections need: awx.awx's
+# export and import modules run awxkit, installed from the same AWX sources.
 venv=$root/.run/awx-suite/venv
-requirements="ansible-core==2.16.19 requests python-dateutil pytz"
+requirements="ansible-core==2.16.19 requests python-dateutil pytz $src/awxkit"
 mkdir -p "$root/.run/awx-suite"
 exec 8>"$venv.lock"
 flock 8  # the two kinds may run side by side
@@ -68,19 +75,23 @@ if [ ! -x "$venv/bin/ansible-playbook" ] || [ "$(cat "$venv/.requirements" 2>/de
     rm -rf "$venv"
     "${PYTHON:-python3.11}" -m venv "$venv"
     # shellcheck disable=SC2086  # the list is words
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check $requirements
+    # awxkit takes its version from a VERSION file or git, neither of which the sources have
+    SETUPTOOLS_SCM_PRETEND_VERSION=24.6.1 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check $requirements
     echo "$requirements" > "$venv/.requirements"
 fi
 flock -u 8
 export AWX_SUITE_PYTHON=$venv/bin/python
 
-svcdir=$root/.run/awx-suite-service-$kind
+# On the reference service each collection gets a service of its own, and the two run
+# side by side (one core each); the real AWX test bed is one, and they take turns on it.
 started=
 # shellcheck disable=SC2317  # called by the EXIT trap
 stop_service() {
     [ -n "$started" ] || return 0
     if [ "$kind" = reference ]; then
-        "$root/tests/ci/svcctl.sh" stop --dir "$svcdir" >&2 || true
+        for name in awx ours; do
+            "$root/tests/ci/svcctl.sh" stop --dir "$root/.run/awx-suite-service-$kind-$name" >&2 || true
+        done
     else
         "$realawx" stop >&2 || true
     fi
@@ -88,14 +99,19 @@ stop_service() {
 trap stop_service EXIT
 
 started=1
+services=()
 if [ "$kind" = reference ]; then
-    port=$(python "$root/tests/ci/free_port.py")
-    exports=$(GIT_CONFIG_GLOBAL=$gitconfig "$root/tests/ci/svcctl.sh" start --port "$port" --dir "$svcdir")
+    for name in awx ours; do
+        svcdir=$root/.run/awx-suite-service-$kind-$name
+        port=$(python "$root/tests/ci/free_port.py")
+        GIT_CONFIG_GLOBAL=$gitconfig "$root/tests/ci/svcctl.sh" start --port "$port" --dir "$svcdir" > "$svcdir.exports"
+        services+=(--service "$name=$svcdir.exports")
+    done
 else
     "$realawx" reset >&2
     exports=$("$realawx" start)
+    eval "$exports"
 fi
-eval "$exports"
 
 python "$root/tests/awx_suite/run.py" --awx-source "$src" --awx-collection "$awx_collection" \
-    --service-kind "$kind" "$@"
+    --service-kind "$kind" "${services[@]}" "$@"
