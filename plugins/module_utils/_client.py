@@ -76,14 +76,14 @@ def normalize_url(url):
 
 
 def api_path(endpoint):
-    """``hosts`` -> ``/api/v2/hosts/``; ``hosts/5`` -> ``/api/v2/hosts/5/``; absolute paths kept."""
+    """``hosts`` -> ``/api/v2/hosts/``; ``hosts/5`` -> ``/api/v2/hosts/5/``; ``jobs/5/stdout?format=json`` ->
+    ``/api/v2/jobs/5/stdout/?format=json``; absolute paths kept."""
     text = str(endpoint).strip()
     if text.startswith(('http://', 'https://', '/')):
         return text
+    text, mark, query = text.partition('?')     # a query in the endpoint stays after the slash
     text = text.strip('/')
-    if not text:
-        return API_PREFIX
-    return API_PREFIX + text + '/'
+    return (API_PREFIX + text + '/' if text else API_PREFIX) + mark + query
 
 
 def error_detail(body):

@@ -97,3 +97,5 @@ def test_url_normalisation():
     assert api_path('hosts') == '/api/v2/hosts/'
     assert api_path('hosts/5') == '/api/v2/hosts/5/'
     assert api_path('/api/v2/me/') == '/api/v2/me/'
+    assert api_path('ad_hoc_commands/2/stdout/?format=json') == '/api/v2/ad_hoc_commands/2/stdout/?format=json'
+    assert api_path('jobs/5/stdout?format=txt') == '/api/v2/jobs/5/stdout/?format=txt'
