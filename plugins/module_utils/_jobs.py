@@ -180,12 +180,18 @@ def result_of(job, tail=None, key='job'):
     return data
 
 
-def wait(client, job_id, timeout, interval, sleep=time.sleep, clock=time.time, kind=JOB, output=None, again=None):
+# awx.awx's names of the kinds in its timeout message (playbooks compare it)
+MONITORED = {'jobs': 'Job', 'workflow_jobs': 'Workflow Job', 'ad_hoc_commands': 'Ad Hoc Command'}
+
+
+def wait(client, job_id, timeout, interval, sleep=time.sleep, clock=time.time, kind=JOB, output=None, again=None,
+         monitoring=None):
     """Poll the job (or other ``kind`` of unified job) every ``interval`` seconds until it
     finishes; returns result_of() the job with the tail of its output. Raises JobTimeout after
     ``timeout`` seconds (None: no limit) and JobFailed when the job did not succeed.
     ``output(client, job_id)`` reads the output (the job's stdout by default), ``again`` says
-    how to follow it later."""
+    how to follow it later; ``monitoring`` what awx.awx's timeout message names (``Job - 5``; by default the
+    kind and the job's name, as awx.awx's launch modules name it)."""
     if interval <= 0:
         raise ConfigError('interval must be more than 0 seconds.')
     read_output = output or functools.partial(stdout_tail, kind=kind)
@@ -198,9 +204,10 @@ def wait(client, job_id, timeout, interval, sleep=time.sleep, clock=time.time, k
         if job.get('status') in FINISHED:
             break
         if deadline is not None and clock() >= deadline:
-            raise JobTimeout('%s %d is still %s after waiting %s seconds (timeout); it goes on running on the '
-                             'service. %s'
-                             % (kind.label, job_id, job.get('status'), timeout, again), result_of(job, key=kind.key))
+            named = monitoring or '%s - %s' % (MONITORED.get(kind.endpoint, kind.label), job.get('name'))
+            raise JobTimeout('Monitoring of %s aborted due to timeout: %s %d is still %s after waiting %s seconds; it '
+                             'goes on running on the service. %s'
+                             % (named, kind.label, job_id, job.get('status'), timeout, again), result_of(job, key=kind.key))
         sleep(interval if deadline is None else min(interval, max(0.0, deadline - clock())))
     tail = kind.tail(client, job) if kind.tail and not output else read_output(client, job_id)
     result = result_of(job, tail, kind.key)

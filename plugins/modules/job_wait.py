@@ -140,7 +140,7 @@ def run(api):
         api.warn('min_interval and max_interval are deprecated: the interval is their average, %s seconds; '
                  'use interval instead.' % interval)
     api.result.update(_jobs.wait(api.client, params['job_id'], params['timeout'], interval,
-                                 kind=KINDS[params['job_type']]))
+                                 kind=KINDS[params['job_type']], monitoring='Job - %s' % params['job_id']))
 
 
 SPEC = ModuleSpec(ARGUMENT_SPEC, resource='jobs', result_key='job')

@@ -41,7 +41,9 @@ options:
         C(SECONDLY), no C(COUNT) above 999, ...) and the module reports its message when it refuses one.
       - Needed to create the schedule. Compared as text, after a naive C(UNTIL) is turned into UTC in the time
         zone of C(DTSTART), as the service stores it.
-    type: str
+      - A string, or the one-item list that C(query()) of the M(automation.service.schedule_rrule) and
+        M(automation.service.schedule_rruleset) lookups gives.
+    type: raw
   unified_job_template:
     description:
       - What the schedule launches - a job template, workflow job template, project or inventory source, by name
@@ -198,7 +200,7 @@ import datetime
 import re
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import is_id
-from ansible_collections.automation.service.plugins.module_utils._errors import MultipleFound, NotFound
+from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, MultipleFound, NotFound
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS, Resource, as_data
 
 # The kinds of template a schedule launches: endpoint, and the filter that scopes it to an organization.
@@ -213,7 +215,7 @@ ARGUMENT_SPEC = dict(
     name=dict(type='str', required=True),
     new_name=dict(type='str'),
     description=dict(type='str'),
-    rrule=dict(type='str'),
+    rrule=dict(type='raw'),
     unified_job_template=dict(type='str'),
     organization=dict(type='str'),
     enabled=dict(type='bool'),
@@ -296,8 +298,20 @@ def find_template(api):
     return found[0] if found else None
 
 
+def one_rule(value):
+    """O(rrule) as text: a string as given, the one item of a one-item list (what query() of the rrule
+    lookups gives)."""
+    if isinstance(value, (list, tuple)):
+        if len(value) != 1 or not isinstance(value[0], str):
+            raise ConfigError('rrule takes one rule set: a string, or the one-item list that query() of the '
+                              'schedule_rrule and schedule_rruleset lookups gives; got %d items.' % len(value))
+        return value[0]
+    return value if value is None or isinstance(value, str) else str(value)
+
+
 def run(api):
     params = api.params
+    params['rrule'] = one_rule(params.get('rrule'))
     template = find_template(api)
     if template is None and params.get('unified_job_template') is not None:
         if params['state'] == 'absent':
