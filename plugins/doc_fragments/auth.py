@@ -142,9 +142,10 @@ options:
     type: float
   max_requests_in_flight:
     description:
-      - The most requests to one service that the tasks of one C(ansible-playbook) run on the controller have in
-        flight at once, its forks and the C(async) jobs forked from them together. A request waits for its turn
-        before it is sent, so a loop of hundreds of C(async) items never overwhelms the service.
+      - The most requests to one service that the tasks running on the controller have in flight at once: the
+        forks of a run and the C(async) jobs forked from them together, and every other run of the same user that
+        shares the session cache directory. A request waits for its turn before it is sent, so a loop of hundreds
+        of C(async) items never overwhelms the service.
       - Tasks that run as a module (on a remote host, or with C(become)) are not counted.
       - V(0) sets no bound. Defaults to V(4). Environment variable E(SERVICE_MAX_REQUESTS_IN_FLIGHT).
     type: int

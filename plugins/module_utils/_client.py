@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """HTTP layer on ``requests``: base URL, TLS, timeouts, bounded retries of
 idempotent requests, at most so many requests in flight to a service from the
-processes of one run (``_in_flight``), and error mapping to typed exceptions.
+processes of a run on the controller (``_in_flight``), and error mapping to typed exceptions.
 
 One keep-alive ``requests.Session`` per service and credentials serves every
 request of a worker process (the items of a loop, the lookups of a task).
@@ -26,6 +26,7 @@ from ansible_collections.automation.service.plugins.module_utils._errors import 
     ApiError, ConfigError, ConnectionFailure, MissingRequirement, NotFound, OutcomeUnknown,
 )
 from ansible_collections.automation.service.plugins.module_utils._in_flight import InFlight
+from ansible_collections.automation.service.plugins.module_utils._private_dir import default_directory
 
 try:
     import requests
@@ -194,7 +195,7 @@ def default_verify():
 class Client:
     """Sends requests to one service with one set of TLS and auth settings."""
 
-    def __init__(self, options, auth=None, sleep=time.sleep, environ=None, run_directory=None):
+    def __init__(self, options, auth=None, sleep=time.sleep, environ=None, bounded=False):
         require_requests()
         self.base_url = normalize_url(options.get('service_url'))
         parts = urlsplit(self.base_url)
@@ -218,8 +219,10 @@ class Client:
         else:
             self.verify = self.ca_path or default_verify()
         self.session = _session_for(self.session_key(options))
-        # The processes of one run share the slots in its directory (none on the module path).
-        self.in_flight = InFlight(run_directory, self.base_url, options.get('max_requests_in_flight'))
+        # On the controller the processes of a run (its forks and async jobs) share the slots in the cache
+        # directory; a module (on a remote host, with become) sends its requests without one.
+        self.in_flight = InFlight(default_directory(self.environ) if bounded else None, self.base_url,
+                                  options.get('max_requests_in_flight'))
 
     def session_key(self, options):
         """The base URL, TLS settings and a digest of the credentials."""

@@ -1,14 +1,16 @@
 # -*- coding: utf-8 -*-
 # Copyright: automation.service contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""At most so many requests in flight to one service from the processes of one
-run: its workers (forks) and the async jobs forked from them.
+"""At most so many requests in flight to one service from the processes of a
+run on the controller: its workers (forks) and the async jobs forked from them.
 
 Each request holds one of ``limit`` slots while it is sent and its answer is
 read. A slot is an exclusive ``flock`` on a file of its own in a directory the
-processes share (the run's temporary directory on the controller); the kernel
-frees it when its holder ends, however it ends, so a killed job never keeps
-one. A process takes any free slot, or else waits its turn on one chosen at
+processes share: the user's cache directory, which outlives the run as async
+jobs may (the run's temporary directory is removed when ansible-playbook ends,
+and a job that made it again would count apart from the others). So the runs
+of one user against one service share the bound too. The kernel frees a slot
+when its holder ends, however it ends, so a killed job never keeps one. A process takes any free slot, or else waits its turn on one chosen at
 random, which spreads the waiters over the slots.
 """
 

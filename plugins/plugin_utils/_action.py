@@ -20,7 +20,6 @@ __metaclass__ = type
 import importlib
 import os
 
-from ansible import constants as C
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 from ansible.module_utils.common.parameters import remove_values
 from ansible.module_utils.errors import UnsupportedError
@@ -125,7 +124,7 @@ class ServiceAction(ActionBase):
         narrow_token_dict_no_log(params, no_log_values)
         api = ApiTask(spec, params, check_mode=bool(self._task.check_mode), diff=bool(self._task.diff),
                       environ=self.task_environment(), no_log_values=no_log_values,
-                      run_directory=C.DEFAULT_LOCAL_TMP)
+                      bounded=True)
         return code, validation, api
 
     @staticmethod

@@ -39,10 +39,9 @@ class ServiceLookupBase(LookupBase):
         self.set_options(var_options=rendered, direct=direct)
 
     def connect(self):
-        from ansible import constants as C
         from ansible_collections.automation.service.plugins.module_utils._authenticator import connect
         try:
             return connect(resolve(options_from_getter(self.get_option)), warn=display.warning,
-                           run_directory=C.DEFAULT_LOCAL_TMP)
+                           bounded=True)
         except ServiceError as exc:
             raise AnsibleError(to_native(exc))

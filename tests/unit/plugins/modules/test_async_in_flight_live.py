@@ -4,6 +4,9 @@ max_requests_in_flight allows (the service's own request log says how many it
 served at once), and a launch in an async job is still sent once. Real
 ansible-playbook, real service, real faults (its fault middleware); nothing is mocked."""
 
+import json
+import os
+import time
 import uuid
 
 import pytest
@@ -43,26 +46,50 @@ def most_at_once(entries):
     return most
 
 
-def async_loop(svc, tmp_path, inventory, limit):
-    """ITEMS unchanged host tasks as async jobs (poll 0), then async_status until each finished."""
+def wait_for_jobs(directory, count):
+    """The play ended before its jobs: wait until each job file holds a result; the results."""
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        results = []
+        for name in os.listdir(directory):
+            with open(os.path.join(directory, name)) as handle:
+                results.append(json.load(handle))
+        if len(results) == count and not any('started' in result for result in results):
+            return results
+        time.sleep(0.2)
+    raise AssertionError('the jobs did not end')
+
+
+def async_loop(svc, tmp_path, inventory, limit, wait=True):
+    """ITEMS unchanged host tasks as async jobs (poll 0), then async_status until each finished (or, without
+    ``wait``, the play ends at once and the test reads the job files)."""
+    jobs = str(tmp_path / 'jobs')
     tasks = [
         {'name': 'Hosts', 'automation.service.host': {'name': '%s-{{ item }}' % inventory, 'inventory': inventory},
-         'loop': '{{ range(%d) | list }}' % ITEMS, 'async': 300, 'poll': 0, 'register': 'jobs'},
-        {'name': 'Wait', 'ansible.builtin.async_status': {'jid': '{{ item.ansible_job_id }}'},
-         'loop': '{{ jobs.results }}', 'register': 'done', 'until': 'done is finished', 'retries': 60, 'delay': 1},
-        {'name': 'All unchanged', 'ansible.builtin.assert': {'that': [
-            "done.results | select('changed') | list | length == 0",
-            "done.results | map(attribute='host.name') | list | length == %d" % ITEMS]}},
+         'loop': '{{ range(%d) | list }}' % ITEMS, 'async': 300, 'poll': 0, 'register': 'jobs',
+         'vars': {'ansible_async_dir': jobs}},
     ]
+    if wait:
+        tasks += [
+            {'name': 'Wait', 'ansible.builtin.async_status': {'jid': '{{ item.ansible_job_id }}'},
+             'loop': '{{ jobs.results }}', 'register': 'done', 'until': 'done is finished', 'retries': 60, 'delay': 1,
+             'vars': {'ansible_async_dir': jobs}},
+            {'name': 'All unchanged', 'ansible.builtin.assert': {'that': [
+                "done.results | select('changed') | list | length == 0",
+                "done.results | map(attribute='host.name') | list | length == %d" % ITEMS]}},
+        ]
     defaults = service_defaults(svc, service_username=svc.admin_username, service_password=svc.admin_password,
                                 max_requests_in_flight=limit)
     set_faults(svc, {'fault': 'delay', 'seconds': DELAY, 'path': '/api/v2/hosts/', 'method': 'GET'})
     mark = svc.mark()
     try:
         rc, output = run_playbook(tmp_path, tasks, module_defaults=defaults)
+        assert rc == 0, output
+        if not wait:
+            results = wait_for_jobs(jobs, ITEMS)
+            assert [(bool(r.get('failed')), r.get('changed')) for r in results] == [(False, False)] * ITEMS, results
     finally:
         set_faults(svc)
-    assert rc == 0, output
     return [e for e in svc.since(mark) if e['path'] == '/api/v2/hosts/' and e['method'] == 'GET']
 
 
@@ -70,6 +97,13 @@ def test_the_bound_holds_across_the_jobs_of_a_loop(svc, tmp_path, inventory):
     gets = async_loop(svc, tmp_path, inventory, 2)
     assert len(gets) == ITEMS
     assert most_at_once(gets) == 2  # side by side, never more than two
+
+
+def test_the_bound_holds_for_jobs_that_outlive_the_play(svc, tmp_path, inventory):
+    """Jobs still running when ansible-playbook has ended (and removed its temporary directory) keep to the bound."""
+    gets = async_loop(svc, tmp_path, inventory, 2, wait=False)
+    assert len(gets) == ITEMS
+    assert most_at_once(gets) == 2
 
 
 def test_without_a_bound_the_jobs_run_wider(svc, tmp_path, inventory):
