@@ -21,11 +21,14 @@ in one run, against one reference service.
    each request names its client port), and times every task with a callback
    plugin (Ansible's start-up is not counted);
 4. runs the token configuration on the module path too (as on a remote host,
-   with become or with async) through `local_as_remote`, Ansible's local
+   or with become) through `local_as_remote`, Ansible's local
    connection under another name, beside the previous module;
 5. measures one request's round trip, a changed task, forks (-f 20 over 200
    hosts, session auth), scale (2,000-host inventory, a 10,000-object lookup),
-   a loop with async and, when the job modules exist, 50 launches;
+   a loop with async on the module path, the async pattern of configuration
+   as code (N objects of four kinds through async and async_status loops,
+   beside the same loops without async and beside awx.awx) and a fan-out of
+   500 async jobs at once, and, when the job modules exist, 50 launches;
 6. writes benchmarks/RESULTS.md, benchmarks/results.png and the numbers in the
    README and in the performance guide.
 """
@@ -667,7 +670,8 @@ ASYNC_PLAY = """---
 
 
 def measure_async(service, token_config, floor_config, n=3):
-    """The token configuration's loop with async: 60 and poll: 1 (the module path), and ping the same way."""
+    """The token configuration's loop with async: 60 and poll: 1 on the module path (token_config: the module
+    path's, local_as_remote), and ping the same way."""
     out = {}
     ours_args = ('\n        name: "bench-host-{{ item }}"\n        inventory: "{{ bench_inventory }}"'
                  '\n        description: "{{ bench_description }}"')
@@ -981,7 +985,7 @@ def collect_targets(by, extras, rt, args):
                "loop: %s connections per run; %d separate tasks: %s per run (each task is a new worker process)"
                % (loops, n, separate))
 
-    # The module path (remote hosts, become, async): no slower than the previous module.
+    # The module path (remote hosts, become): no slower than the previous module.
     if "token-module" in by and "previous" in by:
         tm, prev = by["token-module"], by["previous"]
         for mode in MODES:
@@ -1008,7 +1012,7 @@ def collect_targets(by, extras, rt, args):
                all(reqs[m] == [n] for m in MODES), "; ".join("%s: %s requests per run of %d" % (m, reqs[m], n) for m in MODES))
     if "async" in extras:
         a = extras["async"]["ours"]
-        target("module", "token, async: 60 and poll: 1, a loop of %d: unchanged, 1 request per item" % a.n,
+        target("module", "token, module path, async: 60 and poll: 1, a loop of %d: unchanged, 1 request per item" % a.n,
                a.requests == a.n and a.changed == 0,
                "%d requests, %d changed; %s ms per item (ping the same way: %s ms; both wait out the 1 s poll)"
                % (a.requests, a.changed, ms(a.per_task), ms(extras["async"]["ping"].per_task)))
@@ -1054,12 +1058,13 @@ def collect_targets(by, extras, rt, args):
     return targets
 
 
-TARGET_GROUPS = (("controller", "Targets: the controller path (a local connection, no become, not async)"),
-                 ("module", "Targets: the module path (a remote host, become, async)"),
+TARGET_GROUPS = (("controller", "Targets: the controller path (a local connection, no become)"),
+                 ("module", "Targets: the module path (a remote host, become)"),
                  ("other", "Other targets"))
 
 MODULE_PATH_TEXT = (
-    "A task on a remote host, with `become` or with `async` takes the module path: the action plugin hands it to "
+    "A task on a remote host or with `become` takes the module path (with `async` too: Ansible's async wrapper "
+    "runs the module): the action plugin hands it to "
     "the module, which Ansible packs and starts in a new Python, as every task of the previous collection was run. "
     "The benchmark forces that path with `local_as_remote` (`benchmarks/connection_plugins/`), Ansible's local "
     "connection under another name: the action plugins take it for a remote host, and Ansible runs the module "
@@ -1244,6 +1249,30 @@ def pattern_lines(extras):
     return lines
 
 
+def pattern_guide(extras, started):
+    """The async pattern's numbers for the performance guide (between its .. bench-pattern markers)."""
+    pattern, fanout = extras.get("pattern"), extras.get("fanout")
+    if not pattern:
+        return None
+    summary = pattern_summary(pattern)
+    n = pattern["n"]
+    rows = [["configuration", "ms per object, unchanged", "the async (or plain) loops", "the async_status loops",
+             "created: ms per object"]]
+    for key, label in pattern["labels"].items():
+        if key in summary:
+            med, starting, waiting, _each = summary[key]
+            rows.append([label, ms(med), ms(starting), ms(waiting), ms(pattern["create"][key].per_object)])
+    text = ["Latest run: %s, %d objects of each kind (%s), median of %d unchanged runs."
+            % (started.strftime("%Y-%m-%d"), n, ", ".join(PATTERN_KINDS), pattern["runs"]), "", rst_table(rows)]
+    if fanout:
+        m = fanout[("bounded", "changed")]
+        u = fanout[("unbounded", "changed")]
+        text += ["", "%d hosts through one async loop, every job at once: %d answers 5xx, %d jobs failed, at most %d "
+                 "requests at once with the default bound (%d at once without a bound, %d answers 5xx)."
+                 % (m["n"], m["errors"], m["failed"], m["at_once"], u["at_once"], u["errors"])]
+    return "\n".join(rst_cell(line) if not line.startswith(".. list-table") else line for line in text)
+
+
 def write_results(configs, extras, rt, info, args, started, elapsed, notes):
     by = summarize(configs)
     n = args.n
@@ -1288,7 +1317,8 @@ def write_results(configs, extras, rt, info, args, started, elapsed, notes):
     add("")
     add("Code runs *in the worker* on the controller path: the action plugin runs the module's code in the worker "
         "process Ansible forked for the task (a local connection, no become, not async), over one keep-alive "
-        "connection per worker. It runs *as a module* everywhere else, and always for awx.awx and the ping and "
+        "connection per worker; an async task there runs in a job forked from the worker (the async pattern "
+        "below). It runs *as a module* everywhere else, and always for awx.awx and the ping and "
         "one-request floors.")
     add("")
 
@@ -1537,6 +1567,13 @@ def rst_table(rows):
     return "\n".join(out)
 
 
+def update_pattern_docs(extras, started):
+    text = pattern_guide(extras, started)
+    if text:
+        replace_block(ROOT / "docs" / "docsite" / "rst" / "guide_performance.rst", ".. bench-pattern:start",
+                      ".. bench-pattern:end", "\n" + text + "\n\n")
+
+
 def update_docs(blocks):
     md = [markdown_table(value) if kind == "table" else value for kind, value in blocks]
     replace_block(ROOT / "README.md", "<!-- bench:start -->", "<!-- bench:end -->", "\n\n".join(md) + "\n")
@@ -1607,6 +1644,15 @@ def main(argv=None):
                         help="measure the async pattern and the fan-out alone (--runs unchanged runs) and rewrite "
                              "only their section of RESULTS.md")
     args = parser.parse_args(argv)
+    if args.report_only and args.pattern_only:
+        with open(WORK / "pattern.pickle", "rb") as fh:
+            data = pickle.load(fh)
+        extras, args_, started_ = data[:3]
+        elapsed, load = data[3:] if len(data) > 3 else ((datetime.datetime.now(datetime.timezone.utc) - started_)
+                                                        .total_seconds(), "%.2f %.2f %.2f" % os.getloadavg())
+        args_.no_write = args.no_write
+        pattern_report(extras, args_, started_, elapsed, load)
+        return 0
     if args.report_only:
         with open(WORK / "raw.pickle", "rb") as fh:
             report(*pickle.load(fh))
@@ -1667,7 +1713,7 @@ def main(argv=None):
         extras = {}
         if not args.skip_extras:
             # The async loop before the update, which changes the token configuration's first hosts.
-            extras["async"] = measure_async(service, by["token"], by["floor"], min(3, args.n))
+            extras["async"] = measure_async(service, by.get("token-module", by["token"]), by["floor"], min(3, args.n))
             log("async: %d requests, %s ms per item (ping %s ms)"
                 % (extras["async"]["ours"].requests, ms(extras["async"]["ours"].per_task),
                    ms(extras["async"]["ping"].per_task)))
@@ -1711,24 +1757,30 @@ def pattern_only(service, configs, args, started, t0):
               "fanout": measure_fanout(service, by["token"], args.fanout_n)}
     for c in configs:
         c.env = None
+    elapsed = time.time() - t0
+    with open(WORK / "pattern.pickle", "wb") as fh:
+        pickle.dump((extras, args, started, elapsed, "%.2f %.2f %.2f" % os.getloadavg()), fh)
+    pattern_report(extras, args, started, elapsed, "%.2f %.2f %.2f" % os.getloadavg())
+    return 0
+
+
+def pattern_report(extras, args, started, elapsed, load):
     lines = pattern_lines(extras)
     lines.insert(2, "")
     lines.insert(3, "Measured on %s UTC by `benchmarks/bench.py --pattern-only --pattern-n %d --fanout-n %d --runs %d` "
                     "(%.0f s), apart from the rest of this page; load average at the end: %s."
-                 % (started.strftime("%Y-%m-%d %H:%M"), args.pattern_n, args.fanout_n, args.runs, time.time() - t0,
-                    "%.2f %.2f %.2f" % os.getloadavg()))
+                 % (started.strftime("%Y-%m-%d %H:%M"), args.pattern_n, args.fanout_n, args.runs, elapsed, load))
     text = "\n".join(lines[1:-1]) + "\n"
     results = HERE / "RESULTS.md"
-    if not args.no_write and not replace_block(results, PATTERN_START, PATTERN_END, text):
-        content = results.read_text()
-        marker = "## " + TARGET_GROUPS[2][1]
-        content = content.replace(marker, "\n".join([PATTERN_START, text + PATTERN_END, "", marker]), 1)
-        results.write_text(content)
+    if not args.no_write:
+        if not replace_block(results, PATTERN_START, PATTERN_END, text):
+            content = results.read_text()
+            marker = "## " + TARGET_GROUPS[2][1]
+            content = content.replace(marker, "\n".join([PATTERN_START, text + PATTERN_END, "", marker]), 1)
+            results.write_text(content)
+        update_pattern_docs(extras, started)
     for _group, text_, ok, measured in pattern_targets(extras):
         log("%-4s %s: %s" % ("ok" if ok else "MISS", text_, measured))
-    with open(WORK / "pattern.pickle", "wb") as fh:
-        pickle.dump((extras, args, started), fh)
-    return 0
 
 
 def report(configs, extras, rt, info, args, started, elapsed, notes):
@@ -1736,6 +1788,7 @@ def report(configs, extras, rt, info, args, started, elapsed, notes):
     targets = write_results(configs, extras, rt, info, args, started, elapsed, notes)
     plot(configs, rt, args, started)
     update_docs(headline(configs, extras, rt, info, args, started, targets))
+    update_pattern_docs(extras, started)
     missed = [t for t in targets if not t[2]]
     log("wrote %s and %s; %d of %d targets met" % (HERE / "RESULTS.md", HERE / "results.png", len(targets) - len(missed), len(targets)))
     for _group, text, _ok, measured in missed:
