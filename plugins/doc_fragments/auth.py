@@ -142,8 +142,8 @@ options:
     type: float
   max_requests_in_flight:
     description:
-      - The most requests to one service that the tasks running on the controller have in flight at once: the
-        forks of a run and the C(async) jobs forked from them together, and every other run of the same user that
+      - The most requests to one service that the tasks running on the controller have in flight at once, counting
+        together the forks of a run, the C(async) jobs forked from them, and every other run of the same user that
         shares the session cache directory. A request waits for its turn before it is sent, so a loop of hundreds
         of C(async) items never overwhelms the service.
       - Tasks that run as a module (on a remote host, or with C(become)) are not counted.
