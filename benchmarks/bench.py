@@ -822,14 +822,16 @@ def fanout_once(config, service, n, description, limit):
     while time.time() < deadline:
         results = []
         for job in jobs.iterdir():
+            if job.name.startswith("."):
+                continue  # a job file being written (it is renamed into place)
             try:
                 results.append(json.loads(job.read_text()))
-            except ValueError:
+            except (OSError, ValueError):
                 results.append({"started": True})
         if len(results) == n and not any("started" in r for r in results):
             break
         time.sleep(0.2)
-    done = max(job.stat().st_mtime for job in jobs.iterdir())
+    done = max(job.stat().st_mtime for job in jobs.iterdir() if not job.name.startswith("."))
     entries = service.since(mark)
     shutil.rmtree(jobs, ignore_errors=True)
     config.env = env
@@ -1753,8 +1755,13 @@ def main(argv=None):
 def pattern_only(service, configs, args, started, t0):
     """The async pattern and the fan-out alone; their section of RESULTS.md rewritten, the rest kept."""
     by = {c.key: c for c in configs}
-    extras = {"pattern": measure_pattern(service, by["token"], by.get("awx-token"), args.pattern_n, args.runs),
-              "fanout": measure_fanout(service, by["token"], args.fanout_n)}
+    for c in configs:
+        if c.key not in ("token", "awx-token"):
+            c.env = None
+    extras = {"pattern": measure_pattern(service, by["token"], by.get("awx-token"), args.pattern_n, args.runs)}
+    with open(WORK / "pattern.pickle", "wb") as fh:  # kept should the fan-out fail
+        pickle.dump((extras, args, started, time.time() - t0, "%.2f %.2f %.2f" % os.getloadavg()), fh)
+    extras["fanout"] = measure_fanout(service, by["token"], args.fanout_n)
     for c in configs:
         c.env = None
     elapsed = time.time() - t0
