@@ -127,7 +127,7 @@ def test_a_launch_in_an_async_job_is_sent_once(svc, tmp_path):
     defaults = service_defaults(svc, service_username=svc.admin_username, service_password=svc.admin_password)
     tasks = [
         {'name': 'Launch', 'automation.service.job_launch': {'job_template': name}, 'async': 60, 'poll': 1,
-         'register': 'out', 'ignore_errors': True},
+         'register': 'out', 'ignore_errors': True, 'vars': {'ansible_async_dir': str(tmp_path / 'jobs')}},
         {'name': 'Show', 'ansible.builtin.debug': {'msg': 'LAUNCH failed={{ out is failed }} id={{ out.id | default(0) }}'}},
     ]
     outcomes = {}
