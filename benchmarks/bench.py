@@ -33,6 +33,7 @@ in one run, against one reference service.
    README and in the performance guide.
 """
 import argparse
+import collections
 import datetime
 import io
 import json
@@ -837,6 +838,8 @@ def fanout_once(config, service, n, description, limit):
     config.env = env
     return {"n": n, "limit": limit, "start_loop": task["end"] - task["start"], "all_done": done - task["start"],
             "failed": sum(1 for r in results if r.get("failed") or "started" in r),
+            "why": sorted(collections.Counter(" ".join(str(r.get("msg", "still running")).split()[:6]) for r in results
+                                              if r.get("failed") or "started" in r).items(), key=lambda kv: -kv[1])[:3],
             "changed": sum(1 for r in results if r.get("changed")),
             "requests": len(entries), "errors": sum(1 for e in entries if (e.get("status") or 0) >= 500),
             "statuses": sorted({e.get("status") for e in entries if e.get("status")}),
@@ -1232,6 +1235,12 @@ def pattern_lines(extras):
                 "default (4)" if label == "bounded" else "none (0)", phase, m["n"], m["start_loop"], m["all_done"],
                 m["requests"], m["errors"], m["failed"], m["at_once"]))
         add("")
+        for (label, phase), m in fanout.items():
+            if m.get("why"):
+                add("Why jobs failed (%s bound, %s run; the first words of the message): %s."
+                    % ("no" if label == "unbounded" else "the default", phase,
+                       "; ".join("%d: %s ..." % (count, text) for text, count in m["why"])))
+                add("")
     targets = pattern_targets(extras)
     if targets:
         add("| target | met | measured |")
@@ -1269,9 +1278,9 @@ def pattern_guide(extras, started):
     if fanout:
         m = fanout[("bounded", "changed")]
         u = fanout[("unbounded", "changed")]
-        text += ["", "%d hosts through one async loop, every job at once: %d answers 5xx, %d jobs failed, at most %d "
-                 "requests at once with the default bound (%d at once without a bound, %d answers 5xx)."
-                 % (m["n"], m["errors"], m["failed"], m["at_once"], u["at_once"], u["errors"])]
+        text += ["", "%d hosts through one async loop, every job at once: with the default bound %d answers 5xx, %d "
+                 "jobs failed, at most %d requests at once; without a bound %d answers 5xx, %d jobs failed, %d requests "
+                 "at once." % (m["n"], m["errors"], m["failed"], m["at_once"], u["errors"], u["failed"], u["at_once"])]
     return "\n".join(rst_cell(line) if not line.startswith(".. list-table") else line for line in text)
 
 
