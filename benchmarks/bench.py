@@ -859,8 +859,9 @@ def measure_fanout(service, token_config, n):
             m = fanout_once(config, service, n, description, limit)
             out[(label, phase)] = m
             log("fan-out %-9s %-9s %d jobs: start loop %.1f s, all done %.1f s, %d failed, %d changed, %d requests, "
-                "%d 5xx, at most %d at once" % (label, phase, n, m["start_loop"], m["all_done"], m["failed"],
-                                                 m["changed"], m["requests"], m["errors"], m["at_once"]))
+                "%d 5xx, at most %d at once"
+                % (label, phase, n, m["start_loop"], m["all_done"], m["failed"], m["changed"], m["requests"],
+                   m["errors"], m["at_once"]))
     config.env = None
     return out
 
@@ -1160,8 +1161,8 @@ def pattern_targets(extras):
                             "without async" % (n, PATTERN_LOOP_MAX), ours[0] / loop <= PATTERN_LOOP_MAX,
                             "%s ms vs %s ms per object: %s (the async loops %s ms, the async_status loops %s ms)"
                             % (ms(ours[0]), ms(loop), ratio(ours[0] / loop), ms(ours[1]), ms(ours[2]))))
-        errors = sum(m.errors for m in list(pattern["create"].values()) + [r for rs in pattern["unchanged"].values()
-                                                                             for r in rs])
+        every = list(pattern["create"].values()) + [r for rs in pattern["unchanged"].values() for r in rs]
+        errors = sum(m.errors for m in every)
         targets.append(("pattern", "async pattern: no 5xx from the service", errors == 0, "%d answers 5xx" % errors))
     fanout = extras.get("fanout")
     if fanout:
@@ -1170,8 +1171,8 @@ def pattern_targets(extras):
         targets.append(("pattern", "fan-out of %d async host jobs at once (created, then unchanged): no 5xx from the "
                         "service, every job succeeds" % n,
                         all(m["errors"] == 0 and m["failed"] == 0 for m in bounded),
-                        "; ".join("%s: %d answers 5xx, %d jobs failed, %d changed" % (phase, m["errors"], m["failed"],
-                                                                                       m["changed"])
+                        "; ".join("%s: %d answers 5xx, %d jobs failed, %d changed"
+                                  % (phase, m["errors"], m["failed"], m["changed"])
                                   for phase, m in zip(("created", "unchanged"), bounded))))
         targets.append(("pattern", "fan-out: the service serves at most max_requests_in_flight (default 4) requests "
                         "of the run at once", all(m["at_once"] <= 4 for m in bounded),
