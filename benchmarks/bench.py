@@ -21,15 +21,19 @@ in one run, against one reference service.
    each request names its client port), and times every task with a callback
    plugin (Ansible's start-up is not counted);
 4. runs the token configuration on the module path too (as on a remote host,
-   with become or with async) through `local_as_remote`, Ansible's local
+   or with become) through `local_as_remote`, Ansible's local
    connection under another name, beside the previous module;
 5. measures one request's round trip, a changed task, forks (-f 20 over 200
    hosts, session auth), scale (2,000-host inventory, a 10,000-object lookup),
-   a loop with async and, when the job modules exist, 50 launches;
+   a loop with async on the module path, the async pattern of configuration
+   as code (N objects of four kinds through async and async_status loops,
+   beside the same loops without async and beside awx.awx) and a fan-out of
+   500 async jobs at once, and, when the job modules exist, 50 launches;
 6. writes benchmarks/RESULTS.md, benchmarks/results.png and the numbers in the
    README and in the performance guide.
 """
 import argparse
+import collections
 import datetime
 import io
 import json
@@ -667,7 +671,8 @@ ASYNC_PLAY = """---
 
 
 def measure_async(service, token_config, floor_config, n=3):
-    """The token configuration's loop with async: 60 and poll: 1 (the module path), and ping the same way."""
+    """The token configuration's loop with async: 60 and poll: 1 on the module path (token_config: the module
+    path's, local_as_remote), and ping the same way."""
     out = {}
     ours_args = ('\n        name: "bench-host-{{ item }}"\n        inventory: "{{ bench_inventory }}"'
                  '\n        description: "{{ bench_description }}"')
@@ -678,6 +683,187 @@ def measure_async(service, token_config, floor_config, n=3):
         out[key] = measure_loop(config, service, n, token_config.inventory, playbook=path)
     return out
 
+
+# The configuration-as-code pattern: N objects of each kind, a loop with async and poll 0 then a loop of
+# async_status (benchmarks/playbooks/pattern.yml), as infra.aap_configuration's roles run every role.
+PATTERN_KINDS = ("hosts", "job templates", "credentials", "teams")
+PATTERN_ASYNC = 1000             # the roles' async
+PATTERN_AWX_MIN = 5.0            # the async pattern at least this many times faster than awx.awx's
+PATTERN_LOOP_MAX = 1.5           # and within this many times our own loop without async
+DEFAULT_PATTERN_N = 20
+DEFAULT_FANOUT_N = 500
+PATTERN_CONFIGS = (("ours-async", "automation.service, token, async and async_status", "ours", True),
+                   ("ours-loop", "automation.service, token, the same loops without async", "ours", False),
+                   ("awx-async", "awx.awx 24.6.1, token, async and async_status", "awx", True))
+
+
+class PatternRun:
+    """One run of the pattern play: per object, the whole play, its async (or plain) loops and its waiting loops."""
+
+    def __init__(self, n, tasks, entries, wall):
+        objects = n * len(PATTERN_KINDS)
+        ran = [t for t in tasks if t.get("end") is not None]
+        self.n = n
+        self.per_object = (max(t["end"] for t in ran) - min(t["start"] for t in ran)) / objects
+        self.starting = sum(t["end"] - t["start"] for t in ran if not t["name"].endswith(", wait")) / objects
+        self.waiting = sum(t["end"] - t["start"] for t in ran if t["name"].endswith(", wait")) / objects
+        self.changed = sum(t.get("changed", 0) for t in ran)
+        self.requests = len(entries)
+        self.errors = sum(1 for e in entries if (e.get("status") or 0) >= 500)
+        self.wall = wall
+
+
+def pattern_playbook(kind):
+    if kind == "ours":
+        return PLAYBOOKS / "pattern.yml"
+    text = (PLAYBOOKS / "pattern.yml").read_text().replace("automation.service.", "awx.awx.")
+    path = WORK / "pattern-awx.yml"
+    path.write_text(text)
+    return path
+
+
+def pattern_setup(service):
+    """The project the job templates use (a manual project of the service's demo playbooks)."""
+    body = {"name": "bench-pattern", "organization": 1, "scm_type": "", "local_path": "demo"}
+    return service.api("POST", "/api/v2/projects/", json=body)["name"]
+
+
+def run_pattern(config, service, key, use_async, n, project, description="benchmark"):
+    jobs = WORK / "async-jobs"
+    shutil.rmtree(jobs, ignore_errors=True)
+    extra = {"bench_n": n, "bench_async": PATTERN_ASYNC if use_async else 0, "bench_prefix": "bp-" + key,
+             "bench_inventory": "bench-pattern-" + key, "bench_project": project, "bench_description": description,
+             "ansible_async_dir": str(jobs)}
+    tasks, entries, wall = run_playbook(config, service, extra, playbook=pattern_playbook(config.kind))
+    shutil.rmtree(jobs, ignore_errors=True)
+    return PatternRun(n, tasks, entries, wall)
+
+
+def measure_pattern(service, token_config, awx_config, n, runs):
+    """Each configuration creates its N objects of each kind, then re-applies them unchanged `runs` times,
+    the configurations taking turns."""
+    project = pattern_setup(service)
+    out = {"n": n, "runs": runs, "labels": {}, "create": {}, "unchanged": {}}
+    configs = []
+    for key, label, kind, use_async in PATTERN_CONFIGS:
+        base = token_config if kind == "ours" else awx_config
+        if base is None:
+            continue
+        config = Config(key, label, kind, base.env, None, None)
+        service.api("POST", "/api/v2/inventories/", json={"name": "bench-pattern-" + key, "organization": 1})
+        configs.append((config, use_async))
+        out["labels"][key] = label
+    objects = n * len(PATTERN_KINDS)
+    for config, use_async in configs:
+        m = run_pattern(config, service, config.key, use_async, n, project)
+        if m.changed != objects:
+            raise RuntimeError("pattern %s: %d of %d objects changed on create" % (config.key, m.changed, objects))
+        out["create"][config.key] = m
+        log("pattern create %-10s %6s ms/object (%s starting, %s waiting) %4d requests %d 5xx"
+            % (config.key, ms(m.per_object), ms(m.starting), ms(m.waiting), m.requests, m.errors))
+    for run in range(runs):
+        order = configs[run % len(configs):] + configs[:run % len(configs)]
+        for config, use_async in order:
+            m = run_pattern(config, service, config.key, use_async, n, project)
+            if m.changed:
+                raise RuntimeError("pattern %s: %d objects changed on an unchanged run" % (config.key, m.changed))
+            out["unchanged"].setdefault(config.key, []).append(m)
+            log("pattern run %d %-10s %6s ms/object (%s starting, %s waiting) %4d requests %d 5xx"
+                % (run + 1, config.key, ms(m.per_object), ms(m.starting), ms(m.waiting), m.requests, m.errors))
+    return out
+
+
+FANOUT_PLAY = """---
+# Written by benchmarks/bench.py: N hosts through a loop with async and poll 0, all at once; bench.py waits
+# for the job files itself.
+- name: Benchmark the fan-out
+  hosts: localhost
+  connection: local
+  gather_facts: false
+  vars:
+    ansible_python_interpreter: "{{ ansible_playbook_python }}"
+  tasks:
+    - name: Hosts
+      automation.service.host:
+        name: "bench-fanout-{{ item }}"
+        inventory: bench-fanout
+        description: "{{ bench_description }}"
+      loop: "{{ range(bench_n | int) | list }}"
+      async: 1000
+      poll: 0
+"""
+
+
+def most_at_once(entries):
+    """The most requests the service was serving at one time (its log gives each one's start and duration)."""
+    edges = sorted([(e["t"], 1) for e in entries if "t" in e] +
+                   [(e["t"] + e.get("duration", 0), -1) for e in entries if "t" in e])
+    most = now = 0
+    for _t, step in edges:
+        now += step
+        most = max(most, now)
+    return most
+
+
+def fanout_once(config, service, n, description, limit):
+    jobs = WORK / "fanout-jobs"
+    shutil.rmtree(jobs, ignore_errors=True)
+    path = WORK / "fanout.yml"
+    path.write_text(FANOUT_PLAY)
+    env = config.env
+    if limit is not None:
+        config.env = dict(env, SERVICE_MAX_REQUESTS_IN_FLIGHT=str(limit))
+    mark = service.mark()
+    tasks, _entries, wall = run_playbook(config, service, {"bench_n": n, "bench_description": description,
+                                                           "ansible_async_dir": str(jobs)}, playbook=path)
+    task = [t for t in tasks if t.get("items")][-1]
+    # The jobs go on after the play: wait until every job file holds a result.
+    deadline = time.time() + 900
+    results = []
+    while time.time() < deadline:
+        results = []
+        for job in jobs.iterdir():
+            if job.name.startswith("."):
+                continue  # a job file being written (it is renamed into place)
+            try:
+                results.append(json.loads(job.read_text()))
+            except (OSError, ValueError):
+                results.append({"started": True})
+        if len(results) == n and not any("started" in r for r in results):
+            break
+        time.sleep(0.2)
+    done = max(job.stat().st_mtime for job in jobs.iterdir() if not job.name.startswith("."))
+    entries = service.since(mark)
+    shutil.rmtree(jobs, ignore_errors=True)
+    config.env = env
+    return {"n": n, "limit": limit, "start_loop": task["end"] - task["start"], "all_done": done - task["start"],
+            "failed": sum(1 for r in results if r.get("failed") or "started" in r),
+            "why": sorted(collections.Counter(" ".join(str(r.get("msg", "still running")).split()[:6]) for r in results
+                                              if r.get("failed") or "started" in r).items(), key=lambda kv: -kv[1])[:3],
+            "changed": sum(1 for r in results if r.get("changed")),
+            "requests": len(entries), "errors": sum(1 for e in entries if (e.get("status") or 0) >= 500),
+            "statuses": sorted({e.get("status") for e in entries if e.get("status")}),
+            "at_once": most_at_once(entries), "wall": wall}
+
+
+def measure_fanout(service, token_config, n):
+    """N hosts changed (created), then re-applied unchanged, through one async loop with every job at once: with
+    the default bound on requests in flight, then changed (updated) and re-applied without one (a diagnostic of
+    what the bound prevents)."""
+    service.api("POST", "/api/v2/inventories/", json={"name": "bench-fanout", "organization": 1})
+    config = Config("fanout", "fan-out", "ours", token_config.env, None, None)
+    out = {}
+    for limit, label in ((None, "bounded"), (0, "unbounded")):
+        for phase in ("changed", "unchanged"):
+            description = "fan-out " + label   # a change (a create, then an update), then the same again
+            m = fanout_once(config, service, n, description, limit)
+            out[(label, phase)] = m
+            log("fan-out %-9s %-9s %d jobs: start loop %.1f s, all done %.1f s, %d failed, %d changed, %d requests, "
+                "%d 5xx, at most %d at once"
+                % (label, phase, n, m["start_loop"], m["all_done"], m["failed"], m["changed"], m["requests"],
+                   m["errors"], m["at_once"]))
+    config.env = None
+    return out
 
 # -- reporting ---------------------------------------------------------------------
 
@@ -805,7 +991,7 @@ def collect_targets(by, extras, rt, args):
                "loop: %s connections per run; %d separate tasks: %s per run (each task is a new worker process)"
                % (loops, n, separate))
 
-    # The module path (remote hosts, become, async): no slower than the previous module.
+    # The module path (remote hosts, become): no slower than the previous module.
     if "token-module" in by and "previous" in by:
         tm, prev = by["token-module"], by["previous"]
         for mode in MODES:
@@ -832,7 +1018,7 @@ def collect_targets(by, extras, rt, args):
                all(reqs[m] == [n] for m in MODES), "; ".join("%s: %s requests per run of %d" % (m, reqs[m], n) for m in MODES))
     if "async" in extras:
         a = extras["async"]["ours"]
-        target("module", "token, async: 60 and poll: 1, a loop of %d: unchanged, 1 request per item" % a.n,
+        target("module", "token, module path, async: 60 and poll: 1, a loop of %d: unchanged, 1 request per item" % a.n,
                a.requests == a.n and a.changed == 0,
                "%d requests, %d changed; %s ms per item (ping the same way: %s ms; both wait out the 1 s poll)"
                % (a.requests, a.changed, ms(a.per_task), ms(extras["async"]["ping"].per_task)))
@@ -874,15 +1060,17 @@ def collect_targets(by, extras, rt, args):
         target("other", "50 launches in a loop, each one POST", la.posts == la.n,
                "%d launch POSTs for %d launches; %d requests in all (%s); %s ms per launch"
                % (la.posts, la.n, la.requests, ", ".join("%s %d" % kv for kv in sorted(la.methods.items())), ms(la.per_task)))
+    targets.extend(pattern_targets(extras))
     return targets
 
 
-TARGET_GROUPS = (("controller", "Targets: the controller path (a local connection, no become, not async)"),
-                 ("module", "Targets: the module path (a remote host, become, async)"),
+TARGET_GROUPS = (("controller", "Targets: the controller path (a local connection, no become)"),
+                 ("module", "Targets: the module path (a remote host, become)"),
                  ("other", "Other targets"))
 
 MODULE_PATH_TEXT = (
-    "A task on a remote host, with `become` or with `async` takes the module path: the action plugin hands it to "
+    "A task on a remote host or with `become` takes the module path (with `async` too: Ansible's async wrapper "
+    "runs the module): the action plugin hands it to "
     "the module, which Ansible packs and starts in a new Python, as every task of the previous collection was run. "
     "The benchmark forces that path with `local_as_remote` (`benchmarks/connection_plugins/`), Ansible's local "
     "connection under another name: the action plugins take it for a remote host, and Ansible runs the module "
@@ -943,6 +1131,160 @@ def findings(by, rt):
     return out
 
 
+PATTERN_START, PATTERN_END = "<!-- pattern:start -->", "<!-- pattern:end -->"
+
+
+def pattern_summary(pattern):
+    """Per configuration: (median ms per object unchanged, median starting, median waiting, [per run])."""
+    out = {}
+    for key, runs in pattern["unchanged"].items():
+        out[key] = (statistics.median(m.per_object for m in runs), statistics.median(m.starting for m in runs),
+                    statistics.median(m.waiting for m in runs), [m.per_object for m in runs])
+    return out
+
+
+def pattern_targets(extras):
+    """(group, target, met, measured) of the async pattern and the fan-out."""
+    targets = []
+    pattern = extras.get("pattern")
+    if pattern:
+        n, summary = pattern["n"], pattern_summary(pattern)
+        ours = summary.get("ours-async")
+        if ours and "awx-async" in summary:
+            awx = summary["awx-async"][0]
+            targets.append(("pattern", "async pattern, %d objects of each kind, unchanged: at least %gx faster than "
+                            "awx.awx's (the same pattern)" % (n, PATTERN_AWX_MIN), awx / ours[0] >= PATTERN_AWX_MIN,
+                            "%s ms vs %s ms per object: %s" % (ms(ours[0]), ms(awx), speedup(awx / ours[0]))))
+        if ours and "ours-loop" in summary:
+            loop = summary["ours-loop"][0]
+            targets.append(("pattern", "async pattern, %d objects of each kind, unchanged: within %gx our own loops "
+                            "without async" % (n, PATTERN_LOOP_MAX), ours[0] / loop <= PATTERN_LOOP_MAX,
+                            "%s ms vs %s ms per object: %s (the async loops %s ms, the async_status loops %s ms)"
+                            % (ms(ours[0]), ms(loop), ratio(ours[0] / loop), ms(ours[1]), ms(ours[2]))))
+        every = list(pattern["create"].values()) + [r for rs in pattern["unchanged"].values() for r in rs]
+        errors = sum(m.errors for m in every)
+        targets.append(("pattern", "async pattern: no 5xx from the service", errors == 0, "%d answers 5xx" % errors))
+    fanout = extras.get("fanout")
+    if fanout:
+        bounded = [fanout[("bounded", phase)] for phase in ("changed", "unchanged")]
+        n = bounded[0]["n"]
+        targets.append(("pattern", "fan-out of %d async host jobs at once (created, then unchanged): no 5xx from the "
+                        "service, every job succeeds" % n,
+                        all(m["errors"] == 0 and m["failed"] == 0 for m in bounded),
+                        "; ".join("%s: %d answers 5xx, %d jobs failed, %d changed"
+                                  % (phase, m["errors"], m["failed"], m["changed"])
+                                  for phase, m in zip(("created", "unchanged"), bounded))))
+        targets.append(("pattern", "fan-out: the service serves at most max_requests_in_flight (default 4) requests "
+                        "of the run at once", all(m["at_once"] <= 4 for m in bounded),
+                        "at most %s at once" % " and ".join(str(m["at_once"]) for m in bounded)))
+    return targets
+
+
+def pattern_lines(extras):
+    """The section of RESULTS.md on the async pattern, between its markers (bench.py --pattern-only rewrites it)."""
+    pattern, fanout = extras.get("pattern"), extras.get("fanout")
+    lines = [PATTERN_START, "## The async pattern (configuration as code)", ""]
+    if not pattern and not fanout:
+        return lines + ["Not measured in this run.", "", PATTERN_END]
+    add = lines.append
+    if pattern:
+        n, runs = pattern["n"], pattern["runs"]
+        add("As infra.aap_configuration's roles run every role (`benchmarks/playbooks/pattern.yml`): for each of %s, "
+            "a loop of N = %d items with `async: %d` and `poll: 0`, then a loop of `ansible.builtin.async_status` "
+            "with `until: finished` over the jobs; beside it the same loops without `async` (the waiting loops "
+            "skipped), and awx.awx running the same pattern; all with a token, in one run, taking turns. Each "
+            "configuration creates its own %d objects, then applies them again unchanged %s. Time per object: from "
+            "the start of the first task to the result of the last, divided by %d; the median of the unchanged runs "
+            "(each run in brackets). The async loops (the items started, or run, one after the other) and the "
+            "async_status loops are also given apart, per object."
+            % (", ".join(PATTERN_KINDS), n, PATTERN_ASYNC, n * len(PATTERN_KINDS),
+               "once" if runs == 1 else "%d times" % runs, n * len(PATTERN_KINDS)))
+        add("")
+        add("With a local connection and no become, an async task of this collection runs in a process forked from "
+            "the worker (the code and requests already imported): starting it costs a fork, not a new Python. "
+            "`ansible.builtin.async_status` is a module of ansible-core: every item of its loop is packed and run "
+            "in a new Python, for any collection.")
+        add("")
+        summary = pattern_summary(pattern)
+        awx = summary.get("awx-async")
+        add("| configuration | created: ms per object | unchanged: ms per object | the async (or plain) loops "
+            "| the async_status loops | speed-up over awx.awx | requests per object (unchanged) | answers 5xx |")
+        add("|---|---:|---:|---:|---:|---:|---:|---:|")
+        for key, label in pattern["labels"].items():
+            if key not in summary:
+                continue
+            med, starting, waiting, each = summary[key]
+            runs_ = pattern["unchanged"][key]
+            add("| %s | %s | %s [%s] | %s | %s | %s | %s | %d |" % (
+                label, ms(pattern["create"][key].per_object), ms(med), ", ".join(ms(v) for v in each), ms(starting),
+                ms(waiting), speedup(awx[0] / med) if awx else "-",
+                per(statistics.median(m.requests for m in runs_), n * len(PATTERN_KINDS)),
+                sum(m.errors for m in [pattern["create"][key]] + runs_)))
+        add("")
+    if fanout:
+        add("The fan-out: N hosts through one loop with `async` and `poll: 0`, every job started as soon as the "
+            "loop gets to it, none waited for by the play (bench.py reads the job files until each holds its "
+            "result): first with max_requests_in_flight at its default, then, as a diagnostic of what the bound "
+            "prevents, changed and re-applied with no bound (max_requests_in_flight 0). At once: the most requests "
+            "the service was serving at one time (its log gives each request's start and duration).")
+        add("")
+        add("| bound | run | jobs | the async loop, s | all jobs done, s | requests | answers 5xx | jobs failed "
+            "| most requests at once |")
+        add("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+        for (label, phase), m in fanout.items():
+            add("| %s | %s | %d | %.1f | %.1f | %d | %d | %d | %d |" % (
+                "default (4)" if label == "bounded" else "none (0)", phase, m["n"], m["start_loop"], m["all_done"],
+                m["requests"], m["errors"], m["failed"], m["at_once"]))
+        add("")
+        for (label, phase), m in fanout.items():
+            if m.get("why"):
+                add("Why jobs failed (%s bound, %s run; the first words of the message): %s."
+                    % ("no" if label == "unbounded" else "the default", phase,
+                       "; ".join("%d: %s ..." % (count, text) for text, count in m["why"])))
+                add("")
+    targets = pattern_targets(extras)
+    if targets:
+        add("| target | met | measured |")
+        add("|---|---|---|")
+        for _group, text, ok, measured in targets:
+            add("| %s | %s | %s |" % (text, "yes" if ok else "**no**", measured))
+        add("")
+    if pattern and "ours-async" in pattern_summary(pattern):
+        med, starting, waiting, _each = pattern_summary(pattern)["ours-async"]
+        add("Where the time goes: of the %s ms per object of the async pattern, the async loops take %s ms (Ansible's "
+            "work for an item, a fork) and the async_status loops %s ms, a module started in a new Python for every "
+            "item. The async_status loops are ansible-core's and the same for any collection: they bound what the "
+            "pattern can gain over the same loops without async, which need no second loop."
+            % (ms(med), ms(starting), ms(waiting)))
+        add("")
+    add(PATTERN_END)
+    return lines
+
+
+def pattern_guide(extras, started):
+    """The async pattern's numbers for the performance guide (between its .. bench-pattern markers)."""
+    pattern, fanout = extras.get("pattern"), extras.get("fanout")
+    if not pattern:
+        return None
+    summary = pattern_summary(pattern)
+    n = pattern["n"]
+    rows = [["configuration", "ms per object, unchanged", "the async (or plain) loops", "the async_status loops",
+             "created: ms per object"]]
+    for key, label in pattern["labels"].items():
+        if key in summary:
+            med, starting, waiting, _each = summary[key]
+            rows.append([label, ms(med), ms(starting), ms(waiting), ms(pattern["create"][key].per_object)])
+    text = ["Latest run: %s, %d objects of each kind (%s), median of %d unchanged runs."
+            % (started.strftime("%Y-%m-%d"), n, ", ".join(PATTERN_KINDS), pattern["runs"]), "", rst_table(rows)]
+    if fanout:
+        m = fanout[("bounded", "changed")]
+        u = fanout[("unbounded", "changed")]
+        text += ["", "%d hosts through one async loop, every job at once: with the default bound %d answers 5xx, %d "
+                 "jobs failed, at most %d requests at once; without a bound %d answers 5xx, %d jobs failed, %d requests "
+                 "at once." % (m["n"], m["errors"], m["failed"], m["at_once"], u["errors"], u["failed"], u["at_once"])]
+    return "\n".join(rst_cell(line) if not line.startswith(".. list-table") else line for line in text)
+
+
 def write_results(configs, extras, rt, info, args, started, elapsed, notes):
     by = summarize(configs)
     n = args.n
@@ -987,7 +1329,8 @@ def write_results(configs, extras, rt, info, args, started, elapsed, notes):
     add("")
     add("Code runs *in the worker* on the controller path: the action plugin runs the module's code in the worker "
         "process Ansible forked for the task (a local connection, no become, not async), over one keep-alive "
-        "connection per worker. It runs *as a module* everywhere else, and always for awx.awx and the ping and "
+        "connection per worker; an async task there runs in a job forked from the worker (the async pattern "
+        "below). It runs *as a module* everywhere else, and always for awx.awx and the ping and "
         "one-request floors.")
     add("")
 
@@ -1113,6 +1456,8 @@ def write_results(configs, extras, rt, info, args, started, elapsed, notes):
                ", ".join("%s %s ms" % (SHORT[c.key], ms(c.med["loop"] - one)) for c in modules) or "-"))
         add("")
 
+    lines.extend(pattern_lines(extras))
+    add("")
     add("## " + TARGET_GROUPS[2][1])
     add("")
     target_table("other")
@@ -1234,6 +1579,13 @@ def rst_table(rows):
     return "\n".join(out)
 
 
+def update_pattern_docs(extras, started):
+    text = pattern_guide(extras, started)
+    if text:
+        replace_block(ROOT / "docs" / "docsite" / "rst" / "guide_performance.rst", ".. bench-pattern:start",
+                      ".. bench-pattern:end", "\n" + text + "\n\n")
+
+
 def update_docs(blocks):
     md = [markdown_table(value) if kind == "table" else value for kind, value in blocks]
     replace_block(ROOT / "README.md", "<!-- bench:start -->", "<!-- bench:end -->", "\n\n".join(md) + "\n")
@@ -1296,7 +1648,23 @@ def main(argv=None):
     parser.add_argument("--no-write", action="store_true",
                         help="print the targets; write neither RESULTS.md, results.png nor the README's and guide's numbers")
     parser.add_argument("--report-only", action="store_true", help="rewrite the reports from the last run's data (.work/raw.pickle)")
+    parser.add_argument("--pattern-n", type=int, default=int(os.environ.get("BENCH_PATTERN_N", DEFAULT_PATTERN_N)),
+                        help="objects of each kind in the async pattern (%d)" % DEFAULT_PATTERN_N)
+    parser.add_argument("--fanout-n", type=int, default=int(os.environ.get("BENCH_FANOUT_N", DEFAULT_FANOUT_N)),
+                        help="async host jobs started at once in the fan-out (%d)" % DEFAULT_FANOUT_N)
+    parser.add_argument("--pattern-only", action="store_true",
+                        help="measure the async pattern and the fan-out alone (--runs unchanged runs) and rewrite "
+                             "only their section of RESULTS.md")
     args = parser.parse_args(argv)
+    if args.report_only and args.pattern_only:
+        with open(WORK / "pattern.pickle", "rb") as fh:
+            data = pickle.load(fh)
+        extras, args_, started_ = data[:3]
+        elapsed, load = data[3:] if len(data) > 3 else ((datetime.datetime.now(datetime.timezone.utc) - started_)
+                                                        .total_seconds(), "%.2f %.2f %.2f" % os.getloadavg())
+        args_.no_write = args.no_write
+        pattern_report(extras, args_, started_, elapsed, load)
+        return 0
     if args.report_only:
         with open(WORK / "raw.pickle", "rb") as fh:
             report(*pickle.load(fh))
@@ -1314,6 +1682,8 @@ def main(argv=None):
     try:
         token = service.api("POST", "/api/v2/tokens/", json={"description": "benchmark", "scope": "write"})["token"]
         configs = make_configs(service, token, awx_collections, our_collections)
+        if args.pattern_only:
+            return pattern_only(service, configs, args, started, t0)
         if args.only:
             keep = set(args.only.split(",")) | {"floor", "floor-worker", "token", "awx-token"}
             configs = [c for c in configs if c.key in keep]
@@ -1355,7 +1725,7 @@ def main(argv=None):
         extras = {}
         if not args.skip_extras:
             # The async loop before the update, which changes the token configuration's first hosts.
-            extras["async"] = measure_async(service, by["token"], by["floor"], min(3, args.n))
+            extras["async"] = measure_async(service, by.get("token-module", by["token"]), by["floor"], min(3, args.n))
             log("async: %d requests, %s ms per item (ping %s ms)"
                 % (extras["async"]["ours"].requests, ms(extras["async"]["ours"].per_task),
                    ms(extras["async"]["ping"].per_task)))
@@ -1368,6 +1738,8 @@ def main(argv=None):
             extras.update(measure_scale(service, by["token"], token))
             log("scale: %d request(s); lookup: %d requests for %d objects"
                 % (extras["scale_host"].requests, extras["lookup"].requests, extras["lookup"].count))
+            extras["pattern"] = measure_pattern(service, by["token"], by.get("awx-token"), args.pattern_n, args.runs)
+            extras["fanout"] = measure_fanout(service, by["token"], args.fanout_n)
             if job_modules_present():
                 extras["launch"] = measure_launches(service, by["token"])
                 log("launches: %d POSTs, %d requests" % (extras["launch"].posts, extras["launch"].requests))
@@ -1390,11 +1762,50 @@ def main(argv=None):
     return 0
 
 
+def pattern_only(service, configs, args, started, t0):
+    """The async pattern and the fan-out alone; their section of RESULTS.md rewritten, the rest kept."""
+    by = {c.key: c for c in configs}
+    for c in configs:
+        if c.key not in ("token", "awx-token"):
+            c.env = None
+    extras = {"pattern": measure_pattern(service, by["token"], by.get("awx-token"), args.pattern_n, args.runs)}
+    with open(WORK / "pattern.pickle", "wb") as fh:  # kept should the fan-out fail
+        pickle.dump((extras, args, started, time.time() - t0, "%.2f %.2f %.2f" % os.getloadavg()), fh)
+    extras["fanout"] = measure_fanout(service, by["token"], args.fanout_n)
+    for c in configs:
+        c.env = None
+    elapsed = time.time() - t0
+    with open(WORK / "pattern.pickle", "wb") as fh:
+        pickle.dump((extras, args, started, elapsed, "%.2f %.2f %.2f" % os.getloadavg()), fh)
+    pattern_report(extras, args, started, elapsed, "%.2f %.2f %.2f" % os.getloadavg())
+    return 0
+
+
+def pattern_report(extras, args, started, elapsed, load):
+    lines = pattern_lines(extras)
+    lines.insert(2, "")
+    lines.insert(3, "Measured on %s UTC by `benchmarks/bench.py --pattern-only --pattern-n %d --fanout-n %d --runs %d` "
+                    "(%.0f s), apart from the rest of this page; load average at the end: %s."
+                 % (started.strftime("%Y-%m-%d %H:%M"), args.pattern_n, args.fanout_n, args.runs, elapsed, load))
+    text = "\n".join(lines[1:-1]) + "\n"
+    results = HERE / "RESULTS.md"
+    if not args.no_write:
+        if not replace_block(results, PATTERN_START, PATTERN_END, text):
+            content = results.read_text()
+            marker = "## " + TARGET_GROUPS[2][1]
+            content = content.replace(marker, "\n".join([PATTERN_START, text + PATTERN_END, "", marker]), 1)
+            results.write_text(content)
+        update_pattern_docs(extras, started)
+    for _group, text_, ok, measured in pattern_targets(extras):
+        log("%-4s %s: %s" % ("ok" if ok else "MISS", text_, measured))
+
+
 def report(configs, extras, rt, info, args, started, elapsed, notes):
     """Write RESULTS.md, results.png and the README's and the guide's numbers."""
     targets = write_results(configs, extras, rt, info, args, started, elapsed, notes)
     plot(configs, rt, args, started)
     update_docs(headline(configs, extras, rt, info, args, started, targets))
+    update_pattern_docs(extras, started)
     missed = [t for t in targets if not t[2]]
     log("wrote %s and %s; %d of %d targets met" % (HERE / "RESULTS.md", HERE / "results.png", len(targets) - len(missed), len(targets)))
     for _group, text, _ok, measured in missed:

@@ -40,6 +40,9 @@ The rules behind the table:
   to check; running the task again is safe, because the module looks the object up first.
 - A session the service forgot is renewed once, transparently; a rejected token fails at once.
 - Answers that are not JSON fail with the status and the first bytes of the answer, never a traceback.
+- On the controller at most ``max_requests_in_flight`` requests (4 by default) go to one service at once,
+  from every fork and async job: a fan-out of hundreds of async items waits its turn instead of
+  overwhelming the service. Waiting for a turn never sends a request twice.
 
 """
 

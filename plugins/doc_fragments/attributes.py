@@ -21,7 +21,8 @@ attributes:
   action:
     description: >-
       Runs in the controller's worker process through an action plugin when the task runs on the controller (a local
-      connection, no become, not async); otherwise the module runs where the task runs.
+      connection, no become), an C(async) task in a job forked from the worker; otherwise the module runs where the
+      task runs.
     support: full
   action_group:
     description: Use C(group/automation.service.api) in C(module_defaults) to set the connection options once.
@@ -42,7 +43,8 @@ attributes:
   action:
     description: >-
       Runs in the controller's worker process through an action plugin when the task runs on the controller (a local
-      connection, no become, not async); otherwise the module runs where the task runs.
+      connection, no become), an C(async) task in a job forked from the worker; otherwise the module runs where the
+      task runs.
     support: full
   action_group:
     description: Use C(group/automation.service.api) in C(module_defaults) to set the connection options once.

@@ -140,6 +140,15 @@ options:
       - Stop retrying once this many seconds have passed since the first attempt. Defaults to V(60).
       - Environment variable E(SERVICE_REQUEST_RETRY_MAX_SECONDS).
     type: float
+  max_requests_in_flight:
+    description:
+      - The most requests to one service that the tasks running on the controller have in flight at once, counting
+        together the forks of a run, the C(async) jobs forked from them, and every other run of the same user that
+        shares the session cache directory. A request waits for its turn before it is sent, so a loop of hundreds
+        of C(async) items never overwhelms the service.
+      - Tasks that run as a module (on a remote host, or with C(become)) are not counted.
+      - V(0) sets no bound. Defaults to V(4). Environment variable E(SERVICE_MAX_REQUESTS_IN_FLIGHT).
+    type: int
   service_config_file:
     description:
       - A YAML, JSON or INI file (as C(tower_cli.cfg)) with keys C(host), C(username), C(password),
@@ -256,6 +265,9 @@ options:
   request_retry_max_seconds:
     env:
       - name: SERVICE_REQUEST_RETRY_MAX_SECONDS
+  max_requests_in_flight:
+    env:
+      - name: SERVICE_MAX_REQUESTS_IN_FLIGHT
   service_config_file:
     env:
       - name: SERVICE_CONFIG_FILE

@@ -171,13 +171,14 @@ class ModuleSpec:
 class ApiTask:
     """One task: parameters, modes, a lazily connected client, and the verbs."""
 
-    def __init__(self, spec, params, check_mode=False, diff=False, environ=None, no_log_values=None):
+    def __init__(self, spec, params, check_mode=False, diff=False, environ=None, no_log_values=None, bounded=False):
         self.spec = spec
         self.params = params
         self.check_mode = check_mode
         self.diff = diff
         self.environ = os.environ if environ is None else environ
         self.no_log_values = set() if no_log_values is None else no_log_values
+        self.bounded = bounded  # on the controller: at most max_requests_in_flight requests at once
         self.resource = spec.resource
         self.result_key = spec.result_key
         self.result = {'changed': False}
@@ -224,7 +225,7 @@ class ApiTask:
                     value = value.get('token')
                 if value:
                     self.no_log_values.add(to_text(value))
-            self._client = connect(options, warn=self.warn, environ=self.environ)
+            self._client = connect(options, warn=self.warn, environ=self.environ, bounded=self.bounded)
         return self._client
 
     # -- reads -----------------------------------------------------------------

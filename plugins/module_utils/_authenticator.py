@@ -72,19 +72,21 @@ def build_auth(options, cache=None):
     return method
 
 
-def connect(options, cache=None, warn=None, environ=None):
+def connect(options, cache=None, warn=None, environ=None, bounded=False):
     """A Client for ``options`` whose auth method has authenticated.
 
     The session cache is opened only for a method that keeps logins in it;
     ``warn`` receives what the cache has to say (another owner, no space).
-    ``environ`` is the task's environment (proxies, the cache directory).
+    ``environ`` is the task's environment (proxies, the cache directory);
+    ``bounded``: the task runs on the controller, where the bound on requests
+    in flight applies.
     """
     if cache is None and method_name(options) in CACHED_METHODS:
         from ansible_collections.automation.service.plugins.module_utils._private_dir import default_directory
         from ansible_collections.automation.service.plugins.module_utils._session_cache import SessionCache
         cache = SessionCache(directory=default_directory(environ), enabled=bool(options.get('session_cache', True)))
     try:
-        client = Client(options, environ=environ)
+        client = Client(options, environ=environ, bounded=bounded)
         client.auth = build_auth(options, cache=cache)
         client.cache = cache
         client.auth.authenticate(client)

@@ -2,7 +2,8 @@
 # Copyright: automation.service contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """HTTP layer on ``requests``: base URL, TLS, timeouts, bounded retries of
-idempotent requests, and error mapping to typed exceptions.
+idempotent requests, at most so many requests in flight to a service from the
+processes of a run on the controller (``_in_flight``), and error mapping to typed exceptions.
 
 One keep-alive ``requests.Session`` per service and credentials serves every
 request of a worker process (the items of a loop, the lookups of a task).
@@ -24,6 +25,8 @@ import warnings
 from ansible_collections.automation.service.plugins.module_utils._errors import (
     ApiError, ConfigError, ConnectionFailure, MissingRequirement, NotFound, OutcomeUnknown,
 )
+from ansible_collections.automation.service.plugins.module_utils._in_flight import InFlight
+from ansible_collections.automation.service.plugins.module_utils._private_dir import default_directory
 
 try:
     import requests
@@ -192,7 +195,7 @@ def default_verify():
 class Client:
     """Sends requests to one service with one set of TLS and auth settings."""
 
-    def __init__(self, options, auth=None, sleep=time.sleep, environ=None):
+    def __init__(self, options, auth=None, sleep=time.sleep, environ=None, bounded=False):
         require_requests()
         self.base_url = normalize_url(options.get('service_url'))
         parts = urlsplit(self.base_url)
@@ -216,6 +219,10 @@ class Client:
         else:
             self.verify = self.ca_path or default_verify()
         self.session = _session_for(self.session_key(options))
+        # On the controller the processes of a run (its forks and async jobs) share the slots in the cache
+        # directory; a module (on a remote host, with become) sends its requests without one.
+        self.in_flight = InFlight(default_directory(self.environ) if bounded else None, self.base_url,
+                                  options.get('max_requests_in_flight'))
 
     def session_key(self, options):
         """The base URL, TLS settings and a digest of the credentials."""
@@ -293,8 +300,9 @@ class Client:
             with warnings.catch_warnings():
                 if not self.verify:  # the user's explicit choice: no warning per request
                     warnings.simplefilter('ignore', InsecureRequestWarning)
-                answer = self.session.request(method, url, data=body, headers=headers, timeout=self.timeout,
-                                              verify=self.verify, proxies=self.proxies(url), allow_redirects=False)
+                with self.in_flight.slot():
+                    answer = self.session.request(method, url, data=body, headers=headers, timeout=self.timeout,
+                                                  verify=self.verify, proxies=self.proxies(url), allow_redirects=False)
         except rexc.SSLError as exc:
             raise ConnectionFailure(self._tls_message(url, exc))
         except (rexc.ConnectTimeout, rexc.ProxyError) as exc:

@@ -47,6 +47,7 @@ OPTIONS = {
     'allow_insecure_http': ('bool', [], ['SERVICE_ALLOW_INSECURE_HTTP'], {}),
     'request_retries': ('int', [], ['SERVICE_REQUEST_RETRIES'], {}),
     'request_retry_max_seconds': ('float', [], ['SERVICE_REQUEST_RETRY_MAX_SECONDS'], {}),
+    'max_requests_in_flight': ('int', [], ['SERVICE_MAX_REQUESTS_IN_FLIGHT'], {}),
     'service_config_file': ('path', ['controller_config_file'],
                             ['SERVICE_CONFIG_FILE', 'CONTROLLER_CONFIG_FILE', 'TOWER_CONFIG_FILE'], {}),
 }
@@ -59,6 +60,7 @@ DEFAULTS = {
     'allow_insecure_http': False,
     'request_retries': 3,
     'request_retry_max_seconds': 60.0,
+    'max_requests_in_flight': 4,
 }
 
 # Config-file keys (tower_cli.cfg names first, then ours) for each option.
@@ -80,6 +82,7 @@ CONFIG_KEYS = {
     'allow_insecure_http': ('allow_insecure_http',),
     'request_retries': ('request_retries',),
     'request_retry_max_seconds': ('request_retry_max_seconds',),
+    'max_requests_in_flight': ('max_requests_in_flight',),
 }
 
 _TRUE = ('1', 'true', 'yes', 'on', 'y', 't')

@@ -63,16 +63,18 @@ def read_private(path):
             return None
 
 
-def write_private(path, data):
+def write_private(path, data, sync=True):
     """Write ``data`` to ``path`` as a 0600 file, atomically (a temporary file
-    in the same directory, renamed over it). OSError when it cannot."""
+    in the same directory, renamed over it), flushed to the disk first unless
+    ``sync`` is false. OSError when it cannot."""
     fd, temp = tempfile.mkstemp(dir=os.path.dirname(path) or '.', prefix='.tmp-')
     try:
         os.fchmod(fd, 0o600)
         with os.fdopen(fd, 'wb') as handle:
             handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+            if sync:
+                handle.flush()
+                os.fsync(handle.fileno())
         os.rename(temp, path)
     except BaseException:
         try:

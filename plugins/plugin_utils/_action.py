@@ -2,8 +2,9 @@
 # Copyright: automation.service contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The action plugin of every module: runs the module's ``run`` inside the
-controller's worker process when the task runs on the controller, otherwise
-hands the task to the module.
+controller's worker process when the task runs on the controller (an
+``async`` task in a process forked from the worker, see ``_async_job``),
+otherwise hands the task to the module.
 
 In the controller there is no module packaging and no new interpreter, and
 the worker's keep-alive connection serves every item of a loop. The module's
@@ -27,6 +28,7 @@ from ansible.plugins.action import ActionBase
 from ansible_collections.automation.service.plugins.module_utils._api_module import (
     ApiTask, flattened, infinite_ints, loosened, narrow_token_dict_no_log, nested_type_error,
 )
+from ansible_collections.automation.service.plugins.plugin_utils import _async_job
 
 COLLECTION = 'automation.service'
 
@@ -50,15 +52,16 @@ class ServiceAction(ActionBase):
     _supports_async = True
 
     def in_controller(self):
-        """The task runs here: a local connection, no become, not async."""
+        """The task runs here: a local connection and no become (an async task
+        runs in a job forked from this worker)."""
         return (getattr(self._connection, 'transport', None) in ('local', 'ansible.builtin.local')
-                and not self._play_context.become and not self._task.async_val)
+                and not self._play_context.become)
 
     def run(self, tmp=None, task_vars=None):
         result = super(ServiceAction, self).run(tmp, task_vars)
         del tmp  # tmp no longer has any effect
         if self.in_controller():
-            result.update(self.run_here())
+            result.update(self.start_job() if self._task.async_val else self.run_here())
         else:
             wrap_async = self._task.async_val and not self._connection.has_native_async
             result.update(self._execute_module(module_name='%s.%s' % (COLLECTION, self.module),
@@ -67,6 +70,16 @@ class ServiceAction(ActionBase):
             if not wrap_async:
                 self._remove_tmp_path(self._connection._shell.tmpdir)
         return self.finish(result)
+
+    def start_job(self):
+        """The answer of Ansible's async wrapper, the module's logic running on in
+        a job forked from this worker. The options are checked here first: the
+        job of a task that cannot run has its failed result at once."""
+        async_dir = os.path.expanduser(self.get_shell_option('async_dir', default='~/.ansible_async'))
+        prepared = self.prepare()
+        if isinstance(prepared, dict):
+            return _async_job.start(lambda: prepared, async_dir, 0)
+        return _async_job.start(lambda: self.execute(*prepared), async_dir, int(self._task.async_val))
 
     def finish(self, result):
         """A hook for a module whose result needs more (the token's secret)."""
@@ -82,6 +95,12 @@ class ServiceAction(ActionBase):
         return environ
 
     def run_here(self):
+        prepared = self.prepare()
+        return prepared if isinstance(prepared, dict) else self.execute(*prepared)
+
+    def prepare(self):
+        """What ``execute`` needs (the module's code, the validation, the task);
+        or the failed result when the options do not validate."""
         code = importlib.import_module('ansible_collections.%s.plugins.modules.%s' % (COLLECTION, self.module))
         spec = code.SPEC
         args = dict(self._task.args)
@@ -104,7 +123,13 @@ class ServiceAction(ActionBase):
         no_log_values = set(validation._no_log_values)
         narrow_token_dict_no_log(params, no_log_values)
         api = ApiTask(spec, params, check_mode=bool(self._task.check_mode), diff=bool(self._task.diff),
-                      environ=self.task_environment(), no_log_values=no_log_values)
+                      environ=self.task_environment(), no_log_values=no_log_values,
+                      bounded=True)
+        return code, validation, api
+
+    @staticmethod
+    def execute(code, validation, api):
+        """The module's ``run`` and the result as AnsibleModule builds it."""
         result = api.execute(code.run)
         warnings = ['Both option %s and its alias %s are set.' % (w['option'], w['alias'])
                     for w in validation._warnings] + result.pop('warnings', [])
@@ -112,7 +137,7 @@ class ServiceAction(ActionBase):
             result['warnings'] = warnings
         if validation._deprecations:
             result['deprecations'] = [dict(d) for d in validation._deprecations]
-        result['invocation'] = {'module_args': params}
+        result['invocation'] = {'module_args': api.params}
         return remove_values(result, api.no_log_values)
 
     @staticmethod

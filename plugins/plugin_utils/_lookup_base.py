@@ -41,6 +41,7 @@ class ServiceLookupBase(LookupBase):
     def connect(self):
         from ansible_collections.automation.service.plugins.module_utils._authenticator import connect
         try:
-            return connect(resolve(options_from_getter(self.get_option)), warn=display.warning)
+            return connect(resolve(options_from_getter(self.get_option)), warn=display.warning,
+                           bounded=True)
         except ServiceError as exc:
             raise AnsibleError(to_native(exc))
