@@ -224,7 +224,7 @@ approval_template:
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS
 from ansible_collections.automation.service.plugins.module_utils._workflow_node import (
-    EDGES, PROMPT_SPEC, RESOURCE, ensure_node, workflow_id,
+    PROMPT_SPEC, RESOURCE, ensure_node, workflow_id,
 )
 
 ARGUMENT_SPEC = dict(
@@ -255,12 +255,13 @@ SPEC = RESOURCE.spec(
     mutually_exclusive=[('unified_job_template', 'approval_node')],
 )
 # With state present one of these is needed (checked in run, after the types of every option).
-ONE_OF = ['unified_job_template', 'approval_node'] + list(EDGES)
+# (awx.awx's order: its message names them so, and playbooks compare it)
+ONE_OF = ['unified_job_template', 'approval_node', 'success_nodes', 'always_nodes', 'failure_nodes']
 
 
 def run(api):
     if api.params['state'] == 'present' and all(api.params.get(key) is None for key in ONE_OF):
-        raise ConfigError('state is present but any of the following are missing: %s.' % ', '.join(ONE_OF))
+        raise ConfigError('state is present but any of the following are missing: %s' % ', '.join(ONE_OF))
     workflow = workflow_id(api, api.params['workflow_job_template'], api.params.get('organization'))
     ensure_node(api, workflow)
 
