@@ -159,6 +159,10 @@ def test_the_other_launch_values_apply_when_prompted_for_and_are_ignored_otherwi
     assert r.status_code == 201 and r.json()["ignored_fields"] == values
     r = call(service, "POST", "/api/v2/job_templates/%d/launch/" % jt["id"], json={"forks": -1, "labels": [999999]})
     assert r.status_code == 400
+    # Observed on AWX 24.6.1: a job_slice_count of 0 is launched, as it comes.
+    r = call(service, "POST", "/api/v2/job_templates/%d/launch/" % jt["id"], json={"job_slice_count": 0})
+    assert r.status_code == 201 and r.json()["job_slice_count"] == 0, r.text
+    assert wait_for(service, r.json()["job"])["status"] == "successful"
 
 
 def test_template_without_inventory_needs_one(service, setup):

@@ -120,7 +120,8 @@ def _clean(field, value, user):
     if field == "execution_environment":
         return _object(ExecutionEnvironment, user, value, "execution_environment", everyone=True).id
     if field in ("forks", "timeout", "job_slice_count"):
-        return _whole(field, value, {"forks": 0, "timeout": -2147483648, "job_slice_count": 1}[field])
+        # JobLaunchSerializer: forks and job_slice_count at least 0 (a job of 0 slices is launched), timeout any.
+        return _whole(field, value, {"forks": 0, "timeout": -2147483648, "job_slice_count": 0}[field])
     if field == "diff_mode":
         if not isinstance(value, bool):
             raise serializers.ValidationError({"diff_mode": ["Must be a valid boolean."]})
