@@ -249,8 +249,12 @@ def test_job_launch_validation(service, jobs_setup):
     assert r.status_code == 400 and r.json() == {"jobs": ["This field is required."]}
     r = call(service, "POST", "bulk/job_launch/", json={"jobs": []})
     assert r.status_code == 400 and r.json() == {"jobs": {"non_field_errors": ["This list may not be empty."]}}
+    # Observed on AWX 24.6.1: a node's errors in a list, one entry per node.
     r = call(service, "POST", "bulk/job_launch/", json={"jobs": [{}]})
-    assert r.status_code == 400 and r.json() == {"jobs": {"0": {"unified_job_template": ["This field is required."]}}}
+    assert r.status_code == 400 and r.json() == {"jobs": [{"unified_job_template": ["This field is required."]}]}
+    r = call(service, "POST", "bulk/job_launch/", json={"jobs": [{"unified_job_template": plain["id"]}, {"forks": "x"}]})
+    assert r.status_code == 400
+    assert r.json() == {"jobs": [{}, {"unified_job_template": ["This field is required."], "forks": ["A valid integer is required."]}]}
     r = call(service, "POST", "bulk/job_launch/", json={"jobs": [{"unified_job_template": 999999}]})
     assert r.status_code == 400
     assert r.json() == {"non_field_errors": ["Unified Job Templates {999999} not found or you don't have permissions to access it"]}
