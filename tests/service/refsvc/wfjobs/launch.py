@@ -4,7 +4,7 @@ import json
 
 from rest_framework import serializers
 
-from refsvc.jobs.launch import _clean, _parse_extra_vars, prompted
+from refsvc.jobs.launch import _clean, _parse_extra_vars, listed_defaults, prompted
 from refsvc.jobs.surveys import variables_needed
 from refsvc.resources.models import Label
 from refsvc.workflows.views import RELATIONSHIPS
@@ -45,11 +45,11 @@ def launch_info(wfjt):
             "inventory": {"name": wfjt.inventory.name, "id": wfjt.inventory.id} if wfjt.inventory_id else {"name": None, "id": None},
             "limit": wfjt.limit,
             "scm_branch": wfjt.scm_branch,
-            "labels": [{"id": label.id, "name": label.name} for label in wfjt.labels.all()],
             "job_tags": wfjt.job_tags,
             "skip_tags": wfjt.skip_tags,
         },
     })
+    data["defaults"].update(listed_defaults(labels=[{"id": label.id, "name": label.name} for label in wfjt.labels.all()]))
     return data
 
 
