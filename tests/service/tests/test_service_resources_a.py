@@ -142,10 +142,10 @@ def test_group_validation(service, inventory):
     r = call(service, "POST", "groups/", json={"name": uid("g")})
     assert r.json() == {"inventory": ["This field is required."]}
     r = call(service, "POST", "hosts/", json={"name": name, "inventory": inventory["id"]})
-    assert r.status_code == 400 and r.json() == {"non_field_errors": ["A Group with that name already exists."]}
+    assert r.status_code == 400 and r.json() == {"__all__": ["A Group with that name already exists."]}
     host = created(service, "hosts/", {"name": uid("h"), "inventory": inventory["id"]})
     r = call(service, "POST", "groups/", json={"name": host["name"], "inventory": inventory["id"]})
-    assert r.json() == {"non_field_errors": ["A Host with that name already exists."]}
+    assert r.json() == {"__all__": ["A Host with that name already exists."]}
     # filters
     assert names(call(service, "GET", "groups/?inventory=%d&name=%s" % (inventory["id"], name))) == [name]
     assert names(call(service, "GET", "groups/?inventory=%d&name__startswith=zzz" % inventory["id"])) == []
@@ -346,11 +346,11 @@ def test_notification_templates(service, org):
     assert hook["notification_configuration"]["disable_ssl_verification"] is False
     r = call(service, "POST", "notification_templates/", json={"name": uid("e"), "organization": org["id"], "notification_type": "slack",
                                                                "notification_configuration": {"channels": []}})
-    assert r.json() == {"non_field_errors": ["No values specified for field 'channels'", "Missing required fields for Notification Configuration: ['token']."]}
+    assert r.json() == {"__all__": ["No values specified for field 'channels'", "Missing required fields for Notification Configuration: ['token']."]}
     r = call(service, "POST", "notification_templates/", json={"name": uid("e"), "organization": org["id"], "notification_type": "email",
                                                                "notification_configuration": {"host": "h", "port": "25", "username": "", "password": "",
                                                                                               "sender": "a@b", "recipients": ["c@d"], "use_tls": False, "use_ssl": False}})
-    assert r.json() == {"non_field_errors": ["Configuration field 'port' incorrect type, expected int."]}
+    assert r.json() == {"__all__": ["Configuration field 'port' incorrect type, expected int."]}
     r = call(service, "POST", "notification_templates/", json={"name": uid("e"), "organization": org["id"], "notification_type": "fax"})
     assert r.json() == {"notification_type": ['"fax" is not a valid choice.']}
     r = call(service, "POST", "notification_templates/", json={"name": uid("e"), "organization": org["id"], "notification_type": "slack",

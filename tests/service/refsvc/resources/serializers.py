@@ -768,7 +768,7 @@ class NotificationTemplateSerializer(Base):
                 raise serializers.ValidationError({"notification_configuration": ["Expected a dictionary of items but got type \"%s\"." % type(attrs["notification_configuration"]).__name__]})
             errors, config = notifications.check_configuration(ntype, attrs["notification_configuration"], stored)
             if errors:
-                raise serializers.ValidationError({"non_field_errors": errors})
+                raise serializers.ValidationError({"__all__": errors})
             attrs["notification_configuration"] = config
         self.unique_error(NotificationTemplate, ("organization", "name"), attrs, "Notification template with this Organization and Name already exists.")
         return attrs
