@@ -65,6 +65,10 @@ def test_resource_list_and_manual_project(service, setup):
     assert project["status"] == "ok"
     r = call(service, "GET", project["related"]["playbooks"])
     assert r.status_code == 200 and r.json() == ["fail.yml", "hello.yml"]
+    # Observed on AWX 24.6.1: a template's project summary has the project's status, scm_type and allow_override.
+    summary = template(service, setup, "summary")["summary_fields"]
+    assert summary["project"] == {"id": project["id"], "name": project["name"], "description": project["description"],
+                                  "status": "ok", "scm_type": "", "allow_override": project["allow_override"]}
 
 
 def test_project_local_path_is_checked(service):

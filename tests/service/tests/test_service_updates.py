@@ -77,6 +77,11 @@ def test_project_update_checks_out_the_repository(service, org, repo):
     started = r.json()
     assert started["project_update"] == started["id"] and started["type"] == "project_update"
     assert started["status"] in ("pending", "running") and started["project"] == project["id"]
+    # Observed on AWX 24.6.1 (SUMMARIZABLE_FK_FIELDS): the project with its status, scm_type and
+    # allow_override; the unified job template with its unified_job_type.
+    assert set(started["summary_fields"]["project"]) == {"id", "name", "description", "status", "scm_type", "allow_override"}
+    assert started["summary_fields"]["unified_job_template"] == {
+        "id": project["id"], "name": project["name"], "description": project["description"], "unified_job_type": "project_update"}
     assert r.headers["Location"].endswith("/api/v2/project_updates/%d/" % started["id"])
     done = wait_for(service, "project_updates/%d/" % started["id"])
     assert done["status"] == "successful" and done["failed"] is False, done

@@ -31,14 +31,18 @@ def org_summary(org):
     return summary(org, "id", "name", "description")
 
 
-def credential_summary(cred):
+def credential_summary(cred, kubernetes=True):
+    """A credential in summary_fields; SUMMARIZABLE_FK_FIELDS gives an input source's two without kubernetes."""
     if cred is None:
         return None
     ct = cred.credential_type
-    return {
+    data = {
         "id": cred.id, "name": cred.name, "description": cred.description, "kind": ct.namespace,
         "cloud": ct.kind == "cloud", "kubernetes": ct.kind == "kubernetes", "credential_type_id": ct.id,
     }
+    if not kubernetes:
+        del data["kubernetes"]
+    return data
 
 
 class Base(ResourceSerializer):
@@ -361,7 +365,8 @@ class CredentialInputSourceSerializer(Base):
         }
 
     def summary_extra(self, obj):
-        return {"source_credential": credential_summary(obj.source_credential), "target_credential": credential_summary(obj.target_credential)}
+        return {"source_credential": credential_summary(obj.source_credential, kubernetes=False),
+                "target_credential": credential_summary(obj.target_credential, kubernetes=False)}
 
     def validate(self, attrs):
         def current(name):
