@@ -461,3 +461,13 @@ def test_job_template_labels_and_notifications(service, org, inventory):
     path = "job_templates/%d/notification_templates_success/" % jt["id"]
     assert call(service, "POST", path, json={"id": nt["id"]}).status_code == 204
     assert names(call(service, "GET", path)) == [nt["name"]]
+
+
+def test_a_smart_inventory_has_no_group_links(service, org, inventory):
+    # Observed on AWX 24.6.1 (InventorySerializer.get_related): groups, root groups, sources and tree
+    # are linked for a manual or constructed inventory, not for a smart one.
+    smart = created(service, "inventories/", {"name": uid("smart"), "organization": org["id"], "kind": "smart", "host_filter": "name=x"})
+    links = ("groups", "root_groups", "update_inventory_sources", "inventory_sources", "tree")
+    assert not set(links) & set(smart["related"]) and "hosts" in smart["related"]
+    manual = call(service, "GET", "inventories/%d/" % inventory["id"]).json()
+    assert set(links) <= set(manual["related"])

@@ -216,9 +216,12 @@ class InventorySerializer(ResourceSerializer):
     def get_related(self, obj):
         base = self.get_url(obj)
         related = {"organization": "/api/v2/organizations/%d/" % obj.organization_id}
-        for name in ("hosts", "groups", "root_groups", "variable_data", "script", "tree", "inventory_sources",
-                     "update_inventory_sources", "activity_stream", "job_templates", "ad_hoc_commands", "access_list",
-                     "object_roles", "instance_groups", "copy", "labels"):
+        names = ["hosts", "variable_data", "script", "activity_stream", "job_templates", "ad_hoc_commands", "access_list",
+                 "object_roles", "instance_groups", "copy", "labels"]
+        if obj.kind in ("", "constructed"):
+            # InventorySerializer.get_related: not for a smart inventory
+            names += ["groups", "root_groups", "update_inventory_sources", "inventory_sources", "tree"]
+        for name in names:
             related[name] = base + name + "/"
         if obj.kind == "constructed":
             related["input_inventories"] = base + "input_inventories/"
