@@ -738,7 +738,9 @@ class NotificationTemplateSerializer(Base):
     capabilities = ("edit", "delete", "copy")
     notification_type = serializers.ChoiceField(choices=NOTIFICATION_TYPES)
     notification_configuration = serializers.JSONField(required=False, default=dict)
-    messages = serializers.JSONField(required=False, allow_null=True, default=None)
+    # NotificationTemplate.default_messages
+    messages = serializers.JSONField(required=False, allow_null=True,
+                                     default=lambda: {"started": None, "success": None, "error": None, "workflow_approval": None})
 
     class Meta:
         model = NotificationTemplate
