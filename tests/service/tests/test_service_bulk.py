@@ -41,9 +41,14 @@ def test_root_and_action_pages(service):
     assert call(service, "GET", "bulk/host_create/").json() == {"detail": "Bulk create hosts with this endpoint"}
     assert call(service, "GET", "bulk/host_delete/").json() == {"detail": "Bulk delete hosts with this endpoint"}
     assert requests.get(service.url + "/api/v2/bulk/", verify=service.ca_path, timeout=60).status_code == 401
+    # Observed on AWX 24.6.1: the bulk views allow no HEAD.
+    assert r.headers["Allow"] == "GET, OPTIONS"
+    for action in ("host_create", "host_delete", "job_launch"):
+        assert call(service, "GET", "bulk/%s/" % action).headers["Allow"] == "GET, POST, OPTIONS"
 
 
 def test_settings_category(service):
+    # Observed on AWX 24.6.1: settings/bulk/ and its defaults.
     slugs = [c["slug"] for c in call(service, "GET", "settings/").json()["results"]]
     assert "bulk" in slugs
     assert call(service, "GET", "settings/bulk/").json() == {
