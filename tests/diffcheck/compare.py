@@ -15,7 +15,7 @@ reported for the exchange.
 
 Each difference has an endpoint (``METHOD /api/v2/inventories/<id>/``: ids, named
 URLs as ``<named>``), a kind and a place. The known differences (known.yml:
-``endpoint``, ``kind``, ``where`` as shell-style patterns, each with its
+``endpoint``, ``kind``, ``where`` as patterns where ``*`` matches anything, each with its
 ``reason``) explain those they match. The report goes to DIR/report.md and
 DIR/report.json; the exit status is 1 when a difference is not explained.
 """
@@ -23,7 +23,6 @@ DIR/report.json; the exit status is 1 when a difference is not explained.
 from __future__ import annotations
 
 import argparse
-import fnmatch
 import json
 import re
 import sys
@@ -188,13 +187,19 @@ def load_known(path: Path | None) -> list[dict]:
         missing = {'endpoint', 'kind', 'reason'} - set(item)
         if missing:
             sys.exit('%s: an entry lacks %s: %r' % (path, ', '.join(sorted(missing)), item))
+        if not all(isinstance(item.get(key, ''), str) for key in ('endpoint', 'kind', 'where', 'reason')):
+            sys.exit('%s: endpoint, kind, where and reason are strings (quote them): %r' % (path, item))
     return entries
+
+
+def matches(value: str, pattern: str) -> bool:
+    """Whether the pattern (`*` matches anything, every other character itself) matches all of value."""
+    return re.fullmatch('.*'.join(re.escape(part) for part in pattern.split('*')), value, re.DOTALL) is not None
 
 
 def explained_by(known: list[dict], where_endpoint: str, kind: str, where: str) -> dict | None:
     for item in known:
-        if fnmatch.fnmatchcase(where_endpoint, item['endpoint']) and fnmatch.fnmatchcase(kind, item['kind']) \
-                and fnmatch.fnmatchcase(where, item.get('where', '*')):
+        if matches(where_endpoint, item['endpoint']) and matches(kind, item['kind']) and matches(where, item.get('where', '*')):
             return item
     return None
 

@@ -88,7 +88,8 @@ fi
 mkdir -p "$svcdir"
 (umask 077 && printf '%s\n' "$password" > "$svcdir/admin_password")
 port=$(python "$root/tests/ci/free_port.py")
-exports=$("$root/tests/ci/svcctl.sh" start --port "$port" --dir "$svcdir")
+# Its session cookie gets AWX's name (its default is another, settable one).
+exports=$("$root/tests/ci/svcctl.sh" start --port "$port" --dir "$svcdir" --set SESSION_COOKIE_NAME=awx_sessionid)
 eval "$exports"
 [ "$SERVICE_ADMIN_USERNAME" = "$admin" ] || { echo "diffcheck: the services' administrators differ" >&2; exit 1; }
 secondary_url=$SERVICE_URL secondary_ca=$SERVICE_CA_PATH
