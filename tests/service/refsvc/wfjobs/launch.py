@@ -34,7 +34,6 @@ def launch_info(wfjt):
     nodes = wfjt.workflow_job_template_nodes.all()
     data.update({
         "can_start_without_user_input": not (survey_enabled(wfjt) and variables_needed(wfjt)),
-        "extra_vars": wfjt.extra_vars,
         "survey_enabled": survey_enabled(wfjt),
         "variables_needed_to_start": variables_needed(wfjt),
         "node_templates_missing": [n.id for n in nodes if n.unified_job_template_id is None],
