@@ -276,7 +276,14 @@ class InventorySourceSerializer(Base):
                                   "kind": cred.credential_type.namespace, "cloud": True, "credential_type_id": cred.credential_type_id}
             creds.append(dict(data["credential"]))
         data["credentials"] = creds
-        data["last_job"] = None
+        # SUMMARIZABLE_FK_FIELDS['last_job'], only when there is one (the last finished update)
+        last = obj.inventory_updates.filter(status__in=("successful", "failed", "error", "canceled")).order_by("-id").first()
+        if last is not None:
+            when = serializers.DateTimeField().to_representation
+            data["last_job"] = {"id": last.id, "name": last.name, "description": last.description,
+                                "finished": when(last.finished) if last.finished else None, "status": last.status,
+                                "failed": last.failed, "license_error": False,
+                                "canceled_on": when(last.canceled_on) if last.canceled_on else None}
         return data
 
     def validate_inventory(self, value):
