@@ -64,6 +64,7 @@ def test_team_crud_and_validation(service, org):
     assert team["id"] in [t["id"] for t in sub["results"]] and all(t["organization"] == org["id"] for t in sub["results"])
     r = call(service, "POST", "organizations/%d/teams/" % org["id"], json={"name": unique("team-sub")})
     assert r.status_code == 201 and r.json()["organization"] == org["id"]
+    assert r.headers["Location"] == r.json()["url"]
     r = call(service, "PATCH", "teams/%d/" % team["id"], json={"description": "d"})
     assert r.status_code == 200 and r.json()["description"] == "d"
     options = call(service, "OPTIONS", "teams/").json()
@@ -366,3 +367,15 @@ def test_root_and_options(service):
         assert root[key] == "/api/v2/%s/" % key
     for path in ("roles/", "role_definitions/", "workflow_job_templates/", "workflow_job_template_nodes/"):
         assert "GET" in call(service, "OPTIONS", path).json()["actions"], path
+
+
+def test_sub_list_creates_answer_a_location(service):
+    # Observed on AWX 24.6.1 (SubListCreateAPIView.create): 201 with the new object's path in Location.
+    inv = call(service, "POST", "inventories/", json={"name": unique("inv-loc"), "organization": 1}).json()
+    r = call(service, "POST", "inventories/%d/hosts/" % inv["id"], json={"name": "h1"})
+    assert r.status_code == 201 and r.headers["Location"] == r.json()["url"] == "/api/v2/hosts/%d/" % r.json()["id"]
+    wfjt = call(service, "POST", "workflow_job_templates/", json={"name": unique("wf-loc"), "organization": 1}).json()
+    r = call(service, "POST", "workflow_job_templates/%d/workflow_nodes/" % wfjt["id"], json={})
+    assert r.status_code == 201 and r.headers["Location"] == "/api/v2/workflow_job_template_nodes/%d/" % r.json()["id"]
+    r = call(service, "POST", "workflow_job_template_nodes/%d/success_nodes/" % r.json()["id"], json={})
+    assert r.status_code == 201 and r.headers["Location"] == "/api/v2/workflow_job_template_nodes/%d/" % r.json()["id"]

@@ -271,7 +271,7 @@ class InventoryHostList(HostList):
         serializer = self.get_serializer(data=data)
         serializer.is_valid(raise_exception=True)
         self.perform_create(serializer)
-        return Response(serializer.data, status=status.HTTP_201_CREATED)
+        return Response(serializer.data, status=status.HTTP_201_CREATED, headers={"Location": serializer.data["url"]})
 
 
 class CredentialTypeList(ResourceList):
@@ -371,7 +371,8 @@ class OrganizationUsersView(ApiMixin, generics.ListAPIView):
             relation.add(user)
             if self.relation == "admins":
                 org.members.add(user)
-            return Response(UserSerializer(user, context=self.get_serializer_context()).data, status=201)
+            data = UserSerializer(user, context=self.get_serializer_context()).data
+            return Response(data, status=201, headers={"Location": data["url"]})
         try:
             user_id = int(request.data.get("id"))
         except (TypeError, ValueError):
