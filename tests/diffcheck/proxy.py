@@ -187,8 +187,9 @@ class Ids:
         """List items that stand for the same object: same type and name (unique on both sides)."""
         def key(item):
             if isinstance(item, dict) and 'name' in item:
-                return (item.get('type'), item.get('name'), item.get('summary_fields', {}).get('organization', {}).get('name')
-                        if isinstance(item.get('summary_fields'), dict) else None)
+                summary = item.get('summary_fields') if isinstance(item.get('summary_fields'), dict) else {}
+                organization = summary.get('organization') if isinstance(summary.get('organization'), dict) else {}
+                return (item.get('type'), item.get('name'), organization.get('name'))
             return None
 
         def index(items):
