@@ -292,7 +292,7 @@ def markdown(report: dict) -> str:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    parser = argparse.ArgumentParser(description=__doc__.split('\n\n', maxsplit=1)[0])
     parser.add_argument('--record', type=Path, required=True, action='append', help='a JSON lines file of proxy.py (repeatable)')
     parser.add_argument('--known', type=Path, default=Path(__file__).resolve().parent / 'known.yml')
     parser.add_argument('--out', type=Path, required=True)

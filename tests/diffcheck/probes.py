@@ -55,7 +55,7 @@ class Probe:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    parser = argparse.ArgumentParser(description=__doc__.split('\n\n', maxsplit=1)[0])
     parser.add_argument('--url', required=True)
     parser.add_argument('--ca', required=True)
     parser.add_argument('--username', required=True)

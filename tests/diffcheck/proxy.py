@@ -392,7 +392,7 @@ class Tee:
     def _send(self, seq, method, target, headers, body):
         split = urlsplit(target)
         entry = {'seq': seq, 'time': round(time.time(), 3), 'method': method, 'path': split.path,
-                 'query': sorted({k for k, _ in parse_qsl(split.query, keep_blank_values=True)}),
+                 'query': sorted({pair[0] for pair in parse_qsl(split.query, keep_blank_values=True)}),
                  'headers': {k.lower(): v for k, v in headers.items()
                              if k.lower() not in UNRECORDED_HEADERS and k.lower() not in HOP_BY_HOP},
                  'auth': auth_kind(headers)}
@@ -511,7 +511,7 @@ def make_handler(tee: Tee):
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    parser = argparse.ArgumentParser(description=__doc__.split('\n\n', maxsplit=1)[0])
     parser.add_argument('--primary', required=True, help='the service whose answers the client gets (the real AWX)')
     parser.add_argument('--secondary', required=True, help='the service compared with it (the reference service)')
     parser.add_argument('--primary-ca', help='CA file of the primary (default: not verified)')

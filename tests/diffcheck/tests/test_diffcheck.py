@@ -26,8 +26,8 @@ def tee(service_factory, tmp_path_factory):
     primary = service_factory()
     secondary = service_factory(SESSION_COOKIE_AGE=1799)
     # The secondary's ids run ahead of the primary's.
-    for _ in range(3):
-        secondary.admin_request("POST", "/api/v2/organizations/", {"name": "dc-skew-" + uuid.uuid4().hex[:8]})
+    for skew in range(3):
+        secondary.admin_request("POST", "/api/v2/organizations/", {"name": "dc-skew-%d-%s" % (skew, uuid.uuid4().hex[:8])})
     # One administrator on both, as run.sh gives the two services.
     username, password = "dc-" + uuid.uuid4().hex[:8], uuid.uuid4().hex
     for service in (primary, secondary):
@@ -134,14 +134,14 @@ def test_differences_by_kind():
     same = {"id": 5, "related": {"a": "/x/"}, "summary_fields": {"o": {"id": 1}}, "n": None}
     assert compare.differences(exchange((200, same), (200, dict(same, id=7)))) == []
     other = {"id": 5, "related": {}, "summary_fields": {"o": {"id": "1"}}, "n": "x", "extra": 1}
-    found = {(kind, where) for kind, where, _, _ in compare.differences(exchange((200, same), (200, other)))}
+    found = {diff[:2] for diff in compare.differences(exchange((200, same), (200, other)))}
     assert found == {("key-missing", "related.a"), ("type", "summary_fields.o.id"), ("null", "n"), ("key-extra", "extra")}
     assert compare.differences(exchange((404, {"detail": "x"}), (200, {})))[0][0] == "status"
     assert compare.differences(exchange((400, {"name": ["a 1"]}), (400, {"name": ["a 2"]}))) == []
     assert compare.differences(exchange((400, {"__all__": ["a"]}), (400, {"non_field_errors": ["a"]})))[0][0] == "error-body"
     listed = {"count": 2, "next": None, "previous": None, "results": [{"type": "job", "id": 1}, {"type": "project", "id": 2}]}
     shown = {"count": 1, "next": None, "previous": None, "results": [{"type": "job", "id": 1, "x": 1}]}
-    found = {(kind, where) for kind, where, _, _ in compare.differences(exchange((200, listed), (200, shown)))}
+    found = {diff[:2] for diff in compare.differences(exchange((200, listed), (200, shown)))}
     assert found == {("count", "count"), ("item-type-missing", "results[project]"), ("key-extra", "results[job].x")}
 
 
