@@ -379,3 +379,22 @@ def test_sub_list_creates_answer_a_location(service):
     assert r.status_code == 201 and r.headers["Location"] == "/api/v2/workflow_job_template_nodes/%d/" % r.json()["id"]
     r = call(service, "POST", "workflow_job_template_nodes/%d/success_nodes/" % r.json()["id"], json={})
     assert r.status_code == 201 and r.headers["Location"] == "/api/v2/workflow_job_template_nodes/%d/" % r.json()["id"]
+
+
+def test_details_and_creates_name_their_named_url(service):
+    # Observed on AWX 24.6.1 (BaseSerializer.get_related): related.named_url on a detail and on a
+    # POST's answer, not in lists; the parts as the named URL graph orders them, "+" inside a value as "[+]".
+    machine = call(service, "GET", "credential_types/?namespace=ssh").json()["results"][0]
+    assert call(service, "GET", "credential_types/%d/" % machine["id"]).json()["related"]["named_url"] == \
+        "/api/v2/credential_types/Machine+ssh/"
+    name = unique("cred") + "+x"
+    r = call(service, "POST", "credentials/", json={"name": name, "organization": 1, "credential_type": machine["id"]})
+    assert r.status_code == 201, r.text
+    named = r.json()["related"]["named_url"]
+    assert named == "/api/v2/credentials/%s++Machine+ssh++Default/" % name.replace("+", "[+]")
+    assert list(r.json()["related"])[0] == "named_url"
+    assert call(service, "GET", named[len("/api/v2/"):]).json()["id"] == r.json()["id"]
+    listed = call(service, "GET", "credentials/", params={"id": r.json()["id"]}).json()["results"][0]
+    assert "named_url" not in listed["related"]
+    host = call(service, "POST", "hosts/", json={"name": unique("h"), "inventory": 1}).json()
+    assert host["related"]["named_url"] == "/api/v2/hosts/%s++Demo Inventory++Default/" % host["name"]

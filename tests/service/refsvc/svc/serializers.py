@@ -4,7 +4,7 @@ import yaml
 from django.contrib.auth.models import User
 from rest_framework import serializers
 
-from . import credential_inputs
+from . import credential_inputs, named_urls
 from .models import Credential, CredentialType, Host, Inventory, OAuth2AccessToken, Organization, UserProfile
 
 ENCRYPTED = "$encrypted$"
@@ -55,6 +55,17 @@ class ResourceSerializer(serializers.ModelSerializer):
 
     def get_summary_fields(self, obj):
         return {}
+
+    def to_representation(self, obj):
+        data = super().to_representation(obj)
+        view = self.context.get("view")
+        request = self.context.get("request")
+        # BaseSerializer.get_related: a detail view's or a POST's answer names the object's named URL first.
+        if view is not None and (hasattr(view, "retrieve") or (request is not None and request.method == "POST")):
+            url = named_urls.named_url_of(self.url_base, obj)
+            if url and isinstance(data.get("related"), dict):
+                data["related"] = dict([("named_url", url)] + list(data["related"].items()))
+        return data
 
     def to_internal_value(self, data):
         # Clients (awx.awx) send null for optional text fields: treat it as empty.
