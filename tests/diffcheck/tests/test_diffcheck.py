@@ -111,6 +111,19 @@ def test_a_session_gets_its_own_session_on_the_secondary(tee):
     assert last(tee["record"])["secondary"]["status"] == 201
 
 
+def test_a_token_the_client_got_is_swapped_for_the_secondarys(tee):
+    url, ca = tee["url"], tee["ca"]
+    r = requests.post(url + "/api/v2/tokens/", json={"scope": "write"}, auth=tee["auth"], verify=ca)
+    assert r.status_code == 201, r.text
+    made = last(tee["record"])
+    assert made["secondary"]["status"] == 201 and made["primary"]["json"]["token"] == "<str>"
+    r = requests.get(url + "/api/v2/me/", headers={"Authorization": "Bearer " + r.json()["token"]}, verify=ca)
+    assert r.status_code == 200
+    used = last(tee["record"])
+    assert used["auth"] == "bearer" and used["secondary"]["status"] == 200
+    assert used["secondary"]["json"]["results"][0]["username"] == tee["auth"][0]
+
+
 def test_nothing_secret_is_recorded(tee):
     text = tee["record"].read_text(encoding="utf-8")
     assert tee["password"] not in text
