@@ -73,7 +73,8 @@ class Shape:
             if self.keys is None:
                 self.keys = {}
             for key, item in value.items():
-                self.keys.setdefault(key, Shape()).add(item)
+                # a dict keyed by ids (bulk_host_delete's hosts) has one shape for them all
+                self.keys.setdefault('<id>' if key.isdigit() else key, Shape()).add(item)
         elif isinstance(value, list):
             if self.items is None:
                 self.items = {}

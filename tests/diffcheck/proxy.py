@@ -118,7 +118,7 @@ SUBLIST_COLLECTIONS = {
     'notification_templates_error': 'notification_templates', 'notification_templates_approvals': 'notification_templates',
     'success_nodes': 'workflow_job_template_nodes', 'failure_nodes': 'workflow_job_template_nodes',
     'always_nodes': 'workflow_job_template_nodes', 'teams': 'teams', 'inventory_sources': 'inventory_sources',
-    'execution_environments': 'execution_environments', 'peers': 'instances',
+    'execution_environments': 'execution_environments', 'peers': 'instances', 'input_inventories': 'inventories',
 }
 # An object's `type` when its answer has no `url`.
 TYPE_COLLECTIONS = {
@@ -288,8 +288,16 @@ class Ids:
         return value
 
 
+def is_session_cookie(name: str) -> bool:
+    return 'session' in name.lower()
+
+
 class Sessions:
-    """The secondary's cookies for each client session, found by the primary's cookie values."""
+    """The secondary's cookies for each client session, found by the primary's cookie values.
+
+    A client that sends a session cookie is known by it alone (one the proxy never saw gets
+    no cookies on the secondary either); before it has one (the login page and the login),
+    by its CSRF cookie. Other cookies (userLoggedIn) say nothing about the session."""
 
     def __init__(self):
         self.jars: dict[str, dict] = {}
@@ -298,9 +306,11 @@ class Sessions:
         cookie = SimpleCookie()
         if cookie_header:
             cookie.load(cookie_header)
-        for morsel in cookie.values():
-            if morsel.value in self.jars:
-                return self.jars[morsel.value]
+        sessions = [morsel.value for name, morsel in cookie.items() if is_session_cookie(name)]
+        if sessions:
+            return self.jars.get(sessions[0], {})
+        if 'csrftoken' in cookie:
+            return self.jars.get(cookie['csrftoken'].value, {})
         return {}
 
     def remember(self, jar: dict, primary_set_cookies: list[str], secondary_set_cookies: list[str]):
@@ -315,8 +325,8 @@ class Sessions:
         for header in primary_set_cookies:
             cookie = SimpleCookie()
             cookie.load(header)
-            for morsel in cookie.values():
-                if morsel.value:
+            for name, morsel in cookie.items():
+                if morsel.value and (is_session_cookie(name) or name == 'csrftoken'):
                     self.jars[morsel.value] = jar
 
 

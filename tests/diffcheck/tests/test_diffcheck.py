@@ -149,6 +149,7 @@ def test_differences_by_kind():
     other = {"id": 5, "related": {}, "summary_fields": {"o": {"id": "1"}}, "n": "x", "extra": 1}
     found = {diff[:2] for diff in compare.differences(exchange((200, same), (200, other)))}
     assert found == {("key-missing", "related.a"), ("type", "summary_fields.o.id"), ("null", "n"), ("key-extra", "extra")}
+    assert compare.differences(exchange((200, {"hosts": {"5": "a"}}), (200, {"hosts": {"9": "b"}}))) == []
     assert compare.differences(exchange((404, {"detail": "x"}), (200, {})))[0][0] == "status"
     assert compare.differences(exchange((400, {"name": ["a 1"]}), (400, {"name": ["a 2"]}))) == []
     assert compare.differences(exchange((400, {"__all__": ["a"]}), (400, {"non_field_errors": ["a"]})))[0][0] == "error-body"
@@ -179,3 +180,14 @@ def test_ids_learned_from_list_items_only_when_they_pair_up():
         ids.path("/api/v2/teams/1/")
     assert ids.body({"team": 2, "id": 2, "name": "2"}, "teams") == {"team": 7, "id": 7, "name": "2"}
     assert ids.query("team__in=2,3&name=2", None) == "team__in=7%2C3&name=2"
+
+
+def test_sessions_are_known_by_their_session_cookie():
+    sessions = proxy.Sessions()
+    admin, user = {"awx_sessionid": "s-admin"}, {"awx_sessionid": "s-user"}
+    sessions.remember(admin, ["awx_sessionid=p-admin; Path=/", "userLoggedIn=true; Path=/"], [])
+    sessions.remember(user, ["awx_sessionid=p-user; Path=/", "userLoggedIn=true; Path=/"], [])
+    assert sessions.jar_for("userLoggedIn=true; awx_sessionid=p-admin") is admin
+    assert sessions.jar_for("awx_sessionid=p-user; userLoggedIn=true") is user
+    # a session the proxy never saw has none on the secondary either
+    assert sessions.jar_for("awx_sessionid=stale; csrftoken=c") == {}
