@@ -444,7 +444,8 @@ class UserSerializer(ResourceSerializer):
         read_only_fields = ("last_login",)
 
     def get_modified(self, obj):
-        return serializers.DateTimeField().to_representation(obj.last_login or obj.date_joined)
+        # BaseSerializer.get_modified: a user's is its last login (null before the first)
+        return serializers.DateTimeField().to_representation(obj.last_login) if obj.last_login else None
 
     def get_external_account(self, obj):
         return profile_of(obj).external_account
