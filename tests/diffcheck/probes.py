@@ -21,6 +21,7 @@ import io
 import json
 import os
 import sys
+import uuid
 import zipfile
 
 import requests
@@ -60,7 +61,8 @@ def main(argv=None) -> int:
     parser.add_argument('--ca', required=True)
     parser.add_argument('--username', required=True)
     parser.add_argument('--password-env', required=True, help='the environment variable that holds the password')
-    parser.add_argument('--prefix', default='diffcheck-probe')
+    parser.add_argument('--prefix', default='diffcheck-probe-' + uuid.uuid4().hex[:6],
+                        help='the names of the objects made (default: with a random part, so that runs do not meet)')
     args = parser.parse_args(argv)
     p = Probe(args.url, args.ca, args.username, os.environ[args.password_env])
     prefix = args.prefix
