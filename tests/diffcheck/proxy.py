@@ -314,6 +314,16 @@ class Sessions:
         return {}
 
     def remember(self, jar: dict, primary_set_cookies: list[str], secondary_set_cookies: list[str]):
+        """Take the cookies both answers set. A new session on the primary (a login) gets a jar
+        of its own: the client may still hold the session it had, which keeps its jar."""
+        primary = SimpleCookie()
+        for header in primary_set_cookies:
+            primary.load(header)
+        known = [morsel.value for name, morsel in primary.items()
+                 if morsel.value and (is_session_cookie(name) or name == 'csrftoken')]
+        if any(value not in self.jars for name, morsel in primary.items() if is_session_cookie(name)
+               for value in [morsel.value] if value):
+            jar = dict(jar)
         for header in secondary_set_cookies:
             cookie = SimpleCookie()
             cookie.load(header)
@@ -322,12 +332,8 @@ class Sessions:
                     jar.pop(name, None)
                 else:
                     jar[name] = morsel.value
-        for header in primary_set_cookies:
-            cookie = SimpleCookie()
-            cookie.load(header)
-            for name, morsel in cookie.items():
-                if morsel.value and (is_session_cookie(name) or name == 'csrftoken'):
-                    self.jars[morsel.value] = jar
+        for value in known:
+            self.jars[value] = jar
 
 
 def redact(data):

@@ -187,7 +187,11 @@ def test_sessions_are_known_by_their_session_cookie():
     admin, user = {"awx_sessionid": "s-admin"}, {"awx_sessionid": "s-user"}
     sessions.remember(admin, ["awx_sessionid=p-admin; Path=/", "userLoggedIn=true; Path=/"], [])
     sessions.remember(user, ["awx_sessionid=p-user; Path=/", "userLoggedIn=true; Path=/"], [])
-    assert sessions.jar_for("userLoggedIn=true; awx_sessionid=p-admin") is admin
-    assert sessions.jar_for("awx_sessionid=p-user; userLoggedIn=true") is user
+    assert sessions.jar_for("userLoggedIn=true; awx_sessionid=p-admin") == admin
+    assert sessions.jar_for("awx_sessionid=p-user; userLoggedIn=true") == user
+    # a login made while holding a session gets a jar of its own; the old session keeps its own
+    sessions.remember(admin, ["awx_sessionid=p-new; Path=/"], ["awx_sessionid=s-new; Path=/"])
+    assert sessions.jar_for("awx_sessionid=p-new") == {"awx_sessionid": "s-new"}
+    assert sessions.jar_for("awx_sessionid=p-admin") == {"awx_sessionid": "s-admin"}
     # a session the proxy never saw has none on the secondary either
     assert sessions.jar_for("awx_sessionid=stale; csrftoken=c") == {}
