@@ -38,7 +38,7 @@ TEST_LANE_SERVICES := real-service integration integration-real matrix-ci
 TEST_STEPS := $(TEST_LANE_TREE) $(TEST_LANE_SERVICES)
 
 .DEFAULT_GOAL := help
-.PHONY: help venv system-deps idp-packages collection-path demo test $(TEST_STEPS) awx-suite awx-suite-reference awx-suite-real build clean bench matrix real-service real-service-start real-service-stop real-service-reset
+.PHONY: help venv system-deps idp-packages collection-path demo test $(TEST_STEPS) diffcheck awx-suite awx-suite-reference awx-suite-real build clean bench matrix real-service real-service-start real-service-stop real-service-reset
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 20
@@ -90,6 +90,9 @@ integration: venv system-deps idp-packages  ## ansible-test integration, against
 integration-real: venv system-deps idp-packages real-service  ## the integration targets that need no job execution, against the real AWX test bed
 	tests/ci/integration-real.sh $(INTEGRATION_ARGS)
 
+diffcheck: venv system-deps real-service  ## the integration-real targets through a proxy that also asks a reference service; compares the answers (tests/output/diffcheck/report.md; DIFFCHECK_ARGS: target names)
+	tests/diffcheck/run.sh $(DIFFCHECK_ARGS)
+
 awx-suite: awx-suite-reference awx-suite-real  ## awx.awx's own integration targets with awx.awx and with ours (prefix rewritten), on both services; a table each
 
 awx-suite-reference: venv collection-path real-service  ## awx.awx's integration targets with awx.awx and with ours on the reference service (AWX_SUITE_ARGS: target names)
@@ -139,7 +142,7 @@ build: venv  ## build the collection artifact (automation-service-<version>.tar.
 	ansible-galaxy collection build --force .
 
 clean:  ## stop services started under .run, remove .run, test output, caches, built artifacts (keeps .venv and the real AWX)
-	@for d in $(RUN)/demo $(RUN)/integration-service $(RUN)/integration-service-second $(RUN)/service $(RUN)/matrix/service-*; do \
+	@for d in $(RUN)/demo $(RUN)/integration-service $(RUN)/integration-service-second $(RUN)/diffcheck/service $(RUN)/service $(RUN)/matrix/service-*; do \
 	    if [ -d "$$d" ] && [ -e tests/service/svcctl ]; then tests/ci/svcctl.sh stop --dir "$$d" || true; fi; \
 	done
 	rm -rf $(RUN) tests/output .pytest_cache changelogs/.plugin-cache.yaml automation-service-*.tar.gz docs/_build

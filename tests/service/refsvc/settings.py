@@ -135,6 +135,8 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.MultiPartParser",
     ],
     "EXCEPTION_HANDLER": "refsvc.svc.views.exception_handler",
+    # As the real service's settings (awx/settings/defaults.py).
+    "NON_FIELD_ERRORS_KEY": "__all__",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 

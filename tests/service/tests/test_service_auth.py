@@ -157,9 +157,8 @@ def test_login_success(service):
         assert attr in session_line, session_line
     logged = cookie_line(r, "userLoggedIn")
     assert logged.startswith("userLoggedIn=true;") and "SameSite=Lax" in logged and "Path=/" in logged
-    current = cookie_line(r, "current_user")
-    assert not current.startswith('current_user="'), current
-    assert "Path=/" in current
+    # Observed on the real service: no current_user cookie (24.6.1's login view sets none).
+    assert "current_user" not in [c.split("=")[0] for c in set_cookie_headers(r)]
     assert "csrftoken" in [c.split("=")[0] for c in set_cookie_headers(r)]
     me = s.get(service.url + "/api/v2/me/")
     assert me.status_code == 200

@@ -34,9 +34,14 @@ def test_root_and_action_pages(service):
     assert call(service, "GET", "bulk/host_create/").json() == {"detail": "Bulk create hosts with this endpoint"}
     assert call(service, "GET", "bulk/host_delete/").json() == {"detail": "Bulk delete hosts with this endpoint"}
     assert requests.get(service.url + "/api/v2/bulk/", verify=service.ca_path, timeout=60).status_code == 401
+    # Observed on AWX 24.6.1: the bulk views allow no HEAD.
+    assert r.headers["Allow"] == "GET, OPTIONS"
+    for action in ("host_create", "host_delete", "job_launch"):
+        assert call(service, "GET", "bulk/%s/" % action).headers["Allow"] == "GET, POST, OPTIONS"
 
 
 def test_settings_category(service):
+    # Observed on AWX 24.6.1: settings/bulk/ and its defaults.
     slugs = [c["slug"] for c in call(service, "GET", "settings/").json()["results"]]
     assert "bulk" in slugs
     assert call(service, "GET", "settings/bulk/").json() == {
@@ -60,7 +65,7 @@ def test_host_create(service, inv):
     r = call(service, "POST", "bulk/host_create/", json={"inventory": inv["id"], "hosts": [
         {"name": "a.example.com"}, {"name": "c"}, {"name": "c"}]})
     assert r.status_code == 400
-    assert r.json() == {"non_field_errors": ["Hostnames must be unique in an inventory. Duplicates found: ['a.example.com', 'c', 'c']"]}
+    assert r.json() == {"__all__": ["Hostnames must be unique in an inventory. Duplicates found: ['a.example.com', 'c', 'c']"]}
     assert host_names(service, inv) == ["a.example.com", "b.example.com"]
 
 
@@ -74,7 +79,7 @@ def test_host_create_validation(service, inv):
     assert r.status_code == 400 and r.json() == {"hosts": {"1": {"name": ["This field is required."]}}}
     r = call(service, "POST", "bulk/host_create/", json={"inventory": inv["id"], "hosts": [{"name": "h%d" % i} for i in range(101)]})
     assert r.status_code == 400
-    assert r.json() == {"non_field_errors": ["Number of hosts exceeds system setting BULK_HOST_MAX_CREATE"]}
+    assert r.json() == {"__all__": ["Number of hosts exceeds system setting BULK_HOST_MAX_CREATE"]}
     assert host_names(service, inv) == []
 
 
@@ -84,12 +89,12 @@ def test_host_create_smart_inventory_and_rights(service, org, inv):
     assert smart.status_code == 201, smart.text
     r = call(service, "POST", "bulk/host_create/", json={"inventory": smart.json()["id"], "hosts": [{"name": "x"}]})
     assert r.status_code == 400
-    assert r.json() == {"non_field_errors": ["Hosts can only be created in manual inventories (not smart or constructed types)."]}
+    assert r.json() == {"__all__": ["Hosts can only be created in manual inventories (not smart or constructed types)."]}
     name, password = unique("user"), "pw-" + uuid.uuid4().hex
     assert call(service, "POST", "users/", json={"username": name, "password": password}).status_code == 201
     r = call(service, "POST", "bulk/host_create/", auth=(name, password), json={"inventory": inv["id"], "hosts": [{"name": "x"}]})
     assert r.status_code == 400
-    assert r.json() == {"non_field_errors": ["Inventory with id %d not found or lack permissions to add hosts." % inv["id"]]}
+    assert r.json() == {"__all__": ["Inventory with id %d not found or lack permissions to add hosts." % inv["id"]]}
     r = call(service, "POST", "bulk/host_delete/", auth=(name, password), json={"hosts": [1]})
     assert r.status_code in (400, 403)
 
@@ -227,17 +232,21 @@ def test_job_launch_validation(service, jobs_setup):
     r = call(service, "POST", "bulk/job_launch/", json={})
     assert r.status_code == 400 and r.json() == {"jobs": ["This field is required."]}
     r = call(service, "POST", "bulk/job_launch/", json={"jobs": []})
-    assert r.status_code == 400 and r.json() == {"jobs": {"non_field_errors": ["This list may not be empty."]}}
+    assert r.status_code == 400 and r.json() == {"jobs": {"__all__": ["This list may not be empty."]}}
+    # Observed on AWX 24.6.1: a node's errors in a list, one entry per node.
     r = call(service, "POST", "bulk/job_launch/", json={"jobs": [{}]})
-    assert r.status_code == 400 and r.json() == {"jobs": {"0": {"unified_job_template": ["This field is required."]}}}
+    assert r.status_code == 400 and r.json() == {"jobs": [{"unified_job_template": ["This field is required."]}]}
+    r = call(service, "POST", "bulk/job_launch/", json={"jobs": [{"unified_job_template": plain["id"]}, {"forks": "x"}]})
+    assert r.status_code == 400
+    assert r.json() == {"jobs": [{}, {"unified_job_template": ["This field is required."], "forks": ["A valid integer is required."]}]}
     r = call(service, "POST", "bulk/job_launch/", json={"jobs": [{"unified_job_template": 999999}]})
     assert r.status_code == 400
-    assert r.json() == {"non_field_errors": ["Unified Job Templates {999999} not found or you don't have permissions to access it"]}
+    assert r.json() == {"__all__": ["Unified Job Templates {999999} not found or you don't have permissions to access it"]}
     r = call(service, "POST", "bulk/job_launch/", json={"jobs": [{"unified_job_template": plain["id"], "identifier": "x"},
                                                                  {"unified_job_template": plain["id"], "identifier": "x"}]})
-    assert r.status_code == 400 and r.json() == {"non_field_errors": ["Identifier x not unique"]}
+    assert r.status_code == 400 and r.json() == {"__all__": ["Identifier x not unique"]}
     r = call(service, "POST", "bulk/job_launch/", json={"jobs": [{"unified_job_template": plain["id"]}] * 101})
     assert r.status_code == 400
-    assert r.json() == {"non_field_errors": ["Number of requested jobs exceeds system setting BULK_JOB_MAX_LAUNCH"]}
+    assert r.json() == {"__all__": ["Number of requested jobs exceeds system setting BULK_JOB_MAX_LAUNCH"]}
     r = call(service, "POST", "bulk/job_launch/", json={"jobs": [{"unified_job_template": plain["id"]}], "inventory": 999999})
     assert r.status_code == 400 and r.json() == {"inventory": ['Invalid pk "999999" - object does not exist.']}

@@ -41,6 +41,10 @@ def test_config_shows_the_open_license(service, rando):
         assert r.status_code == 200, r.text
         assert r.json()["license_info"] == OPEN and r.json()["eula"] == ""
     assert call(service, "GET", "config/", auth=("nobody", "wrong")).status_code == 401
+    # Observed on AWX 24.6.1 (ApiV2ConfigView): the projects' paths for an administrator, not for a plain user.
+    paths = {"project_base_dir", "project_local_paths", "custom_virtualenvs"}
+    assert paths <= set(call(service, "GET", "config/").json())
+    assert not paths & set(call(service, "GET", "config/", auth=rando).json())
 
 
 @pytest.mark.parametrize("body, message", [

@@ -23,6 +23,10 @@ def test_can_copy_and_name_required(service, inv):
     assert call(service, "GET", "inventories/%d/copy/" % inv["id"]).json() == {"can_copy": True}
     r = call(service, "POST", "inventories/%d/copy/" % inv["id"], json={})
     assert r.status_code == 400 and "name" in r.json()
+    # Observed on AWX 24.6.1 (CopySerializer.validate): a copy may not keep the name.
+    r = call(service, "POST", "inventories/%d/copy/" % inv["id"], json={"name": inv["name"]})
+    assert r.status_code == 400
+    assert r.json() == {"__all__": ["The original object is already named %s, a copy from it cannot have the same name." % inv["name"]]}
 
 
 def test_inventory_copy_has_its_hosts_and_groups(service, inv):

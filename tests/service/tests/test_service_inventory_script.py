@@ -37,14 +37,18 @@ def test_script_with_hostvars_towervars_and_all(service, inventory):
     r = call(service, "GET", "inventories/%d/script/" % inv_id, params={"hostvars": "1", "towervars": "1", "all": "1"})
     assert r.status_code == 200
     data = r.json()
-    assert data["all"] == {"vars": {"region": "north"}, "hosts": ["db1"], "children": ["web", "prod", "empty"]}
+    # Observed on AWX 24.6.1: all's children in name order; towervars gives remote_host_* and remote_tower_*.
+    assert data["all"] == {"vars": {"region": "north"}, "hosts": ["db1"], "children": ["empty", "prod", "web"]}
     assert data["web"] == {"hosts": ["web1", "web2"], "vars": {"tier": "front"}}
     assert data["prod"] == {"children": ["web"]}
     assert "empty" not in data  # listed under all's children only
     assert data["_meta"]["hostvars"] == {
-        "db1": {"role": "db", "remote_tower_enabled": "true", "remote_tower_id": hosts["db1"]},
-        "web1": {"port": 80, "remote_tower_enabled": "true", "remote_tower_id": hosts["web1"]},
-        "web2": {"remote_tower_enabled": "false", "remote_tower_id": hosts["web2"]},
+        "db1": {"role": "db", "remote_host_enabled": "true", "remote_host_id": hosts["db1"],
+               "remote_tower_enabled": "true", "remote_tower_id": hosts["db1"]},
+        "web1": {"port": 80, "remote_host_enabled": "true", "remote_host_id": hosts["web1"],
+               "remote_tower_enabled": "true", "remote_tower_id": hosts["web1"]},
+        "web2": {"remote_host_enabled": "false", "remote_host_id": hosts["web2"],
+               "remote_tower_enabled": "false", "remote_tower_id": hosts["web2"]},
     }
 
 

@@ -42,6 +42,10 @@ def test_resource_list_and_manual_project(service, setup):
     assert project["status"] == "ok"
     r = call(service, "GET", project["related"]["playbooks"])
     assert r.status_code == 200 and r.json() == ["fail.yml", "hello.yml"]
+    # Observed on AWX 24.6.1: a template's project summary has the project's status, scm_type and allow_override.
+    summary = template(service, setup, "summary")["summary_fields"]
+    assert summary["project"] == {"id": project["id"], "name": project["name"], "description": project["description"],
+                                  "status": "ok", "scm_type": "", "allow_override": project["allow_override"]}
 
 
 def test_project_local_path_is_checked(service):
@@ -125,7 +129,11 @@ def test_the_other_launch_values_apply_when_prompted_for_and_are_ignored_otherwi
     jt = template(service, setup, "more", **flags)
     info = call(service, "GET", "/api/v2/job_templates/%d/launch/" % jt["id"]).json()
     assert all(info[flag] is True for flag in flags)
-    assert info["defaults"]["forks"] == 0 and info["defaults"]["diff_mode"] is False and info["defaults"]["labels"] == []
+    assert info["defaults"]["forks"] == 0 and info["defaults"]["diff_mode"] is False
+    # Observed on AWX 24.6.1 (JobLaunchSerializer.get_defaults): no labels key while the template has
+    # none, an empty execution environment, no instance groups.
+    assert "labels" not in info["defaults"] and info["defaults"]["execution_environment"] == {}
+    assert info["defaults"]["instance_groups"] == []
     r = call(service, "POST", "/api/v2/job_templates/%d/launch/" % jt["id"], json=values)
     assert r.status_code == 201 and r.json()["ignored_fields"] == {}, r.text
     job = wait_until(service, "jobs/%d/" % r.json()["job"])
@@ -136,6 +144,10 @@ def test_the_other_launch_values_apply_when_prompted_for_and_are_ignored_otherwi
     assert r.status_code == 201 and r.json()["ignored_fields"] == values
     r = call(service, "POST", "/api/v2/job_templates/%d/launch/" % jt["id"], json={"forks": -1, "labels": [999999]})
     assert r.status_code == 400
+    # Observed on AWX 24.6.1: a job_slice_count of 0 is launched, as it comes.
+    r = call(service, "POST", "/api/v2/job_templates/%d/launch/" % jt["id"], json={"job_slice_count": 0})
+    assert r.status_code == 201 and r.json()["job_slice_count"] == 0, r.text
+    assert wait_until(service, "jobs/%d/" % r.json()["job"])["status"] == "successful"
 
 
 def test_template_without_inventory_needs_one(service, setup):

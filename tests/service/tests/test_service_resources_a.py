@@ -126,10 +126,10 @@ def test_group_validation(service, inventory):
     r = call(service, "POST", "groups/", json={"name": unique("g")})
     assert r.json() == {"inventory": ["This field is required."]}
     r = call(service, "POST", "hosts/", json={"name": name, "inventory": inventory["id"]})
-    assert r.status_code == 400 and r.json() == {"non_field_errors": ["A Group with that name already exists."]}
+    assert r.status_code == 400 and r.json() == {"__all__": ["A Group with that name already exists."]}
     host = created(service, "hosts/", {"name": unique("h"), "inventory": inventory["id"]})
     r = call(service, "POST", "groups/", json={"name": host["name"], "inventory": inventory["id"]})
-    assert r.json() == {"non_field_errors": ["A Host with that name already exists."]}
+    assert r.json() == {"__all__": ["A Host with that name already exists."]}
     # filters
     assert names(call(service, "GET", "groups/?inventory=%d&name=%s" % (inventory["id"], name))) == [name]
     assert names(call(service, "GET", "groups/?inventory=%d&name__startswith=zzz" % inventory["id"])) == []
@@ -211,6 +211,8 @@ def test_credential_input_sources(service, org):
     cis = created(service, "credential_input_sources/", body)
     assert cis["type"] == "credential_input_source" and cis["metadata"] == body["metadata"]
     assert cis["summary_fields"]["source_credential"]["id"] == source["id"]
+    # Observed on AWX 24.6.1 (SUMMARIZABLE_FK_FIELDS): an input source's credentials have no kubernetes flag.
+    assert "kubernetes" not in cis["summary_fields"]["source_credential"] and "cloud" in cis["summary_fields"]["target_credential"]
     r = call(service, "POST", "credential_input_sources/", json=body)
     assert r.json() == {"__all__": ["Credential input source with this Target credential and Input field name already exists."]}
     r = call(service, "POST", "credential_input_sources/", json={})
@@ -317,7 +319,9 @@ def test_notification_templates(service, org):
             "notification_configuration": {"channels": ["#a"], "token": "s3cret"}}
     nt = created(service, "notification_templates/", body)
     assert nt["notification_configuration"] == {"channels": ["#a"], "token": "$encrypted$"}
-    assert nt["messages"] is None and nt["related"]["organization"] == "/api/v2/organizations/%d/" % org["id"]
+    # Observed on AWX 24.6.1 (NotificationTemplate.default_messages): each event, without a message.
+    assert nt["messages"] == {"started": None, "success": None, "error": None, "workflow_approval": None}
+    assert nt["related"]["organization"] == "/api/v2/organizations/%d/" % org["id"]
     r = call(service, "POST", "notification_templates/", json=body)
     assert r.json() == {"__all__": ["Notification template with this Organization and Name already exists."]}
     # $encrypted$ keeps the stored secret: an update that changes nothing else leaves it
@@ -330,11 +334,11 @@ def test_notification_templates(service, org):
     assert hook["notification_configuration"]["disable_ssl_verification"] is False
     r = call(service, "POST", "notification_templates/", json={"name": unique("e"), "organization": org["id"], "notification_type": "slack",
                                                                "notification_configuration": {"channels": []}})
-    assert r.json() == {"non_field_errors": ["No values specified for field 'channels'", "Missing required fields for Notification Configuration: ['token']."]}
+    assert r.json() == {"__all__": ["No values specified for field 'channels'", "Missing required fields for Notification Configuration: ['token']."]}
     r = call(service, "POST", "notification_templates/", json={"name": unique("e"), "organization": org["id"], "notification_type": "email",
                                                                "notification_configuration": {"host": "h", "port": "25", "username": "", "password": "",
                                                                                               "sender": "a@b", "recipients": ["c@d"], "use_tls": False, "use_ssl": False}})
-    assert r.json() == {"non_field_errors": ["Configuration field 'port' incorrect type, expected int."]}
+    assert r.json() == {"__all__": ["Configuration field 'port' incorrect type, expected int."]}
     r = call(service, "POST", "notification_templates/", json={"name": unique("e"), "organization": org["id"], "notification_type": "fax"})
     assert r.json() == {"notification_type": ['"fax" is not a valid choice.']}
     r = call(service, "POST", "notification_templates/", json={"name": unique("e"), "organization": org["id"], "notification_type": "slack",
@@ -443,3 +447,13 @@ def test_job_template_labels_and_notifications(service, org, inventory):
     path = "job_templates/%d/notification_templates_success/" % jt["id"]
     assert call(service, "POST", path, json={"id": nt["id"]}).status_code == 204
     assert names(call(service, "GET", path)) == [nt["name"]]
+
+
+def test_a_smart_inventory_has_no_group_links(service, org, inventory):
+    # Observed on AWX 24.6.1 (InventorySerializer.get_related): groups, root groups, sources and tree
+    # are linked for a manual or constructed inventory, not for a smart one.
+    smart = created(service, "inventories/", {"name": unique("smart"), "organization": org["id"], "kind": "smart", "host_filter": "name=x"})
+    links = ("groups", "root_groups", "update_inventory_sources", "inventory_sources", "tree")
+    assert not set(links) & set(smart["related"]) and "hosts" in smart["related"]
+    manual = call(service, "GET", "inventories/%d/" % inventory["id"]).json()
+    assert set(links) <= set(manual["related"])

@@ -57,6 +57,7 @@ def test_team_crud_and_validation(service, org):
     assert team["id"] in [t["id"] for t in sub["results"]] and all(t["organization"] == org["id"] for t in sub["results"])
     r = call(service, "POST", "organizations/%d/teams/" % org["id"], json={"name": unique("team-sub")})
     assert r.status_code == 201 and r.json()["organization"] == org["id"]
+    assert r.headers["Location"] == r.json()["url"]
     r = call(service, "PATCH", "teams/%d/" % team["id"], json={"description": "d"})
     assert r.status_code == 200 and r.json()["description"] == "d"
     options = call(service, "OPTIONS", "teams/").json()
@@ -246,7 +247,10 @@ def test_workflow_nodes_and_edges(service, wfjt, jt):
     assert r.status_code == 204 and call(service, "GET", "workflow_job_template_nodes/%d/" % a["id"]).json()["success_nodes"] == []
     r = call(service, "POST", "workflow_job_template_nodes/%d/create_approval_template/" % b["id"], json={"name": "approve", "timeout": 60})
     assert r.status_code == 201 and r.json()["type"] == "workflow_approval_template"
-    assert call(service, "GET", "workflow_job_template_nodes/%d/" % b["id"]).json()["unified_job_template"] == r.json()["id"]
+    node = call(service, "GET", "workflow_job_template_nodes/%d/" % b["id"]).json()
+    assert node["unified_job_template"] == r.json()["id"]
+    # Observed on AWX 24.6.1: an approval node's summary gives the approval's timeout.
+    assert node["summary_fields"]["unified_job_template"]["timeout"] == 60
 
 
 def test_node_credentials(service, wfjt):
@@ -359,3 +363,34 @@ def test_root_and_options(service):
         assert root[key] == "/api/v2/%s/" % key
     for path in ("roles/", "role_definitions/", "workflow_job_templates/", "workflow_job_template_nodes/"):
         assert "GET" in call(service, "OPTIONS", path).json()["actions"], path
+
+
+def test_sub_list_creates_answer_a_location(service):
+    # Observed on AWX 24.6.1 (SubListCreateAPIView.create): 201 with the new object's path in Location.
+    inv = call(service, "POST", "inventories/", json={"name": unique("inv-loc"), "organization": 1}).json()
+    r = call(service, "POST", "inventories/%d/hosts/" % inv["id"], json={"name": "h1"})
+    assert r.status_code == 201 and r.headers["Location"] == r.json()["url"] == "/api/v2/hosts/%d/" % r.json()["id"]
+    wfjt = call(service, "POST", "workflow_job_templates/", json={"name": unique("wf-loc"), "organization": 1}).json()
+    r = call(service, "POST", "workflow_job_templates/%d/workflow_nodes/" % wfjt["id"], json={})
+    assert r.status_code == 201 and r.headers["Location"] == "/api/v2/workflow_job_template_nodes/%d/" % r.json()["id"]
+    r = call(service, "POST", "workflow_job_template_nodes/%d/success_nodes/" % r.json()["id"], json={})
+    assert r.status_code == 201 and r.headers["Location"] == "/api/v2/workflow_job_template_nodes/%d/" % r.json()["id"]
+
+
+def test_details_and_creates_name_their_named_url(service):
+    # Observed on AWX 24.6.1 (BaseSerializer.get_related): related.named_url on a detail and on a
+    # POST's answer, not in lists; the parts as the named URL graph orders them, "+" inside a value as "[+]".
+    machine = call(service, "GET", "credential_types/?namespace=ssh").json()["results"][0]
+    assert call(service, "GET", "credential_types/%d/" % machine["id"]).json()["related"]["named_url"] == \
+        "/api/v2/credential_types/Machine+ssh/"
+    name = unique("cred") + "+x"
+    r = call(service, "POST", "credentials/", json={"name": name, "organization": 1, "credential_type": machine["id"]})
+    assert r.status_code == 201, r.text
+    named = r.json()["related"]["named_url"]
+    assert named == "/api/v2/credentials/%s++Machine+ssh++Default/" % name.replace("+", "[+]")
+    assert list(r.json()["related"])[0] == "named_url"
+    assert call(service, "GET", named[len("/api/v2/"):]).json()["id"] == r.json()["id"]
+    listed = call(service, "GET", "credentials/", params={"id": r.json()["id"]}).json()["results"][0]
+    assert "named_url" not in listed["related"]
+    host = call(service, "POST", "hosts/", json={"name": unique("h"), "inventory": 1}).json()
+    assert host["related"]["named_url"] == "/api/v2/hosts/%s++Demo Inventory++Default/" % host["name"]

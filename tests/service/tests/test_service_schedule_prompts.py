@@ -77,7 +77,9 @@ def test_schedule_labels(service, demo, inventory):
     path = "schedules/%d/labels/" % sch["id"]
     assert call(service, "POST", path, json={"id": label["id"]}).status_code == 204
     assert [item["name"] for item in call(service, "GET", path).json()["results"]] == [label["name"]]
-    assert call(service, "GET", "schedules/%d/" % sch["id"]).json()["summary_fields"]["labels"]["count"] == 1
+    # Observed on AWX 24.6.1 (ScheduleSerializer.get_summary_fields): a schedule's summary has no labels or credentials.
+    summary = call(service, "GET", "schedules/%d/" % sch["id"]).json()["summary_fields"]
+    assert "labels" not in summary and "credentials" not in summary
     assert call(service, "POST", path, json={"id": label["id"], "disassociate": True}).status_code == 204
     assert call(service, "GET", path).json()["count"] == 0
 

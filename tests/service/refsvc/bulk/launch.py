@@ -55,6 +55,18 @@ class BulkJobLaunchSerializer(serializers.Serializer):
     skip_tags = serializers.CharField(required=False, allow_blank=False)
     job_tags = serializers.CharField(required=False, allow_blank=False)
 
+    def to_internal_value(self, data):
+        try:
+            return super().to_internal_value(data)
+        except serializers.ValidationError as exc:
+            # The real service's DRF (3.15.1) gives a list's item errors as a list, one entry per item
+            # ({} for an item without error); this DRF gives a dict keyed by index.
+            errors = exc.detail
+            jobs = errors.get("jobs") if isinstance(errors, dict) else None
+            if isinstance(jobs, dict) and jobs and all(str(key).isdigit() for key in jobs):
+                errors["jobs"] = [jobs.get(i, jobs.get(str(i), {})) for i in range(len(data.get("jobs") or []))]
+            raise serializers.ValidationError(errors)
+
     def validate(self, attrs):
         user = self.context["request"].user
         if len(attrs["jobs"]) > limit("BULK_JOB_MAX_LAUNCH"):

@@ -8,7 +8,15 @@ from refsvc.svc.views import ApiMixin
 from . import launch, serializers
 
 
-class BulkRoot(ApiMixin, APIView):
+class NoHead:
+    """Observed on AWX 24.6.1: the bulk views' Allow names no HEAD."""
+
+    @property
+    def allowed_methods(self):
+        return [method for method in super().allowed_methods if method != "HEAD"]
+
+
+class BulkRoot(NoHead, ApiMixin, APIView):
     def get(self, request):
         return Response({
             "host_create": request.build_absolute_uri("/api/v2/bulk/host_create/"),
@@ -17,7 +25,7 @@ class BulkRoot(ApiMixin, APIView):
         })
 
 
-class BulkAction(ApiMixin, APIView):
+class BulkAction(NoHead, ApiMixin, APIView):
     serializer_class = None
     detail = ""
     finish = "create"

@@ -79,7 +79,7 @@ class CategoryView(ApiMixin, APIView):
         if slug == "changed":
             return Response({"detail": 'Method "%s" not allowed.' % request.method}, status=405)
         if not isinstance(request.data, dict):
-            return Response({"non_field_errors": ["Invalid data. Expected a dictionary, but got %s." % type(request.data).__name__]}, status=400)
+            return Response({"__all__": ["Invalid data. Expected a dictionary, but got %s." % type(request.data).__name__]}, status=400)
         fields = fields_of(slug)
         errors, changes = {}, {}
         for key, value in request.data.items():

@@ -50,17 +50,23 @@ def launch_info(jt):
             "job_type": jt.job_type,
             "verbosity": jt.verbosity,
             "inventory": {"name": jt.inventory.name, "id": jt.inventory.id} if jt.inventory_id else {"name": None, "id": None},
-            "credentials": [credential_summary(c) for c in jt.credentials.all()],
             "scm_branch": jt.scm_branch,
             "forks": jt.forks,
             "job_slice_count": jt.job_slice_count,
             "timeout": jt.timeout,
             "execution_environment": _named(ExecutionEnvironment, jt.execution_environment),
-            "labels": [{"id": label.id, "name": label.name} for label in jt.labels.all()],
             "instance_groups": [],
         },
     })
+    # JobLaunchSerializer.get_defaults: credentials and labels only when there are some.
+    data["defaults"].update(listed_defaults(credentials=[credential_summary(c) for c in jt.credentials.all()],
+                                            labels=[{"id": label.id, "name": label.name} for label in jt.labels.all()]))
     return data
+
+
+def listed_defaults(**lists):
+    """The launch defaults that get_defaults gives only when they have items."""
+    return {name: items for name, items in lists.items() if items}
 
 
 def _parse_extra_vars(value):
@@ -94,7 +100,7 @@ def _object(model, user, value, field, everyone=False):
 
 def _named(model, pk):
     obj = model.objects.filter(pk=pk).first() if pk else None
-    return {"id": obj.id, "name": obj.name} if obj is not None else {"id": None, "name": None}
+    return {"id": obj.id, "name": obj.name} if obj is not None else {}
 
 
 def _objects(model, user, value, field):
@@ -120,7 +126,8 @@ def _clean(field, value, user):
     if field == "execution_environment":
         return _object(ExecutionEnvironment, user, value, "execution_environment", everyone=True).id
     if field in ("forks", "timeout", "job_slice_count"):
-        return _whole(field, value, {"forks": 0, "timeout": -2147483648, "job_slice_count": 1}[field])
+        # JobLaunchSerializer: forks and job_slice_count at least 0 (a job of 0 slices is launched), timeout any.
+        return _whole(field, value, {"forks": 0, "timeout": -2147483648, "job_slice_count": 0}[field])
     if field == "diff_mode":
         if not isinstance(value, bool):
             raise serializers.ValidationError({"diff_mode": ["Must be a valid boolean."]})

@@ -187,14 +187,17 @@ class JobOptionsSerializer(ResourceSerializer):
     )
 
     def get_summary_fields(self, obj):
+        from refsvc.updates.serializers import project_summary
+
         org = obj.organization
         return {
             "organization": summary(org, "id", "name", "description"),
             "inventory": summary(obj.inventory, "id", "name", "description"),
-            "project": summary(obj.project, "id", "name", "description"),
+            "project": project_summary(obj.project),
             "created_by": user_summary(getattr(obj, "created_by", None) or getattr(obj, "launched_by", None)),
             "credentials": [
-                {"id": c.id, "name": c.name, "description": c.description, "kind": c.credential_type.namespace}
+                {"id": c.id, "name": c.name, "description": c.description, "kind": c.credential_type.namespace,
+                 "cloud": c.credential_type.kind == "cloud"}
                 for c in obj.credentials.all()
             ],
             "user_capabilities": {"edit": True, "delete": True, "start": True, "schedule": True, "copy": True},

@@ -114,7 +114,7 @@ class OrganizationTeams(TeamList):
         serializer = self.get_serializer(data=data)
         serializer.is_valid(raise_exception=True)
         self.perform_create(serializer)
-        return Response(serializer.data, status=status.HTTP_201_CREATED)
+        return Response(serializer.data, status=status.HTTP_201_CREATED, headers={"Location": serializer.data["url"]})
 
 
 def role_users(role):

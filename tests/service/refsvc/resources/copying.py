@@ -93,6 +93,10 @@ class CopyMixin:
         name = request.data.get("name") if isinstance(request.data, dict) else None
         if not isinstance(name, str) or not name.strip():
             return Response({"name": ["This field is required."]}, status=status.HTTP_400_BAD_REQUEST)
+        if name == obj.name:
+            # CopySerializer.validate
+            message = "The original object is already named %s, a copy from it cannot have the same name." % name
+            return Response({"__all__": [message]}, status=status.HTTP_400_BAD_REQUEST)
         with transaction.atomic():
             changes = {"name": name}
             if hasattr(obj, "created_by_id"):

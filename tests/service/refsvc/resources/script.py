@@ -5,8 +5,8 @@ awx/main/models/inventory.py Inventory.get_script_data).
 
 Query parameters, each true when given a non-empty value (the real view takes
 ``bool()`` of the string, so ``hostvars=0`` is true as well): ``hostvars`` adds
-``_meta.hostvars``, ``towervars`` adds ``remote_tower_enabled`` and
-``remote_tower_id`` to each host's variables, ``all`` includes disabled hosts;
+``_meta.hostvars``, ``towervars`` adds ``remote_host_enabled``, ``remote_host_id``,
+``remote_tower_enabled`` and ``remote_tower_id`` to each host's variables, ``all`` includes disabled hosts;
 ``host=NAME`` answers that host's variables alone (404 when it is not there, or
 disabled without ``all``). ``subset=sliceNofM`` keeps every M-th host from the
 N-th, in name order.
@@ -61,7 +61,8 @@ def script_data(inventory, hostvars=False, towervars=False, show_all=False, slic
     if inventory.kind == "smart":
         everyone["hosts"] = [host.name for host in hosts]
     else:
-        groups = list(Group.objects.filter(inventory=inventory).order_by("id").prefetch_related("hosts", "children"))
+        # in name order, as Group's Meta orders them
+        groups = list(Group.objects.filter(inventory=inventory).order_by("name").prefetch_related("hosts", "children"))
         grouped = set()
         group_names = []
         for group in groups:
@@ -87,7 +88,8 @@ def script_data(inventory, hostvars=False, towervars=False, show_all=False, slic
         for host in hosts:
             meta[host.name] = variables_dict(host.variables)
             if towervars:
-                meta[host.name].update(remote_tower_enabled=str(host.enabled).lower(), remote_tower_id=host.id)
+                for prefix in ("host", "tower"):
+                    meta[host.name].update({"remote_%s_enabled" % prefix: str(host.enabled).lower(), "remote_%s_id" % prefix: host.id})
     return data
 
 

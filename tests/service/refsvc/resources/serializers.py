@@ -31,14 +31,18 @@ def org_summary(org):
     return summary(org, "id", "name", "description")
 
 
-def credential_summary(cred):
+def credential_summary(cred, kubernetes=True):
+    """A credential in summary_fields; SUMMARIZABLE_FK_FIELDS gives an input source's two without kubernetes."""
     if cred is None:
         return None
     ct = cred.credential_type
-    return {
+    data = {
         "id": cred.id, "name": cred.name, "description": cred.description, "kind": ct.namespace,
         "cloud": ct.kind == "cloud", "kubernetes": ct.kind == "kubernetes", "credential_type_id": ct.id,
     }
+    if not kubernetes:
+        del data["kubernetes"]
+    return data
 
 
 class Base(ResourceSerializer):
@@ -272,7 +276,14 @@ class InventorySourceSerializer(Base):
                                   "kind": cred.credential_type.namespace, "cloud": True, "credential_type_id": cred.credential_type_id}
             creds.append(dict(data["credential"]))
         data["credentials"] = creds
-        data["last_job"] = None
+        # SUMMARIZABLE_FK_FIELDS['last_job'], only when there is one (the last finished update)
+        last = obj.inventory_updates.filter(status__in=("successful", "failed", "error", "canceled")).order_by("-id").first()
+        if last is not None:
+            when = serializers.DateTimeField().to_representation
+            data["last_job"] = {"id": last.id, "name": last.name, "description": last.description,
+                                "finished": when(last.finished) if last.finished else None, "status": last.status,
+                                "failed": last.failed, "license_error": False,
+                                "canceled_on": when(last.canceled_on) if last.canceled_on else None}
         return data
 
     def validate_inventory(self, value):
@@ -361,7 +372,8 @@ class CredentialInputSourceSerializer(Base):
         }
 
     def summary_extra(self, obj):
-        return {"source_credential": credential_summary(obj.source_credential), "target_credential": credential_summary(obj.target_credential)}
+        return {"source_credential": credential_summary(obj.source_credential, kubernetes=False),
+                "target_credential": credential_summary(obj.target_credential, kubernetes=False)}
 
     def validate(self, attrs):
         def current(name):
@@ -733,7 +745,9 @@ class NotificationTemplateSerializer(Base):
     capabilities = ("edit", "delete", "copy")
     notification_type = serializers.ChoiceField(choices=NOTIFICATION_TYPES)
     notification_configuration = serializers.JSONField(required=False, default=dict)
-    messages = serializers.JSONField(required=False, allow_null=True, default=None)
+    # NotificationTemplate.default_messages
+    messages = serializers.JSONField(required=False, allow_null=True,
+                                     default=lambda: {"started": None, "success": None, "error": None, "workflow_approval": None})
 
     class Meta:
         model = NotificationTemplate
@@ -768,7 +782,7 @@ class NotificationTemplateSerializer(Base):
                 raise serializers.ValidationError({"notification_configuration": ["Expected a dictionary of items but got type \"%s\"." % type(attrs["notification_configuration"]).__name__]})
             errors, config = notifications.check_configuration(ntype, attrs["notification_configuration"], stored)
             if errors:
-                raise serializers.ValidationError({"non_field_errors": errors})
+                raise serializers.ValidationError({"__all__": errors})
             attrs["notification_configuration"] = config
         self.unique_error(NotificationTemplate, ("organization", "name"), attrs, "Notification template with this Organization and Name already exists.")
         return attrs
@@ -960,8 +974,7 @@ class ScheduleSerializer(Base):
             data["inventory"] = inventory_summary(inv)
         if obj.execution_environment_id:
             data["execution_environment"] = summary(obj.execution_environment, "id", "name", "description", "image")
-        data["credentials"] = [credential_summary(c) for c in obj.credentials.all()]
-        data["labels"] = {"count": obj.labels.count(), "results": [{"id": lb.id, "name": lb.name} for lb in obj.labels.all()[:10]]}
+        # ScheduleSerializer.get_summary_fields: no credentials or labels (their sub-lists have them)
         return data
 
     def validate_rrule(self, value):

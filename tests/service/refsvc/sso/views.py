@@ -9,7 +9,6 @@ from social_django import views as social_views
 from social_django.utils import load_backend, load_strategy, psa
 
 from refsvc.svc import runtime
-from refsvc.svc.login import current_user_cookie
 
 PAGE = ('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>AWX</title></head>'
         "<body><h1>%s</h1>%s</body></html>")
@@ -35,7 +34,6 @@ def done(request):
     if request.user.is_authenticated:
         response["X-API-Session-Cookie-Name"] = settings.SESSION_COOKIE_NAME
         response.set_cookie("userLoggedIn", "true", samesite="Lax")
-        response.set_cookie("current_user", current_user_cookie(request.user), samesite="Lax")
     return response
 
 

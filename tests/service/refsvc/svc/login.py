@@ -1,6 +1,4 @@
 """The session login and logout pages (plain Django views, not API views)."""
-import json
-from urllib.parse import quote
 
 from django.conf import settings
 from django.contrib.auth import authenticate, login, logout
@@ -40,20 +38,6 @@ def _page(request, error="", status=200):
         "next": escape(request.POST.get("next", request.GET.get("next", ""))),
     }
     return HttpResponse(html, status=status)
-
-
-def current_user_cookie(user):
-    data = {
-        "id": user.id,
-        "type": "user",
-        "url": "/api/v2/users/%d/" % user.id,
-        "username": user.username,
-        "first_name": user.first_name,
-        "last_name": user.last_name,
-        "is_superuser": user.is_superuser,
-    }
-    # Percent-encoded so Django does not quote the value.
-    return quote(json.dumps(data, separators=(",", ":")), safe="")
 
 
 def _accepts_html(request):
@@ -104,7 +88,6 @@ def _login_form_view(request):
     patch_vary_headers(response, ("Origin",))
     response["X-API-Session-Cookie-Name"] = settings.SESSION_COOKIE_NAME
     response.set_cookie("userLoggedIn", "true", samesite="Lax")
-    response.set_cookie("current_user", current_user_cookie(user), samesite="Lax")
     return response
 
 
@@ -113,7 +96,6 @@ def logout_view(request):
     logout(request)
     response = HttpResponseRedirect("/")
     response.delete_cookie("userLoggedIn")
-    response.delete_cookie("current_user")
     return response
 
 

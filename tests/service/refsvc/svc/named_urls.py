@@ -63,6 +63,39 @@ def _process(resource, prefix, names, idx, kwargs):
     return idx, True
 
 
+# The characters a name part spells as percent escapes (URL_PATH_RESERVED_CHARSET).
+RESERVED = {c: urllib.parse.quote(c, safe="") for c in ";/?:@=&[]"}
+
+
+def _encode(value):
+    text = "" if value is None else str(value)
+    for char, escaped in RESERVED.items():
+        text = text.replace(char, escaped)
+    return text.replace("+", "[+]")
+
+
+def named_url_of(resource, obj):
+    """The named URL of ``obj`` as the real serializers give it in ``related.named_url``
+    (GraphNode.generate_named_url): each object's fields, then those it hangs on, depth
+    first, an empty part for an empty foreign key; None for a resource without one."""
+    if resource not in GRAPH:
+        return None
+    parts = []
+
+    def walk(node, item):
+        fields, adj = GRAPH[node][2], GRAPH[node][3]
+        parts.append("+".join(_encode(getattr(item, field, "")) for field in fields))
+        for fk, child in adj:
+            target = getattr(item, fk, None)
+            if target is None:
+                parts.append("")
+            else:
+                walk(child, target)
+
+    walk(resource, obj)
+    return PREFIX + resource + "/" + "++".join(parts) + "/"
+
+
 def query_kwargs(resource, named):
     """The lookups a named URL stands for, or None when it does not parse."""
     if named.isdigit() and int(named) > 0:

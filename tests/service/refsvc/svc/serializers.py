@@ -4,7 +4,7 @@ import yaml
 from django.contrib.auth.models import User
 from rest_framework import serializers
 
-from . import credential_inputs
+from . import credential_inputs, named_urls
 from .models import Credential, CredentialType, Host, Inventory, OAuth2AccessToken, Organization, UserProfile
 
 ENCRYPTED = "$encrypted$"
@@ -55,6 +55,17 @@ class ResourceSerializer(serializers.ModelSerializer):
 
     def get_summary_fields(self, obj):
         return {}
+
+    def to_representation(self, obj):
+        data = super().to_representation(obj)
+        view = self.context.get("view")
+        request = self.context.get("request")
+        # BaseSerializer.get_related: a detail view's or a POST's answer names the object's named URL first.
+        if view is not None and (hasattr(view, "retrieve") or (request is not None and request.method == "POST")):
+            url = named_urls.named_url_of(self.url_base, obj)
+            if url and isinstance(data.get("related"), dict):
+                data["related"] = dict([("named_url", url)] + list(data["related"].items()))
+        return data
 
     def to_internal_value(self, data):
         # Clients (awx.awx) send null for optional text fields: treat it as empty.
@@ -216,9 +227,12 @@ class InventorySerializer(ResourceSerializer):
     def get_related(self, obj):
         base = self.get_url(obj)
         related = {"organization": "/api/v2/organizations/%d/" % obj.organization_id}
-        for name in ("hosts", "groups", "root_groups", "variable_data", "script", "tree", "inventory_sources",
-                     "update_inventory_sources", "activity_stream", "job_templates", "ad_hoc_commands", "access_list",
-                     "object_roles", "instance_groups", "copy", "labels"):
+        names = ["hosts", "variable_data", "script", "activity_stream", "job_templates", "ad_hoc_commands", "access_list",
+                 "object_roles", "instance_groups", "copy", "labels"]
+        if obj.kind in ("", "constructed"):
+            # InventorySerializer.get_related: not for a smart inventory
+            names += ["groups", "root_groups", "update_inventory_sources", "inventory_sources", "tree"]
+        for name in names:
             related[name] = base + name + "/"
         if obj.kind == "constructed":
             related["input_inventories"] = base + "input_inventories/"
@@ -430,7 +444,8 @@ class UserSerializer(ResourceSerializer):
         read_only_fields = ("last_login",)
 
     def get_modified(self, obj):
-        return serializers.DateTimeField().to_representation(obj.last_login or obj.date_joined)
+        # BaseSerializer.get_modified: a user's is its last login (null before the first)
+        return serializers.DateTimeField().to_representation(obj.last_login) if obj.last_login else None
 
     def get_external_account(self, obj):
         return profile_of(obj).external_account

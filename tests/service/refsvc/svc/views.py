@@ -150,7 +150,7 @@ class PingView(ApiMixin, APIView):
 
 class ConfigView(ApiMixin, APIView):
     def get(self, request):
-        return Response(
+        data = (
             {
                 "time_zone": settings.TIME_ZONE,
                 "license_info": {"license_type": "open", "valid_key": True, "subscription_name": "OPEN", "product_name": "AWX"},
@@ -160,11 +160,14 @@ class ConfigView(ApiMixin, APIView):
                 "analytics_collectors": {},
                 "become_methods": [["sudo", "Sudo"], ["su", "Su"]],
                 "ui_next": False,
-                "project_base_dir": "/var/lib/awx/projects",
-                "project_local_paths": [],
-                "custom_virtualenvs": [],
             }
         )
+        # ApiV2ConfigView: the projects' paths for those who see everything or administer an organization
+        # (the organization auditor and project admin roles, which also see them there, are not modelled).
+        user = request.user
+        if access._sees_all(user) or user.svc_admin_of_organizations.exists():
+            data.update(project_base_dir="/var/lib/awx/projects", project_local_paths=[], custom_virtualenvs=[])
+        return Response(data)
 
 
 # ---------------------------------------------------------------- generic resources
@@ -271,7 +274,7 @@ class InventoryHostList(HostList):
         serializer = self.get_serializer(data=data)
         serializer.is_valid(raise_exception=True)
         self.perform_create(serializer)
-        return Response(serializer.data, status=status.HTTP_201_CREATED)
+        return Response(serializer.data, status=status.HTTP_201_CREATED, headers={"Location": serializer.data["url"]})
 
 
 class CredentialTypeList(ResourceList):
@@ -371,7 +374,8 @@ class OrganizationUsersView(ApiMixin, generics.ListAPIView):
             relation.add(user)
             if self.relation == "admins":
                 org.members.add(user)
-            return Response(UserSerializer(user, context=self.get_serializer_context()).data, status=201)
+            data = UserSerializer(user, context=self.get_serializer_context()).data
+            return Response(data, status=201, headers={"Location": data["url"]})
         try:
             user_id = int(request.data.get("id"))
         except (TypeError, ValueError):

@@ -35,9 +35,9 @@ def project_update_data(obj):
     })
     if project is not None:
         data["related"]["project"] = data["related"]["unified_job_template"] = "/api/v2/projects/%d/" % project.id
-        data["summary_fields"]["project"] = data["summary_fields"]["unified_job_template"] = {
-            "id": project.id, "name": project.name, "description": project.description, "status": project_status(project),
-            "scm_type": project.scm_type, "allow_override": project.allow_override,
+        data["summary_fields"]["project"] = project_summary(project)
+        data["summary_fields"]["unified_job_template"] = {
+            "id": project.id, "name": project.name, "description": project.description, "unified_job_type": "project_update",
         }
         if project.organization_id:
             org = project.organization
@@ -73,6 +73,14 @@ def inventory_update_data(obj):
 
 def _last(updates):
     return updates.order_by("-id").first()
+
+
+def project_summary(project):
+    """A project in summary_fields (SUMMARIZABLE_FK_FIELDS['project'])."""
+    if project is None:
+        return None
+    return {"id": project.id, "name": project.name, "description": project.description, "status": project_status(project),
+            "scm_type": project.scm_type, "allow_override": project.allow_override}
 
 
 def project_status(project):

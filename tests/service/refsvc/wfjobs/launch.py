@@ -4,7 +4,7 @@ import json
 
 from rest_framework import serializers
 
-from refsvc.jobs.launch import _clean, _parse_extra_vars, prompted
+from refsvc.jobs.launch import _clean, _parse_extra_vars, listed_defaults, prompted
 from refsvc.jobs.surveys import variables_needed
 from refsvc.resources.models import Label
 from refsvc.workflows.views import RELATIONSHIPS
@@ -34,7 +34,6 @@ def launch_info(wfjt):
     nodes = wfjt.workflow_job_template_nodes.all()
     data.update({
         "can_start_without_user_input": not (survey_enabled(wfjt) and variables_needed(wfjt)),
-        "extra_vars": wfjt.extra_vars,
         "survey_enabled": survey_enabled(wfjt),
         "variables_needed_to_start": variables_needed(wfjt),
         "node_templates_missing": [n.id for n in nodes if n.unified_job_template_id is None],
@@ -45,11 +44,11 @@ def launch_info(wfjt):
             "inventory": {"name": wfjt.inventory.name, "id": wfjt.inventory.id} if wfjt.inventory_id else {"name": None, "id": None},
             "limit": wfjt.limit,
             "scm_branch": wfjt.scm_branch,
-            "labels": [{"id": label.id, "name": label.name} for label in wfjt.labels.all()],
             "job_tags": wfjt.job_tags,
             "skip_tags": wfjt.skip_tags,
         },
     })
+    data["defaults"].update(listed_defaults(labels=[{"id": label.id, "name": label.name} for label in wfjt.labels.all()]))
     return data
 
 

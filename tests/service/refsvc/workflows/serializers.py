@@ -151,6 +151,10 @@ class WorkflowJobTemplateNodeSerializer(ResourceSerializer):
             data["unified_job_template"] = {"id": ujt.id, "name": ujt.name, "description": "", "unified_job_type": {
                 "job_template": "job", "project": "project_update", "workflow_job_template": "workflow_job",
                 "workflow_approval_template": "workflow_approval"}.get(ujt.kind, ujt.kind)}
+            approval = WorkflowApprovalTemplate.objects.filter(pk=ujt.id).first() if ujt.kind == "workflow_approval_template" else None
+            if approval is not None:
+                # WorkflowJobTemplateNodeSerializer.get_summary_fields
+                data["unified_job_template"]["timeout"] = approval.timeout
         if obj.inventory_id:
             data["inventory"] = summary(obj.inventory, "id", "name", "description")
         return data

@@ -144,7 +144,7 @@ class WorkflowNodes(NodeList):
         serializer = self.get_serializer(data=data)
         serializer.is_valid(raise_exception=True)
         self.perform_create(serializer)
-        return Response(serializer.data, status=status.HTTP_201_CREATED)
+        return Response(serializer.data, status=status.HTTP_201_CREATED, headers={"Location": serializer.data["url"]})
 
 
 def has_cycle(wfjt):
@@ -192,7 +192,8 @@ class NodeChildren(NodeList):
             with transaction.atomic():
                 sub = serializer.save()
                 relation.add(sub)
-            return Response(self.get_serializer(sub).data, status=201)
+            data = self.get_serializer(sub).data
+            return Response(data, status=201, headers={"Location": data["url"]})
         sub_id, disassociate, error = association(request, "Workflow Job Template Node")
         if error:
             return error

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# The differential check: the integration targets that run on the real AWX
+# (tests/ci/integration-real.sh) run once more, through a tee proxy
+# (tests/diffcheck/proxy.py) that sends every request to the real AWX test bed
+# (whose answers the targets get) and to a reference service, and records both
+# answers; compare.py then compares them and fails on a difference that
+# tests/diffcheck/known.yml does not explain.
+#
+#   tests/diffcheck/run.sh [TARGET...]
+#
+# The real AWX is tests/realawx's (reset to its freshly provisioned database and
+# started, stopped afterwards), unless DIFFCHECK_PRIMARY_URL names another one
+# already running: then DIFFCHECK_PRIMARY_CA (optional; else not verified),
+# DIFFCHECK_PRIMARY_USERNAME and DIFFCHECK_PRIMARY_PASSWORD describe it, and it is
+# neither reset nor stopped. The reference service is started for the run with
+# the real AWX's administrator and password, so that the targets' credentials
+# serve both. Targets left out: those of tests/integration/real-service.yml, and
+# those of known.yml's left_out (with the reason).
+# Without target names, probes.py's requests follow the targets'.
+# A target that fails does not stop the others (their requests are compared too);
+# the run fails at the end.
+# Results: tests/output/diffcheck/ (report.md, report.json, exchanges.jsonl,
+# probes.txt, the targets' own output under integration/).
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+venv=${VENV:-$root/.venv}
+export PATH="$venv/bin:$PATH"
+here=$root/tests/diffcheck
+realawx=$root/tests/realawx/realawx
+output=$root/tests/output/diffcheck
+work=$root/.run/diffcheck
+svcdir=$work/service
+
+mapfile -t targets < <(python - "$root" "$@" <<'PY'
+import os
+import sys
+
+import yaml
+
+root, wanted = sys.argv[1], sys.argv[2:]
+left_out = {}
+for path in ('tests/integration/real-service.yml', 'tests/diffcheck/known.yml'):
+    with open(os.path.join(root, path), encoding='utf-8') as f:
+        left_out.update(yaml.safe_load(f)['left_out'])
+names = sorted(os.listdir(os.path.join(root, 'tests', 'integration', 'targets')))
+unknown = sorted(set(left_out) - set(names))
+if unknown:
+    sys.exit('left_out names no such target: ' + ', '.join(unknown))
+for name in wanted or names:
+    if name.startswith('setup_') and not wanted:
+        continue
+    if name in left_out:
+        print(f'diffcheck: {name} left out: {left_out[name]}', file=sys.stderr)
+        continue
+    print(name)
+PY
+)
+[ ${#targets[@]} -gt 0 ] || { echo "diffcheck: no target to run" >&2; exit 1; }
+
+"$root/tests/ci/svcctl.sh" stop --dir "$svcdir" >&2 2>/dev/null || true
+rm -rf "$output" "$work"
+mkdir -p "$output" "$work"
+proxy_pid= started_real=
+# shellcheck disable=SC2317  # called by the EXIT trap
+stop_all() {
+    if [ -n "$proxy_pid" ]; then
+        kill "$proxy_pid" 2>/dev/null || true
+        wait "$proxy_pid" 2>/dev/null || true
+    fi
+    "$root/tests/ci/svcctl.sh" stop --dir "$svcdir" >&2 || true
+    if [ -n "$started_real" ]; then
+        "$realawx" stop >&2 || true
+    fi
+}
+trap stop_all EXIT
+
+if [ -n "${DIFFCHECK_PRIMARY_URL:-}" ]; then
+    primary_url=$DIFFCHECK_PRIMARY_URL primary_ca=${DIFFCHECK_PRIMARY_CA:-}
+    admin=${DIFFCHECK_PRIMARY_USERNAME:?DIFFCHECK_PRIMARY_USERNAME} password=${DIFFCHECK_PRIMARY_PASSWORD:?DIFFCHECK_PRIMARY_PASSWORD}
+else
+    started_real=1
+    "$realawx" reset >&2
+    exports=$("$realawx" start)
+    eval "$exports"
+    primary_url=$SERVICE_URL primary_ca=$SERVICE_CA_PATH admin=$SERVICE_ADMIN_USERNAME password=$SERVICE_ADMIN_PASSWORD
+fi
+
+# The reference service, with the same administrator password (svcctl keeps the
+# one it finds in its directory).
+mkdir -p "$svcdir"
+(umask 077 && printf '%s\n' "$password" > "$svcdir/admin_password")
+port=$(python "$root/tests/ci/free_port.py")
+# Its session cookie gets AWX's name (its default is another, settable one).
+exports=$("$root/tests/ci/svcctl.sh" start --port "$port" --dir "$svcdir" --set SESSION_COOKIE_NAME=awx_sessionid)
+eval "$exports"
+[ "$SERVICE_ADMIN_USERNAME" = "$admin" ] || { echo "diffcheck: the services' administrators differ" >&2; exit 1; }
+secondary_url=$SERVICE_URL secondary_ca=$SERVICE_CA_PATH
+
+record=$output/exchanges.jsonl
+python "$here/proxy.py" --primary "$primary_url" ${primary_ca:+--primary-ca "$primary_ca"} \
+    --secondary "$secondary_url" --secondary-ca "$secondary_ca" \
+    --record "$record" --dir "$work/proxy" > "$work/proxy.url" 2> "$work/proxy.log" &
+proxy_pid=$!
+for _ in $(seq 100); do
+    [ -s "$work/proxy.url" ] && break
+    kill -0 "$proxy_pid" 2>/dev/null || { cat "$work/proxy.log" >&2; exit 1; }
+    sleep 0.1
+done
+proxy_url=$(head -n1 "$work/proxy.url")
+echo "diffcheck: real AWX $primary_url, reference service $secondary_url, proxy $proxy_url" >&2
+
+status=0
+SERVICE_URL=$proxy_url SERVICE_CA_PATH=$work/proxy/ca.pem SERVICE_ADMIN_USERNAME=$admin SERVICE_ADMIN_PASSWORD=$password \
+INTEGRATION_EXTERNAL=1 \
+ANSIBLE_TEST_WORK=$root/.run/ansible-test/diffcheck \
+TEST_OUTPUT=$output/integration \
+    "$root/tests/ci/integration.sh" --continue-on-error "${targets[@]}" || status=$?
+
+# Requests about facts the reference service once took without seeing a real AWX.
+if [ $# -eq 0 ]; then
+    DIFFCHECK_PASSWORD=$password python "$here/probes.py" --url "$proxy_url" --ca "$work/proxy/ca.pem" \
+        --username "$admin" --password-env DIFFCHECK_PASSWORD > "$output/probes.txt" || status=$?
+fi
+
+kill "$proxy_pid" 2>/dev/null || true
+wait "$proxy_pid" 2>/dev/null || true
+proxy_pid=
+
+compare=0
+python "$here/compare.py" --record "$record" --out "$output" || compare=$?
+echo "diffcheck: report in ${output#"$root"/}/report.md" >&2
+if [ "$status" != 0 ]; then
+    echo "diffcheck: the targets failed through the proxy (status $status)" >&2
+    exit "$status"
+fi
+exit "$compare"
