@@ -72,7 +72,7 @@ demo: venv system-deps idp-packages collection-path  ## start the reference serv
 test: venv system-deps idp-packages collection-path  ## the whole suite (what CI runs), with a summary table at the end
 	@# tests/unit runs once, under ansible-test (the units step), not in the pytest step too.
 	@# (--ignore does not apply to testpaths, which pytest takes as given paths: name the others instead)
-	@PYTEST_ARGS="$(PYTEST_ARGS) tests/service/tests tests/ci/tests" python tests/ci/run_steps.py --make "$(MAKE)" \
+	@PYTEST_ARGS="$(PYTEST_ARGS) tests/service/tests tests/ci/tests tests/idp/tests tests/diffcheck/tests" python tests/ci/run_steps.py --make "$(MAKE)" \
 	    --lane "$(TEST_LANE_TREE)" --lane "$(TEST_LANE_SERVICES)"
 
 pytest: venv system-deps idp-packages collection-path  ## unit tests and the reference service's tests (pytest.ini: testpaths)
