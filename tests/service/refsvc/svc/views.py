@@ -165,7 +165,7 @@ class ConfigView(ApiMixin, APIView):
         # ApiV2ConfigView: the projects' paths for those who see everything or administer an organization
         # (the organization auditor and project admin roles, which also see them there, are not modelled).
         user = request.user
-        if access._sees_all(user) or user.svc_admin_of_organizations.exists():
+        if access.sees_all(user) or user.svc_admin_of_organizations.exists():
             data.update(project_base_dir="/var/lib/awx/projects", project_local_paths=[], custom_virtualenvs=[])
         return Response(data)
 
