@@ -27,6 +27,7 @@ v2 = [
     ("inventories/<int:pk>/input_inventories/", views.InventoryInputInventories),
     ("inventory_sources/", views.InventorySourceList),
     ("inventory_sources/<int:pk>/", views.InventorySourceDetail),
+    ("inventory_sources/<int:pk>/credentials/", views.InventorySourceCredentials),
     ("credential_input_sources/", views.CredentialInputSourceList),
     ("credential_input_sources/<int:pk>/", views.CredentialInputSourceDetail),
     ("credentials/<int:pk>/input_sources/", views.CredentialInputSources),

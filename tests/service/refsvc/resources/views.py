@@ -489,6 +489,18 @@ class TemplateSchedules(SubList):
         return super().post(request, *args, **kwargs)
 
 
+class InventorySourceCredentials(SubList):
+    """/inventory_sources/<id>/credentials/: the source's one credential, as the real
+    InventorySourceCredentialsList (the credential's kind is checked when the source is saved)."""
+
+    parent_model, model, relation, serializer_class = InventorySource, Credential, "credentials", CredentialSerializer
+
+    def is_valid_relation(self, parent, sub):
+        if parent.credentials.exists():
+            return {"msg": "Source already has credential assigned."}
+        return None
+
+
 class ScheduleCredentials(SubList):
     """/schedules/<id>/credentials/: the credentials a schedule gives its template on launch, checked
     as the real service checks a saved launch configuration's credentials."""
