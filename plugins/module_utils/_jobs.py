@@ -67,10 +67,10 @@ class JobTimeout(JobFailed):
     """The job was still running when the wait ran out."""
 
 
-def not_prompted(launch_info, fields):
+def not_prompted(launch_info, fields, prompts=None):
     """The names in ``fields`` that the template (GET /launch/) does not prompt for; extra_vars
     also go through an enabled survey (the service takes the survey's variables from them)."""
-    flags = dict(PROMPTS)
+    flags = dict(prompts or PROMPTS)
 
     def prompted(name):
         survey = name == 'extra_vars' and launch_info.get('survey_enabled')
@@ -79,15 +79,26 @@ def not_prompted(launch_info, fields):
     return [name for name in fields if not prompted(name)]
 
 
+def refuse_unprompted(template_name, launch_info, fields, kind='job template', prompts=None):
+    """Refuse, before launching, the values the template does not prompt for: awx.awx's message and
+    ``errors`` (playbooks compare them), then which flag would let each through."""
+    refused = not_prompted(launch_info, fields, prompts)
+    if not refused:
+        return
+    flags = dict(prompts or PROMPTS)
+    them = 'it' if len(refused) == 1 else 'them'
+    error = ConfigError(
+        'Parameters specified which can not be passed into %s, see errors for details. %s %r does not prompt for %s '
+        'at launch: the service would ignore %s. Leave %s out, or set %s on the %s.'
+        % (kind, kind[0].upper() + kind[1:], template_name, ', '.join(refused), them, them,
+           ', '.join(flags[name] for name in refused), kind))
+    error.result = {'errors': ['The field %s was specified but the %s does not allow for it to be overridden' % (name, kind)
+                               for name in refused]}
+    raise error
+
+
 def check_prompts(template_name, launch_info, fields):
-    refused = not_prompted(launch_info, fields)
-    if refused:
-        flags = dict(PROMPTS)
-        raise ConfigError(
-            'Job template %r does not prompt for %s at launch: the service would ignore %s. '
-            'Leave %s out, or set %s on the job template.'
-            % (template_name, ', '.join(refused), 'it' if len(refused) == 1 else 'them',
-               'it' if len(refused) == 1 else 'them', ', '.join(flags[name] for name in refused)))
+    refuse_unprompted(template_name, launch_info, fields)
     if launch_info.get('inventory_needed_to_start') and 'inventory' not in fields:
         raise ConfigError('Job template %r has no inventory: give one with inventory.' % template_name)
 

@@ -28,20 +28,7 @@ PROMPTS = (
 def check_prompts(template_name, launch_info, fields):
     """Refuse, before launching, the values the workflow does not prompt for (extra_vars also go
     through a survey)."""
-    flags = dict(PROMPTS)
-
-    def prompted(name):
-        survey = name == 'extra_vars' and launch_info.get('survey_enabled')
-        return launch_info.get(flags[name], False) or survey
-
-    refused = [name for name in fields if not prompted(name)]
-    if refused:
-        one = len(refused) == 1
-        raise ConfigError(
-            'Workflow job template %r does not prompt for %s at launch: the service would ignore %s. '
-            'Leave %s out, or set %s on the workflow job template.'
-            % (template_name, ', '.join(refused), 'it' if one else 'them', 'it' if one else 'them',
-               ', '.join(flags[name] for name in refused)))
+    _jobs.refuse_unprompted(template_name, launch_info, fields, 'workflow job template', PROMPTS)
 
 
 def failed_nodes_tail(client, workflow_job):
