@@ -108,8 +108,11 @@ def unresolvable(url, environ=None):
     import socket
     from urllib.parse import urlsplit
     environ = os.environ if environ is None else environ
+    text = str(url or '')
+    if not text.startswith(('http://', 'https://')):
+        text = 'https://' + text  # as awx.awx reads controller_host: DNE://junk.com names the host dne
     try:
-        parts = urlsplit(str(url or ''))
+        parts = urlsplit(text)
         host, port = parts.hostname, parts.port
     except ValueError:
         return None
@@ -118,7 +121,7 @@ def unresolvable(url, environ=None):
     try:
         socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)
     except (socket.gaierror, UnicodeError) as exc:
-        return 'Unable to resolve controller_host (%s): %s' % (host, exc)
+        return 'Unable to resolve controller_host (%s): %s' % (exc, host)  # awx.awx's words, in its order
     except OSError:
         return None
     return None
