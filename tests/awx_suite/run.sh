@@ -58,9 +58,10 @@ for repo in ansible-tower-samples test-playbooks; do
 done
 mv "$gitconfig.new" "$gitconfig"
 
-# ansible-core for the plays, and what the modules of both collections need.
+# ansible-core for the plays, and what the modules of both collections need (awx.awx's
+# export and import need awxkit: the one of the same sources, as AWX's own CI installs it).
 venv=$root/.run/awx-suite/venv
-requirements="ansible-core==2.16.19 requests python-dateutil pytz"
+requirements="ansible-core==2.16.19 requests python-dateutil pytz $src/awxkit"
 mkdir -p "$root/.run/awx-suite"
 exec 8>"$venv.lock"
 flock 8  # the two kinds may run side by side
