@@ -41,6 +41,7 @@ import sys
 import time
 from pathlib import Path
 
+import requests
 import yaml
 
 HERE = Path(__file__).resolve().parent
@@ -208,6 +209,16 @@ def run_all(items: list, table: dict, jobs: int, run) -> dict:
     return results
 
 
+def first_request() -> None:
+    """The admin's first request, alone: AWX makes a user's profile the first time it is read
+    (AutoOneToOneField), and two first requests at once collide (400, duplicate key
+    main_profile_user_id_key), as two plays starting together after a reset would."""
+    answer = requests.get(os.environ['SERVICE_URL'] + '/api/v2/me/', timeout=60,
+                          auth=(os.environ['SERVICE_ADMIN_USERNAME'], os.environ['SERVICE_ADMIN_PASSWORD']),
+                          verify=os.environ.get('SERVICE_CA_PATH') or True)
+    answer.raise_for_status()
+
+
 def service_env() -> dict:
     env = dict(os.environ)
     for name in ('SERVICE_URL', 'SERVICE_ADMIN_USERNAME', 'SERVICE_ADMIN_PASSWORD'):
@@ -279,6 +290,7 @@ def main() -> int:
     items = [(target, name) for target in wanted for name in collections
              if not (table.get(target) or {}).get(f'skip_{args.service_kind}')]
     items.sort(key=lambda item: -weight(targets_dir, *item))
+    first_request()
     t0 = time.monotonic()
     done = run_all(items, table, max(1, args.jobs), run)
     elapsed = time.monotonic() - t0
