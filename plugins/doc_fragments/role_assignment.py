@@ -27,6 +27,7 @@ options:
   object_ansible_id:
     description:
       - The resource id (a UUID) of the object, instead of O(object_id).
+      - Only shared objects have one (organizations and teams, in their C(summary_fields.resource.ansible_id)).
     type: str
   state:
     description:
@@ -40,4 +41,7 @@ notes:
   - awx.awx declares O(object_id) required and the resource ids (C(*_ansible_id)) as integers. Here O(object_id) may
     be left out when O(object_ansible_id) names the object, and the resource ids are strings, since the service's
     resource ids are UUIDs.
+  - The service does not give an assignment's resource ids back (C(object_ansible_id) and C(user_ansible_id) read
+    null, C(team_ansible_id) is left out), so the module turns a resource id into the id of the object it names and
+    finds the assignment by ids.
 '''

@@ -5,9 +5,11 @@
 a role definition given to a user or a team, on one object or system-wide.
 
 The service cannot edit an assignment: one exists or not. An assignment is
-found by its role definition, its user or team and its object; ids are filtered
-by the service, resource ids (``*_ansible_id``, which the service does not
-filter on) are compared with what it returns.
+found by its role definition, its user or team and its object, by their ids: the
+service does not give an assignment's resource ids back (``*_ansible_id`` read
+back as null or not at all), so a resource id given is first turned into the id
+of the object it names (``?resource__ansible_id=``). Only shared objects
+(organizations, teams, users) have one.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -21,6 +23,8 @@ from ansible_collections.automation.service.plugins.module_utils._resource impor
 
 # actor -> (endpoint of the actors, the field that names one)
 ACTORS = {'user': ('users', 'username'), 'team': ('teams', 'name')}
+# The content types whose objects have a resource id, and their endpoints.
+SHARED = {'shared.organization': 'organizations', 'shared.team': 'teams'}
 
 
 def assignment_spec(actor):
@@ -36,10 +40,6 @@ def assignment_spec(actor):
     }
     return ModuleSpec(argument_spec, resource='role_%s_assignments' % actor, result_key='role_%s_assignment' % actor,
                       mutually_exclusive=[(actor, actor_ansible_id), ('object_id', 'object_ansible_id')])
-
-
-def _same_id(have, want):
-    return want is None or str(have or '').lower() == want.strip().lower()
 
 
 def _role_definition(api, value):
@@ -64,8 +64,16 @@ def _actor_id(api, actor, value):
     return found['id']
 
 
+def _by_ansible_id(api, endpoint, field, value):
+    """The id of the object of ``endpoint`` whose resource id is ``value``."""
+    found = api.get_one(endpoint, resource__ansible_id=value.strip())
+    if found is None:
+        raise NotFound('%s %r was not found.' % (field, value))
+    return found['id']
+
+
 def _described(obj, actor):
-    keys = ('role_definition', actor, actor + '_ansible_id', 'content_type', 'object_id', 'object_ansible_id')
+    keys = ('role_definition', actor, 'content_type', 'object_id')
     return dict((key, obj.get(key)) for key in keys if obj.get(key) is not None)
 
 
@@ -86,25 +94,24 @@ def run_assignment(api, actor):
         raise ConfigError('role definition %s applies to the whole system, not to one object: leave out object_id '
                           'and object_ansible_id.' % definition['name'])
 
-    filters = {'role_definition': definition['id'], 'page_size': 200}
+    if object_ansible_id is not None:
+        if definition['content_type'] not in SHARED:
+            raise ConfigError('role definition %s applies to one %s, which has no resource id: give object_id.'
+                              % (definition['name'], definition['content_type']))
+        object_id = _by_ansible_id(api, SHARED[definition['content_type']], 'object_ansible_id', object_ansible_id)
+
+    filters = {'role_definition': definition['id']}
     body = {'role_definition': definition['id']}
     if params[actor] is not None:
         filters[actor] = body[actor] = _actor_id(api, actor, params[actor])
     else:
-        body[actor_ansible_id] = params[actor_ansible_id]
+        filters[actor] = body[actor] = _by_ansible_id(api, ACTORS[actor][0], actor_ansible_id, params[actor_ansible_id])
     if object_id is not None:
         filters['object_id'] = body['object_id'] = object_id
-    elif object_ansible_id is not None:
-        body['object_ansible_id'] = object_ansible_id
     else:
         filters['object_id__isnull'] = 'true'
     endpoint = api.resource
-    existing = None
-    for item in api.client.iterate(endpoint, filters):
-        if _same_id(item.get(actor_ansible_id), params[actor_ansible_id]) \
-                and _same_id(item.get('object_ansible_id'), object_ansible_id):
-            existing = item
-            break
+    existing = api.get_one(endpoint, **filters)
 
     if params['state'] == 'absent':
         if existing is None:

@@ -110,9 +110,9 @@ def unresolvable(url, environ=None):
     import socket
     from urllib.parse import urlsplit
     environ = os.environ if environ is None else environ
-    text = str(url or '').strip()
-    if text and not text.lower().startswith(('http://', 'https://')):
-        text = 'https://' + text    # as awx.awx reads it: DNE://junk.com is host "dne"
+    text = str(url or '')
+    if not text.startswith(('http://', 'https://')):
+        text = 'https://' + text  # as awx.awx reads controller_host: DNE://junk.com names the host dne
     try:
         parts = urlsplit(text)
         host, port = parts.hostname, parts.port
@@ -123,7 +123,7 @@ def unresolvable(url, environ=None):
     try:
         socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)
     except (socket.gaierror, UnicodeError) as exc:
-        return 'Unable to resolve controller_host (%s): %s' % (host, exc)
+        return 'Unable to resolve controller_host (%s): %s' % (exc, host)  # awx.awx's words, in its order
     except OSError:
         return None
     return None

@@ -27,6 +27,7 @@ options:
   team_ansible_id:
     description:
       - The resource id (a UUID) of the team, instead of O(team).
+      - The service gives it in the team's C(summary_fields.resource.ansible_id).
     type: str
 notes:
   - A team's permissions of the older kind, the roles of objects (C(admin), C(execute), ...), are managed with
@@ -65,7 +66,7 @@ role_team_assignment:
   returned: with O(state=present)
   type: dict
   sample: {"id": 31, "role_definition": 7, "team": 3, "content_type": "awx.jobtemplate", "object_id": "12",
-           "object_ansible_id": "0c9e1c1e-4d5e-5c6b-9a7d-3f0e2b1a4c5d", "team_ansible_id": "5e2b3a4c-1d0e-5f6a-8b7c-9d0e1f2a3b4c"}
+           "object_ansible_id": null}
 '''
 
 from ansible_collections.automation.service.plugins.module_utils._assignment import assignment_spec, run_assignment

@@ -11,12 +11,7 @@ gives, for each target, each collection's result, its seconds and the first task
 that failed.
 
     run.py --awx-source DIR [--service-kind real|reference] [--collections awx,ours]
-           [--service COLLECTION=EXPORTS ...] [--table FILE] [TARGET ...]
-
-With ``--service`` each collection has a service of its own (EXPORTS: a file of
-``export SERVICE_...=`` lines, as svcctl prints them), and the collections run
-side by side; without, both use the service of the environment, one after the
-other.
+           [--table FILE] [TARGET ...]
 
 DIR is the AWX source tree (it holds ``awx_collection/``). The targets' table
 (``targets.yml`` beside this file) says which targets cannot run on a service
@@ -27,21 +22,28 @@ beside the result), and why a target fails with awx.awx itself (``awx_real``,
 ``awx_reference``). The exit status is 1 when a target passes with awx.awx and
 fails with automation.service, or fails with awx.awx, without such a known
 reason; else 0.
+
+Plays run side by side (``--jobs``, default AWX_SUITE_JOBS or 2), longest first,
+so that neither the service nor the plays leave a core idle. Two plays never
+run the same target at once (awx.awx's and ours would meet on its names), nor
+two targets of one ``shares`` group of targets.yml (objects of fixed names that
+both create and delete); an ``exclusive`` target runs alone (it reads what every
+other target changes).
 """
 
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import os
 import re
-import shlex
 import shutil
 import subprocess
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import requests
 import yaml
 
 HERE = Path(__file__).resolve().parent
@@ -51,8 +53,11 @@ OURS = ('automation', 'service')
 # The Python whose ansible-core runs the plays (and the modules): the targets are
 # 24.6.1's, written for the ansible-core of that time (run.sh gives 2.16).
 PYTHON = os.environ.get('AWX_SUITE_PYTHON', sys.executable)
-# Seconds a target may take (a job that never runs makes a waiting target hang).
-TIMEOUT = int(os.environ.get('AWX_SUITE_TIMEOUT', '300'))
+# Seconds a target may take: a job that never runs makes a waiting target hang on the
+# reference service; on the real AWX the waiting targets are skipped, and a long target
+# (awx.awx's credential) needs more while another play runs beside it.
+TIMEOUT = {'reference': 300, 'real': 900}
+JOBS = int(os.environ.get('AWX_SUITE_JOBS', '2'))
 
 TASK_RE = re.compile(r'^TASK \[(?P<name>.*)\] \*+$')
 FAIL_RE = re.compile(r'^(fatal|failed): \[')
@@ -127,7 +132,7 @@ def first_failure(log: str) -> str:
     return m.group(0)[:100] if m else ''
 
 
-def run_target(tree: Path, target: str, env: dict, logdir: Path) -> tuple[bool, float, str]:
+def run_target(tree: Path, target: str, env: dict, logdir: Path, timeout: int) -> tuple[bool, float, str]:
     """Run one target as ansible-test would (a play on testhost with the target as its role).
 
     The play lives inside the collection's tree, so that Ansible takes that
@@ -142,7 +147,7 @@ def run_target(tree: Path, target: str, env: dict, logdir: Path) -> tuple[bool, 
     play = [{'hosts': 'testhost', 'gather_facts': True, 'vars': {'output_dir': str(output_dir)}, 'roles': [target]}]
     playbook = integration / f'run-{target}.yml'
     playbook.write_text(yaml.safe_dump(play, sort_keys=False), encoding='utf-8')
-    inventory = integration / 'inventory.suite'
+    inventory = integration / f'inventory-{target}.suite'  # one each: plays run side by side
     inventory.write_text(f'testhost ansible_connection=local ansible_python_interpreter={PYTHON}\n',
                          encoding='utf-8')
     env = dict(env, ANSIBLE_COLLECTIONS_PATH=str(tree.parents[2]), ANSIBLE_ROLES_PATH=str(integration / 'targets'),
@@ -152,7 +157,7 @@ def run_target(tree: Path, target: str, env: dict, logdir: Path) -> tuple[bool, 
         proc = subprocess.run(
             [os.path.join(os.path.dirname(PYTHON), 'ansible-playbook'), '-i', str(inventory), str(playbook)],
             cwd=integration, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, check=False,
-            timeout=TIMEOUT,
+            timeout=timeout,
         )
         log, status = proc.stdout + proc.stderr, proc.returncode
     except subprocess.TimeoutExpired as exc:
@@ -161,26 +166,63 @@ def run_target(tree: Path, target: str, env: dict, logdir: Path) -> tuple[bool, 
     seconds = time.monotonic() - t0
     (logdir / f'{target}.log').write_text(log, encoding='utf-8')
     if status is None:
-        return False, seconds, f'timed out after {TIMEOUT} s in: ' + (last_task(log) or '(no task)')
+        return False, seconds, f'timed out after {timeout} s in: ' + (last_task(log) or '(no task)')
     ok = status == 0
     return ok, seconds, '' if ok else (first_failure(log) or f'exit {status}')
 
 
-def read_exports(path: Path) -> dict:
-    """The variables of a file of ``export NAME=VALUE`` lines (shell-quoted)."""
-    found = {}
-    for line in path.read_text(encoding='utf-8').splitlines():
-        words = shlex.split(line, comments=True)
-        if len(words) == 2 and words[0] == 'export' and '=' in words[1]:
-            name, value = words[1].split('=', 1)
-            found[name] = value
-    return found
+def weight(targets: Path, target: str, collection: str) -> int:
+    """How long a play will take, roughly: the target's size in bytes (awx.awx's modules are the slower)."""
+    size = sum(p.stat().st_size for p in (targets / target).rglob('*') if p.is_file())
+    return size * (3 if collection == 'awx' else 1)
 
 
-def service_env(exports: Path | None = None) -> dict:
+def can_start(table: dict, item: tuple, running: list) -> bool:
+    target = item[0]
+    entry = table.get(target) or {}
+    for other, _ in running:
+        other_entry = table.get(other) or {}
+        if other == target or entry.get('exclusive') or other_entry.get('exclusive'):
+            return False
+        if entry.get('shares') and entry.get('shares') == other_entry.get('shares'):
+            return False
+    return True
+
+
+def run_all(items: list, table: dict, jobs: int, run) -> dict:
+    """Run ``run(target, collection)`` for each item, ``jobs`` at a time, as can_start allows;
+    the items are taken in their order, and an exclusive one waits for the others to end."""
+    results = {}
+    pending = list(items)
+    running = {}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        while pending or running:
+            for item in list(pending):
+                if len(running) >= jobs:
+                    break
+                if can_start(table, item, list(running.values())):
+                    pending.remove(item)
+                    running[pool.submit(run, *item)] = item
+                elif (table.get(item[0]) or {}).get('exclusive'):
+                    break  # nothing new starts before it
+            done, _ = concurrent.futures.wait(running, return_when=concurrent.futures.FIRST_COMPLETED)
+            for future in done:
+                results[running.pop(future)] = future.result()
+    return results
+
+
+def first_request() -> None:
+    """The admin's first request, alone: AWX makes a user's profile the first time it is read
+    (AutoOneToOneField), and two first requests at once collide (400, duplicate key
+    main_profile_user_id_key), as two plays starting together after a reset would."""
+    answer = requests.get(os.environ['SERVICE_URL'] + '/api/v2/me/', timeout=60,
+                          auth=(os.environ['SERVICE_ADMIN_USERNAME'], os.environ['SERVICE_ADMIN_PASSWORD']),
+                          verify=os.environ.get('SERVICE_CA_PATH') or True)
+    answer.raise_for_status()
+
+
+def service_env() -> dict:
     env = dict(os.environ)
-    if exports is not None:
-        env.update(read_exports(exports))
     for name in ('SERVICE_URL', 'SERVICE_ADMIN_USERNAME', 'SERVICE_ADMIN_PASSWORD'):
         if not env.get(name):
             raise SystemExit(f'run.py: {name} is not set (start a service first)')
@@ -213,9 +255,10 @@ def main() -> int:
                         help='awx.awx as built from those sources (default: awx_collection/ as it is)')
     parser.add_argument('--service-kind', choices=('real', 'reference'), default='reference')
     parser.add_argument('--collections', default='awx,ours')
-    parser.add_argument('--service', action='append', default=[], metavar='COLLECTION=EXPORTS',
-                        help='a service of its own for a collection; the collections then run side by side')
     parser.add_argument('--table', type=Path, default=None)
+    parser.add_argument('--jobs', type=int, default=JOBS, help='plays run side by side')
+    parser.add_argument('--timeout', type=int, default=int(os.environ.get('AWX_SUITE_TIMEOUT', '0')) or None,
+                        help='seconds a target may take (default: 300 on the reference service, 900 on the real AWX)')
     parser.add_argument('targets', nargs='*')
     args = parser.parse_args()
 
@@ -227,8 +270,7 @@ def main() -> int:
         raise SystemExit(f'run.py: targets.yml does not list {", ".join(unknown)}')
     wanted = args.targets or available
     collections = [c for c in args.collections.split(',') if c]
-    own = dict(item.split('=', 1) for item in args.service)
-    envs = {name: service_env(Path(own[name]) if name in own else None) for name in collections}
+    env = service_env()
 
     trees = {}
     if 'awx' in collections:
@@ -236,24 +278,25 @@ def main() -> int:
     if 'ours' in collections:
         trees['ours'] = our_tree(awx_collection, WORK / args.service_kind)
     logroot = ROOT / 'tests' / 'output' / 'awx-suite' / args.service_kind
-    results: dict[str, dict[str, tuple]] = {target: {} for target in wanted}
+    for name in collections:
+        (logroot / name).mkdir(parents=True, exist_ok=True)
+    timeout = args.timeout or TIMEOUT[args.service_kind]
 
-    def run_all(name: str) -> None:
-        logdir = logroot / name
-        logdir.mkdir(parents=True, exist_ok=True)
-        for target in wanted:
-            if (table.get(target) or {}).get(f'skip_{args.service_kind}'):
-                results[target][name] = None
-                continue
-            ok, seconds, failure = run_target(trees[name], target, envs[name], logdir)
-            results[target][name] = (ok, seconds, failure)
-            print(f'awx-suite {args.service_kind} {name:4} {target:28} {"pass" if ok else "FAIL"} {seconds:5.0f}s {failure}',
-                  flush=True)
+    def run(target: str, name: str) -> tuple:
+        ok, seconds, failure = run_target(trees[name], target, env, logroot / name, timeout)
+        print(f'awx-suite {args.service_kind} {name:4} {target:28} {"pass" if ok else "FAIL"} {seconds:5.0f}s {failure}',
+              flush=True)
+        return ok, seconds, failure
 
-    side_by_side = all(name in own for name in collections)
-    with ThreadPoolExecutor(max_workers=len(collections) if side_by_side else 1) as pool:
-        for done in [pool.submit(run_all, name) for name in collections]:
-            done.result()
+    targets_dir = awx_collection / 'tests' / 'integration' / 'targets'
+    items = [(target, name) for target in wanted for name in collections
+             if not (table.get(target) or {}).get(f'skip_{args.service_kind}')]
+    items.sort(key=lambda item: -weight(targets_dir, *item))
+    first_request()
+    t0 = time.monotonic()
+    done = run_all(items, table, max(1, args.jobs), run)
+    elapsed = time.monotonic() - t0
+    results: dict[str, dict[str, tuple]] = {target: {name: done.get((target, name)) for name in collections} for target in wanted}
 
     lines = [f'awx.awx integration targets on the {args.service_kind} service',
              f'{"target":28} ' + ' '.join(f'{c:>6} {"s":>4}' for c in collections) + '  first failing task / why skipped']
@@ -275,7 +318,6 @@ def main() -> int:
                 note = f'{name}: {failure}'
         res_awx, res_ours = results[target].get('awx'), results[target].get('ours')
         known = (table.get(target) or {}).get(f'known_{args.service_kind}')
-        awx_known = (table.get(target) or {}).get(f'awx_{args.service_kind}')
         if res_awx and res_ours and res_awx[0] and not res_ours[0]:
             if known:
                 note = f'known: {known}'
@@ -283,6 +325,7 @@ def main() -> int:
                 regressions.append(target)
         elif known and res_ours and res_ours[0]:
             note = 'passes now: remove its known_' + args.service_kind + ' entry'
+        awx_known = (table.get(target) or {}).get(f'awx_{args.service_kind}')
         if res_awx and not res_awx[0]:
             if awx_known:
                 note = f'awx.awx fails: {awx_known}' + (f'; {note}' if note else '')
@@ -292,7 +335,8 @@ def main() -> int:
             note = 'awx.awx passes now: remove its awx_' + args.service_kind + ' entry'
         lines.append(row + ' ' + note)
     ran = sum(1 for t in wanted if not (table.get(t) or {}).get(f'skip_{args.service_kind}'))
-    lines.append('passed: ' + ', '.join(f'{c} {counts[c]} of {ran}' for c in collections))
+    lines.append('passed: ' + ', '.join(f'{c} {counts[c]} of {ran}' for c in collections)
+                 + f'; {fmt(elapsed)} s, {max(1, args.jobs)} at a time')
     if regressions:
         lines.append('passes with awx.awx, fails with automation.service: ' + ', '.join(regressions))
     if awx_failures:

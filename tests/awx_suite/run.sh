@@ -64,8 +64,8 @@ for repo in ansible-tower-samples test-playbooks; do
 done
 mv "$gitconfig.new" "$gitconfig"
 
-# ansible-core for the plays, and what the modules of both collections need: awx.awx's
-# export and import modules run awxkit, installed from the same AWX sources.
+# ansible-core for the plays, and what the modules of both collections need (awx.awx's
+# export and import need awxkit: the one of the same sources, as AWX's own CI installs it).
 venv=$root/.run/awx-suite/venv
 requirements="ansible-core==2.16.19 requests python-dateutil pytz $src/awxkit"
 mkdir -p "$root/.run/awx-suite"
@@ -75,23 +75,19 @@ if [ ! -x "$venv/bin/ansible-playbook" ] || [ "$(cat "$venv/.requirements" 2>/de
     rm -rf "$venv"
     "${PYTHON:-python3.11}" -m venv "$venv"
     # shellcheck disable=SC2086  # the list is words
-    # awxkit takes its version from a VERSION file or git, neither of which the sources have
-    SETUPTOOLS_SCM_PRETEND_VERSION=24.6.1 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check $requirements
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check $requirements
     echo "$requirements" > "$venv/.requirements"
 fi
 flock -u 8
 export AWX_SUITE_PYTHON=$venv/bin/python
 
-# On the reference service each collection gets a service of its own, and the two run
-# side by side (one core each); the real AWX test bed is one, and they take turns on it.
+svcdir=$root/.run/awx-suite-service-$kind
 started=
 # shellcheck disable=SC2317  # called by the EXIT trap
 stop_service() {
     [ -n "$started" ] || return 0
     if [ "$kind" = reference ]; then
-        for name in awx ours; do
-            "$root/tests/ci/svcctl.sh" stop --dir "$root/.run/awx-suite-service-$kind-$name" >&2 || true
-        done
+        "$root/tests/ci/svcctl.sh" stop --dir "$svcdir" >&2 || true
     else
         "$realawx" stop >&2 || true
     fi
@@ -99,19 +95,14 @@ stop_service() {
 trap stop_service EXIT
 
 started=1
-services=()
 if [ "$kind" = reference ]; then
-    for name in awx ours; do
-        svcdir=$root/.run/awx-suite-service-$kind-$name
-        port=$(python "$root/tests/ci/free_port.py")
-        GIT_CONFIG_GLOBAL=$gitconfig "$root/tests/ci/svcctl.sh" start --port "$port" --dir "$svcdir" > "$svcdir.exports"
-        services+=(--service "$name=$svcdir.exports")
-    done
+    port=$(python "$root/tests/ci/free_port.py")
+    exports=$(GIT_CONFIG_GLOBAL=$gitconfig "$root/tests/ci/svcctl.sh" start --port "$port" --dir "$svcdir")
 else
     "$realawx" reset >&2
     exports=$("$realawx" start)
-    eval "$exports"
 fi
+eval "$exports"
 
 python "$root/tests/awx_suite/run.py" --awx-source "$src" --awx-collection "$awx_collection" \
-    --service-kind "$kind" "${services[@]}" "$@"
+    --service-kind "$kind" "$@"

@@ -25,7 +25,7 @@
 # Results: tests/output/matrix/<version>/{sanity,integration}/ and a summary table.
 set -euo pipefail
 
-targets=${MATRIX_TARGETS:-async_controller awx_compat inventory_plugin lookup_api schedule_rrule settings credential job_template workflow_job_template token}
+targets=${MATRIX_TARGETS:-async_controller awx_compat awx_compat_jobs inventory_plugin lookup_api schedule_rrule settings credential job_template workflow_job_template token}
 [ "$targets" != all ] || targets=
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)

@@ -171,6 +171,8 @@ def test_user_and_team_assignments(service, org, rando, jt):
     assert r.status_code == 201, r.text
     assignment = r.json()
     assert assignment["object_id"] == str(jt["id"]) and assignment["content_type"] == "awx.jobtemplate"
+    # Observed on AWX 24.6.1: the resource ids are not read back.
+    assert assignment["object_ansible_id"] is None and assignment["user_ansible_id"] is None
     assert assignment["summary_fields"]["role_definition"]["name"] == "JobTemplate Execute"
     assert call(service, "GET", "job_templates/%d/" % jt["id"], auth=auth).status_code == 200
     listed = call(service, "GET", "role_user_assignments/?user=%d" % user_id).json()["results"]
@@ -180,6 +182,24 @@ def test_user_and_team_assignments(service, org, rando, jt):
     team = call(service, "POST", "teams/", json={"name": unique("t"), "organization": org["id"]}).json()
     r = call(service, "POST", "role_team_assignments/", json={"role_definition": rd["id"], "team": team["id"], "object_id": jt["id"]})
     assert r.status_code == 201 and r.json()["team"] == team["id"]
+    assert "team_ansible_id" not in r.json() and r.json()["object_ansible_id"] is None
+    # A shared object's resource id: in its summary_fields, a filter of its list, and for assignments.
+    resource = team["summary_fields"]["resource"]
+    assert resource["resource_type"] == "shared.team"
+    listed = call(service, "GET", "teams/?resource__ansible_id=%s" % resource["ansible_id"].upper()).json()
+    assert [t["id"] for t in listed["results"]] == [team["id"]]
+    r = call(service, "GET", "teams/?resource__ansible_id=bad")
+    assert r.status_code == 400 and "is not a valid UUID" in r.json()["detail"]
+    r = call(service, "GET", "job_templates/?resource__ansible_id=%s" % resource["ansible_id"])
+    assert r.status_code == 400
+    audit = call(service, "GET", "role_definitions/?name=Organization+Audit").json()["results"][0]
+    org_aid = call(service, "GET", "organizations/%d/" % org["id"]).json()["summary_fields"]["resource"]["ansible_id"]
+    assert call(service, "GET", "teams/?resource__ansible_id=%s" % org_aid).json()["count"] == 0
+    body = {"role_definition": audit["id"], "team_ansible_id": resource["ansible_id"], "object_ansible_id": org_aid}
+    r = call(service, "POST", "role_team_assignments/", json=body)
+    assert r.status_code == 201 and (r.json()["team"], r.json()["object_id"]) == (team["id"], str(org["id"]))
+    r = call(service, "POST", "role_team_assignments/", json={"role_definition": rd["id"], "team": team["id"], "object_ansible_id": org_aid})
+    assert r.status_code == 400 and r.json() == {"object_ansible_id": "Object type of organization does not match role type of jobtemplate"}
     member = call(service, "GET", "role_definitions/?name=Organization+Member").json()["results"][0]
     r = call(service, "POST", "role_team_assignments/", json={"role_definition": member["id"], "team": team["id"], "object_id": org["id"]})
     assert r.status_code == 400 and r.json() == ["Assigning organization member permission to teams is not allowed"]

@@ -95,3 +95,21 @@ def test_node_labels_and_instance_groups(service, wfjt):
     assert call(service, "POST", path, json={"id": groups[1]["id"], "disassociate": True}).status_code == 204
     assert [item["id"] for item in call(service, "GET", path).json()["results"]] == [groups[0]["id"]]
     assert call(service, "GET", "instance_groups/%d/" % groups[1]["id"]).status_code == 200
+
+
+def test_node_prompts_the_template_does_not_ask_for(service, wfjt):
+    # As observed on AWX 24.6.1 (the Demo Job Template asks for nothing).
+    jt = call(service, "GET", "job_templates/", params={"name": "Demo Job Template"}).json()["results"][0]
+    path = "workflow_job_templates/%d/workflow_nodes/" % wfjt["id"]
+    for prompt in ({"job_type": "check"}, {"verbosity": 1}):
+        r = call(service, "POST", path, json=dict(prompt, unified_job_template=jt["id"]))
+        assert r.status_code == 400 and r.json() == {name: ["Field is not configured to prompt on launch."] for name in prompt}
+    # the template's own value is no prompt
+    r = call(service, "POST", path, json={"unified_job_template": jt["id"], "job_type": jt["job_type"]})
+    assert r.status_code == 201, r.text
+    node = r.json()
+    # a partial update that leaves out the variables, the inventory and the execution environment is not checked
+    r = call(service, "PATCH", "workflow_job_template_nodes/%d/" % node["id"], json={"verbosity": 2})
+    assert r.status_code == 200 and r.json()["verbosity"] == 2
+    r = call(service, "PATCH", "workflow_job_template_nodes/%d/" % node["id"], json={"verbosity": 3, "extra_data": {}})
+    assert r.status_code == 400 and r.json() == {"verbosity": ["Field is not configured to prompt on launch."]}

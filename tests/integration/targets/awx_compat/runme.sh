@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# A playbook written for awx.awx runs with only the collection prefix replaced.
+# A playbook written for awx.awx runs with only the collection prefix replaced
+# (files/awx_playbook.yml of the target that runs this: awx_compat, awx_compat_jobs).
 # The service's CA reaches the modules through the environment, as it would
 # through a system CA store: the playbook itself is unchanged.
 set -eux

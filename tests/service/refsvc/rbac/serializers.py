@@ -1,20 +1,13 @@
-import uuid
-
 from django.contrib.auth.models import User
 from rest_framework import serializers
 
+from refsvc.svc.models import resource_summary
 from refsvc.svc.serializers import ResourceSerializer, user_summary
 
 from . import managed, registry
 from .models import Role, RoleDefinition, RoleTeamAssignment, RoleUserAssignment, Team
 
-ANSIBLE_ID_NAMESPACE = uuid.UUID("6f1b2a3c-0d4e-4f5a-8b6c-7d8e9fa0b1c2")
 DOES_NOT_EXIST = 'Invalid pk "%s" - object does not exist.'
-
-
-def ansible_id(kind_key, pk):
-    """A stable resource id of an object (the real service keeps one per shared object)."""
-    return str(uuid.uuid5(ANSIBLE_ID_NAMESPACE, "%s:%s" % (kind_key, pk)))
 
 
 def org_summary(org):
@@ -41,6 +34,7 @@ class TeamSerializer(ResourceSerializer):
     def get_summary_fields(self, obj):
         return {
             "organization": org_summary(obj.organization),
+            "resource": resource_summary("team", obj.pk),
             "created_by": user_summary(obj.created_by),
             "object_roles": registry.object_roles(obj),
             "user_capabilities": {"edit": True, "delete": True},
@@ -273,13 +267,6 @@ class AssignmentSerializer(CommonSerializer):
             return None
         return kind.model.objects.filter(pk=obj.object_id).first()
 
-    def to_representation(self, obj):
-        data = super().to_representation(obj)
-        kind = registry.BY_LABEL.get(obj.content_type or "")
-        data["object_ansible_id"] = ansible_id(kind.key, obj.object_id) if kind and obj.object_id else None
-        data["%s_ansible_id" % self.actor_field] = ansible_id(self.actor_field, getattr(obj, self.actor_field + "_id"))
-        return data
-
 
 def _actor_field(queryset):
     return serializers.PrimaryKeyRelatedField(queryset=queryset, required=False)
@@ -304,7 +291,8 @@ class RoleTeamAssignmentSerializer(AssignmentSerializer):
     actor_field = "team"
     url_base = "role_team_assignments"
     team = _actor_field(Team.objects.all())
-    team_ansible_id = serializers.UUIDField(required=False, allow_null=True,
+    # Not nullable on the real service (user_ansible_id is): an assignment read back has no team_ansible_id.
+    team_ansible_id = serializers.UUIDField(required=False,
                                             help_text="Resource id of the team who will receive permissions from this assignment. Alternative to team field.")
 
     class Meta:

@@ -10,7 +10,7 @@ from rest_framework.response import Response
 
 from refsvc.svc import access
 from refsvc.svc.filters import FieldLookupBackend
-from refsvc.svc.models import Credential, Organization
+from refsvc.svc.models import RESOURCE_KINDS, Credential, Organization, ansible_id
 from refsvc.svc.serializers import UserSerializer
 from refsvc.svc.views import ApiMixin, CreatedByMixin, ResourceDetail, ResourceList
 
@@ -23,7 +23,6 @@ from .serializers import (
     RoleTeamAssignmentSerializer,
     RoleUserAssignmentSerializer,
     TeamSerializer,
-    ansible_id,
 )
 
 PARTICIPATION = "You cannot assign an Organization participation role as a child role for a Team."
@@ -469,7 +468,10 @@ class AssignmentList(ApiMixin, generics.ListCreateAPIView):
         elif data.get("object_ansible_id"):
             if kind is None:
                 raise ValidationError({"object_ansible_id": "System role does not allow for object assignment"})
-            obj = _by_ansible_id(data["object_ansible_id"], self.visible_objects(kind), kind.key, "object_ansible_id")
+            obj = self.shared_object(data["object_ansible_id"])
+            if registry.kind_of(obj) is not kind:
+                raise ValidationError({"object_ansible_id": "Object type of %s does not match role type of %s" % (
+                    type(obj).__name__.lower(), kind.codename)})
         if kind is None:
             if not user.is_superuser:
                 raise PermissionDenied()
@@ -486,6 +488,15 @@ class AssignmentList(ApiMixin, generics.ListCreateAPIView):
                 serializer.instance = self.model.objects.create(created_by=user, **values)
         except IntegrityError:
             serializer.instance = self.model.objects.get(**values)
+
+    def shared_object(self, value):
+        """The organization, team or user (the objects with a resource id) whose resource id is ``value``."""
+        for key in RESOURCE_KINDS.values():
+            candidates = self.visible_objects(registry.BY_KEY[key]) if key in registry.BY_KEY else access.visible(User, self.request.user)
+            for obj in candidates:
+                if ansible_id(key, obj.pk) == str(value):
+                    return obj
+        raise ValidationError({"object_ansible_id": DOES_NOT_EXIST % value})
 
     def visible_objects(self, kind):
         user = self.request.user

@@ -1080,6 +1080,8 @@ def prompt_errors(kind, ujt, attrs, initial):
     for name, flag in PROMPT_FIELDS.items():
         if name not in initial or attrs.get(name) in (None, ""):
             continue
+        if attrs[name] == getattr(ujt, name, None):
+            continue  # the template's own value: neither accepted nor refused
         prompts = kind == "job_template" or (kind == "workflow_job_template" and name in WORKFLOW_PROMPTS)
         allowed = prompts and flag is not None and getattr(ujt, flag, False)
         if not allowed:

@@ -7,6 +7,8 @@ from django.db.models import Q
 from rest_framework.exceptions import ParseError
 from rest_framework.filters import BaseFilterBackend
 
+from .models import RESOURCE_KINDS, ansible_id
+
 RESERVED = {"page", "page_size", "order_by", "search", "format", "callback", "all_pages"}
 FORBIDDEN = {"password", "token", "token_checksum", "client_secret", "inputs"}
 LOOKUPS = {
@@ -29,6 +31,12 @@ def _convert(field, lookup, value):
     if value.lower() in ("none", "null") and getattr(field, "null", False) and lookup == "exact":
         return None
     return value
+
+
+def _with_ansible_id(queryset, kind_key, value):
+    """The primary keys of the shared objects whose resource id is ``value`` (a UUID)."""
+    wanted = str(models.UUIDField().to_python(value))
+    return [pk for pk in queryset.values_list("pk", flat=True) if ansible_id(kind_key, pk) == wanted]
 
 
 def _resolve(model, key):
@@ -73,14 +81,19 @@ class FieldLookupBackend(BaseFilterBackend):
                 elif name.startswith("chain__"):
                     name = name[7:]
                 name = view.filter_aliases.get(name, name) if hasattr(view, "filter_aliases") else name
+                kind_key = RESOURCE_KINDS.get(model.__name__) if name == "resource__ansible_id" else None
                 head, _, rest = name.partition("__")
                 # A model's ``filter_any``: a field of the real service that is one of several columns here.
                 names = [column + ("__" + rest if rest else "") for column in getattr(model, "filter_any", {}).get(head, ())] or [name]
-                resolved = [_resolve(model, each) for each in names]
+                resolved = [] if kind_key is not None else [_resolve(model, each) for each in names]
                 for value in values:
-                    q = Q()
-                    for orm_key, field, lookup in resolved:
-                        q |= Q(**{orm_key: _convert(field, lookup, value)})
+                    if kind_key is not None:
+                        pks = _with_ansible_id(queryset, kind_key, value)
+                        q = Q(pk__in=pks) if pks else Q(pk__isnull=True)  # an empty IN cannot be written as SQL
+                    else:
+                        q = Q()
+                        for orm_key, field, lookup in resolved:
+                            q |= Q(**{orm_key: _convert(field, lookup, value)})
                     if negate:
                         q = ~q
                     if is_or:

@@ -1,3 +1,5 @@
+import uuid
+
 from django.conf import settings
 from django.db import models
 from oauth2_provider.models import (
@@ -8,6 +10,22 @@ from oauth2_provider.models import (
     AbstractIDToken,
     AbstractRefreshToken,
 )
+
+
+# The real service's resource registry keeps a resource id (ansible_id) for its
+# shared objects only: organizations, teams and users (model name -> kind).
+RESOURCE_KINDS = {"Organization": "organization", "Team": "team", "User": "user"}
+ANSIBLE_ID_NAMESPACE = uuid.UUID("6f1b2a3c-0d4e-4f5a-8b6c-7d8e9fa0b1c2")
+
+
+def ansible_id(kind_key, pk):
+    """A stable resource id of a shared object (here derived from its kind and primary key)."""
+    return str(uuid.uuid5(ANSIBLE_ID_NAMESPACE, "%s:%s" % (kind_key, pk)))
+
+
+def resource_summary(kind_key, pk):
+    """``summary_fields.resource`` of a shared object."""
+    return {"ansible_id": ansible_id(kind_key, pk), "resource_type": "shared." + kind_key}
 
 
 class RuntimeSetting(models.Model):

@@ -5,7 +5,7 @@ from django.contrib.auth.models import User
 from rest_framework import serializers
 
 from . import credential_inputs, named_urls
-from .models import Credential, CredentialType, Host, Inventory, OAuth2AccessToken, Organization, UserProfile
+from .models import Credential, CredentialType, Host, Inventory, OAuth2AccessToken, Organization, UserProfile, resource_summary
 
 ENCRYPTED = "$encrypted$"
 HIDDEN_TOKEN = "************"
@@ -161,7 +161,7 @@ class OrganizationSerializer(ResourceSerializer):
         return related
 
     def get_summary_fields(self, obj):
-        data = {"user_capabilities": {"edit": True, "delete": True}}
+        data = {"resource": resource_summary("organization", obj.pk), "user_capabilities": {"edit": True, "delete": True}}
         ee = obj.default_environment
         if ee is not None:
             data["default_environment"] = {"id": ee.id, "name": ee.name, "description": ee.description, "image": ee.image}
@@ -466,6 +466,9 @@ class UserSerializer(ResourceSerializer):
             "personal_tokens": base + "personal_tokens/",
             "authorized_tokens": base + "authorized_tokens/",
         }
+
+    def get_summary_fields(self, obj):
+        return {"resource": resource_summary("user", obj.pk)}
 
     def to_representation(self, obj):
         data = super().to_representation(obj)

@@ -1,7 +1,9 @@
 from rest_framework import serializers
 
+from refsvc.jobs.launch import split_survey_vars
 from refsvc.jobs.models import UnifiedJobTemplate
 from refsvc.jobs.serializers import WEBHOOK_SERVICES, object_roles, summary, unique_combination, validate_execution_environment
+from refsvc.resources.serializers import prompt_errors, resolve_ujt
 from refsvc.svc.serializers import ResourceSerializer, VariablesField, user_summary
 
 from .models import WorkflowApprovalTemplate, WorkflowJobTemplate, WorkflowJobTemplateNode
@@ -178,7 +180,32 @@ class WorkflowJobTemplateNodeSerializer(ResourceSerializer):
                 qs = qs.exclude(pk=self.instance.pk)
             if qs.exists():
                 raise serializers.ValidationError({"__all__": ["Workflow job template node with this Identifier and Workflow job template already exists."]})
+        errors = self.prompt_errors(attrs)
+        if errors:
+            raise serializers.ValidationError(errors)
         return attrs
+
+    def prompt_errors(self, attrs):
+        """The prompts the node's template does not ask for, refused as the real service refuses them; its
+        variables are the template's survey's, or any with ask_variables_on_launch. As there, a partial
+        update checks them only when it gives the variables, the inventory or the execution environment
+        (the prompts kept in columns of their own); a create always does."""
+        if self.partial and not {"extra_data", "inventory", "execution_environment"} & set(self.initial_data):
+            return {}
+        ujt = attrs.get("unified_job_template", getattr(self.instance, "unified_job_template", None))
+        target = resolve_ujt(ujt.pk) if ujt is not None else None
+        if target is None:
+            return {}
+        kind, template = target
+        errors = prompt_errors(kind, template, dict(attrs, extra_data=None), self.initial_data)
+        extra = attrs.get("extra_data") or {}
+        if extra and kind in ("job_template", "workflow_job_template") and not template.ask_variables_on_launch:
+            rest = split_survey_vars(template, extra)[1]
+            if rest:
+                errors["extra_data"] = [
+                    "Variables {} are not allowed on launch. Check the Prompt on Launch setting on the {} to include "
+                    "Extra Variables.".format(", ".join(str(key) for key in rest), kind.replace("_", " ").title())]
+        return errors
 
 
 class WorkflowApprovalTemplateSerializer(ResourceSerializer):

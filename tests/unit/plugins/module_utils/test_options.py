@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from ansible_collections.automation.service.plugins.module_utils._authenticator import build_auth, select_method
+from ansible_collections.automation.service.plugins.module_utils._authenticator import build_auth, select_method, unresolvable
 from ansible_collections.automation.service.plugins.module_utils._client import api_path, normalize_url
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
 from ansible_collections.automation.service.plugins.module_utils._options import resolve
@@ -99,3 +99,14 @@ def test_url_normalisation():
     assert api_path('/api/v2/me/') == '/api/v2/me/'
     assert api_path('ad_hoc_commands/2/stdout/?format=json') == '/api/v2/ad_hoc_commands/2/stdout/?format=json'
     assert api_path('jobs/5/stdout?format=txt') == '/api/v2/jobs/5/stdout/?format=txt'
+
+
+def test_unresolvable_host_in_awx_words():
+    # .invalid never resolves (RFC 6761). As awx.awx reads controller_host, a URL that does not
+    # start with http:// or https:// gets https:// in front: DNE.invalid://x names the host dne.invalid.
+    for url in ('https://nohost.invalid:8443/', 'nohost.invalid'):
+        msg = unresolvable(url, environ={})
+        assert msg.startswith('Unable to resolve controller_host (') and msg.endswith('): nohost.invalid')
+    assert unresolvable('DNE.invalid://junk.com', environ={}).endswith('): dne.invalid')
+    assert unresolvable('https://127.0.0.1:1/', environ={}) is None
+    assert unresolvable('https://nohost.invalid/', environ={'https_proxy': 'http://proxy:3128'}) is None
