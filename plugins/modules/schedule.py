@@ -41,8 +41,8 @@ options:
         C(SECONDLY), no C(COUNT) above 999, ...) and the module reports its message when it refuses one.
       - Needed to create the schedule. Compared as text, after a naive C(UNTIL) is turned into UTC in the time
         zone of C(DTSTART), as the service stores it.
-      - A string, or the one-item list that C(query()) of the M(automation.service.schedule_rrule) and
-        M(automation.service.schedule_rruleset) lookups gives.
+      - A string, or the one-item list that C(query()) of the P(automation.service.schedule_rrule#lookup) and
+        P(automation.service.schedule_rruleset#lookup) lookups gives.
     type: raw
   unified_job_template:
     description:

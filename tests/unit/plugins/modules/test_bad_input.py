@@ -133,7 +133,8 @@ def test_module_survives_generated_input(name, target):
 
 def plain_value(option):
     """A valid value for ``option``: its first choice, 1, a list of one dict of its required
-    sub-options, an empty dict, or 'x'."""
+    sub-options, an empty dict, or a text (one that no message holds: a required secret's value
+    is masked wherever it appears)."""
     if option.get('choices'):
         return option['choices'][0]
     if option.get('type') == 'int':
@@ -143,7 +144,7 @@ def plain_value(option):
         return [item] if option.get('type') == 'list' else item
     if option.get('type') == 'dict':
         return {}
-    return 'x'
+    return 'plain-text-value'
 
 
 @pytest.mark.parametrize('name', module_names())
