@@ -31,9 +31,9 @@ MATRIX ?=
 
 # make test runs two lanes side by side (tests/ci/run_steps.py): the first is
 # mostly CPU-bound work on the tree, the second mostly waits on services.
-# awx-suite-reference runs awx.awx's own integration targets with awx.awx and with ours on
-# the reference service (awx-suite-real is not a step: make awx-suite runs both).
-TEST_LANE_TREE := pytest sanity units lint changelog-lint docs importer ee awx-suite-reference
+# awx-suite (awx.awx's own integration targets with awx.awx and with ours, on both services)
+# is not a step yet: its last whole run on the reference service predates the latest fixes.
+TEST_LANE_TREE := pytest sanity units lint changelog-lint docs importer ee
 TEST_LANE_SERVICES := real-service integration integration-real matrix-ci
 TEST_STEPS := $(TEST_LANE_TREE) $(TEST_LANE_SERVICES)
 

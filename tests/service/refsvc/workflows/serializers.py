@@ -90,6 +90,13 @@ class UnifiedJobTemplateField(serializers.PrimaryKeyRelatedField):
         super().__init__(queryset=UnifiedJobTemplate.objects.all(), **kwargs)
 
 
+class RelatedId(serializers.IntegerField):
+    """An object's id, where "" means none, as DRF's relational fields take it on the real service."""
+
+    def to_internal_value(self, data):
+        return None if data == "" else super().to_internal_value(data)
+
+
 NODE_PROMPTS = ("inventory", "execution_environment", "job_type", "job_tags", "skip_tags", "limit", "diff_mode",
                 "verbosity", "scm_branch", "forks", "job_slice_count", "timeout")
 
@@ -105,7 +112,7 @@ class WorkflowJobTemplateNodeSerializer(ResourceSerializer):
     forks = serializers.IntegerField(min_value=0, required=False, allow_null=True, default=None)
     job_slice_count = serializers.IntegerField(min_value=0, required=False, allow_null=True, default=None)
     timeout = serializers.IntegerField(required=False, allow_null=True, default=None)
-    execution_environment = serializers.IntegerField(required=False, allow_null=True)
+    execution_environment = RelatedId(required=False, allow_null=True)
     diff_mode = serializers.BooleanField(required=False, allow_null=True, default=None)
     job_tags = serializers.CharField(required=False, allow_null=True, allow_blank=True, default=None)
     skip_tags = serializers.CharField(required=False, allow_null=True, allow_blank=True, default=None)
