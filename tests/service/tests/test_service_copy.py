@@ -74,6 +74,10 @@ def test_workflow_copy_has_its_nodes_and_edges(service):
     r = call(service, "POST", "workflow_job_template_nodes/%d/create_approval_template/" % second["id"], json={"name": "ok?"})
     assert r.status_code in (200, 201), r.text
     assert call(service, "POST", "workflow_job_template_nodes/%d/success_nodes/" % first["id"], json={"id": second["id"]}).status_code == 204
+    # (awx.awx's copy reads can_copy_without_user_input of a workflow's copy view)
+    assert call(service, "GET", "workflow_job_templates/%d/copy/" % wfjt["id"]).json() == {
+        "can_copy": True, "can_copy_without_user_input": True, "templates_unable_to_copy": [],
+        "credentials_unable_to_copy": [], "inventories_unable_to_copy": []}
     copied = call(service, "POST", "workflow_job_templates/%d/copy/" % wfjt["id"], json={"name": wfjt["name"] + "-copy"}).json()
     nodes = {n["identifier"]: n for n in call(service, "GET", "workflow_job_templates/%d/workflow_nodes/" % copied["id"]).json()["results"]}
     assert sorted(nodes) == ["first", "second"]

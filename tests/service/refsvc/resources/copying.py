@@ -1,5 +1,5 @@
 """<resource>/<id>/copy/: GET says whether the user may copy the object
-({"can_copy": ...}); POST {"name": ...} makes a copy under that name and
+({"can_copy": ...}; a workflow's says more); POST {"name": ...} makes a copy under that name and
 answers 201 with it, as the real service's CopyAPIView does. A copy keeps the
 object's fields and the relations the real service keeps at copy
 (FIELDS_TO_PRESERVE_AT_COPY): a job template's credentials, labels, instance
@@ -75,6 +75,9 @@ def copy_workflow(old, new):
 class CopyMixin:
     http_method_names = ["get", "post", "head", "options"]
     relations = None
+    # A workflow's copy view says more (WorkflowJobTemplateCopy.get): whether the copy needs
+    # the user's input, and which related objects the user could not copy ("all" when none).
+    detailed = False
 
     def may_copy(self, obj):
         try:
@@ -84,7 +87,17 @@ class CopyMixin:
         return True
 
     def get(self, request, *args, **kwargs):
-        return Response({"can_copy": self.may_copy(self.get_object())})
+        can_copy = self.may_copy(self.get_object())
+        if not self.detailed:
+            return Response({"can_copy": can_copy})
+        unable = [] if can_copy else ["all"]
+        return Response({
+            "can_copy": can_copy,
+            "can_copy_without_user_input": can_copy,
+            "templates_unable_to_copy": unable,
+            "credentials_unable_to_copy": unable,
+            "inventories_unable_to_copy": list(unable),
+        })
 
     def post(self, request, *args, **kwargs):
         obj = self.get_object()
@@ -108,8 +121,9 @@ class CopyMixin:
         return Response(data, status=status.HTTP_201_CREATED, headers={"Location": data.get("url", "")})
 
 
-def copy_view(detail, relations=None):
-    return type("Copy" + detail.__name__, (CopyMixin, detail), {"relations": staticmethod(relations) if relations else None})
+def copy_view(detail, relations=None, detailed=False):
+    return type("Copy" + detail.__name__, (CopyMixin, detail),
+                {"relations": staticmethod(relations) if relations else None, "detailed": detailed})
 
 
 COPYABLE = [
@@ -118,5 +132,5 @@ COPYABLE = [
     ("job_templates", copy_view(jobs_views.JobTemplateDetail, copy_job_template)),
     ("notification_templates", copy_view(resources_views.NotificationTemplateDetail)),
     ("projects", copy_view(jobs_views.ProjectDetail)),
-    ("workflow_job_templates", copy_view(workflows_views.WorkflowJobTemplateDetail, copy_workflow)),
+    ("workflow_job_templates", copy_view(workflows_views.WorkflowJobTemplateDetail, copy_workflow, detailed=True)),
 ]
