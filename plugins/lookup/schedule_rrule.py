@@ -74,7 +74,11 @@ EXAMPLES = r'''
 
 RETURN = r'''
 _raw:
-  description: The rrule, for example C(DTSTART;TZID=America/New_York:20300601T120000 RRULE:FREQ=DAILY;COUNT=1;INTERVAL=1).
+  description:
+    - The rrule, for example C(DTSTART;TZID=America/New_York:20300601T120000 RRULE:FREQ=DAILY;COUNT=1;INTERVAL=1).
+    - As awx.awx's lookup, the text itself under ansible-core before 2.18 (C(query()) then gives the text, and
+      ansible-core warns that a lookup should return a list); from 2.18 on, which requires a list, a one-item list.
+      M(automation.service.schedule) takes either in O(automation.service.schedule#module:rrule).
   type: list
   elements: str
 '''
@@ -85,8 +89,8 @@ from ansible.errors import AnsibleError
 from ansible.plugins.lookup import LookupBase
 
 from ansible_collections.automation.service.plugins.plugin_utils._rrule import (
-    DATE_FORMAT, POSITIONS, WEEKDAYS, check_timezone, end_arguments, frequency_of, parse_when, require_dateutil,
-    rule_text, weekday,
+    DATE_FORMAT, POSITIONS, WEEKDAYS, check_timezone, end_arguments, frequency_of, lookup_result, parse_when,
+    require_dateutil, rule_text, weekday,
 )
 
 
@@ -147,4 +151,4 @@ class LookupModule(LookupBase):
                                'got %d).' % len(terms))
         options = dict((name, self.get_option(name)) for name in
                        ('start_date', 'timezone', 'every', 'end_on', 'on_days', 'month_day_number', 'on_the'))
-        return [rrule_string(terms[0], options)]
+        return lookup_result(rrule_string(terms[0], options))

@@ -59,7 +59,11 @@ EXAMPLES = r'''
 
 RETURN = r'''
 _raw:
-  description: The rule set, for example C(DTSTART;TZID=UTC:20300430T103000 RRULE:FREQ=DAILY;INTERVAL=1 EXRULE:...).
+  description:
+    - The rule set, for example C(DTSTART;TZID=UTC:20300430T103000 RRULE:FREQ=DAILY;INTERVAL=1 EXRULE:...).
+    - As awx.awx's lookup, the text itself under ansible-core before 2.18 (C(query()) then gives the text, and
+      ansible-core warns that a lookup should return a list); from 2.18 on, which requires a list, a one-item list.
+      M(automation.service.schedule) takes either in O(automation.service.schedule#module:rrule).
   type: list
   elements: str
 '''
@@ -68,8 +72,8 @@ from ansible.errors import AnsibleError
 from ansible.plugins.lookup import LookupBase
 
 from ansible_collections.automation.service.plugins.plugin_utils._rrule import (
-    DATE_FORMAT, POSITIONS, WEEKDAYS, check_timezone, end_arguments, frequency_of, parse_when, require_dateutil,
-    rule_text, weekday,
+    DATE_FORMAT, POSITIONS, WEEKDAYS, check_timezone, end_arguments, frequency_of, lookup_result, parse_when,
+    require_dateutil, rule_text, weekday,
 )
 
 # rule key -> (smallest, largest) of its numbers
@@ -158,4 +162,4 @@ class LookupModule(LookupBase):
         if len(terms) != 1:
             raise AnsibleError('You may only pass one schedule type in at a time (schedule_rruleset takes one start date, '
                                'got %d).' % len(terms))
-        return [ruleset_string(terms[0], self.get_option('rules'), self.get_option('timezone'))]
+        return lookup_result(ruleset_string(terms[0], self.get_option('rules'), self.get_option('timezone')))

@@ -19,10 +19,11 @@ __metaclass__ = type
 
 import json
 import os
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from ansible.module_utils.common.text.converters import to_text
 
+from ansible_collections.automation.service.plugins.module_utils._client import api_path
 from ansible_collections.automation.service.plugins.module_utils._errors import (
     ApiError, ConfigError, MultipleFound, NotFound, ServiceError,
 )
@@ -32,6 +33,14 @@ from ansible_collections.automation.service.plugins.module_utils._options import
 
 NO_LOG_PLACEHOLDER = 'VALUE_SPECIFIED_IN_NO_LOG_PARAMETER'
 SECRET_OPTIONS = [name for name, spec in OPTIONS.items() if spec[3].get('no_log')]
+
+
+def wanted_one(endpoint, params, count):
+    """awx.awx's words for a look-up that did not find exactly one object (playbooks
+    written for it test them): the request, as a path and query, and its count."""
+    shown = [(k, v) for k, v in params.items() if k != 'page_size']
+    return 'Request to %s%s returned %d items, expected 1' % (
+        api_path(endpoint), '?' + urlencode(shown) if shown else '', count)
 
 
 def is_id(value):
@@ -236,24 +245,38 @@ class ApiTask:
         params['page_size'] = 2
         page = self.client.get(endpoint, params=params)
         results = page.get('results', []) if isinstance(page, dict) else []
-        if len(results) > 1 or (isinstance(page, dict) and page.get('count', 0) > 1):
+        count = page.get('count', len(results)) if isinstance(page, dict) else len(results)
+        if len(results) > 1 or count > 1:
             described = ', '.join('%s=%s' % item for item in sorted(filters.items()) if item[1] is not None)
-            raise MultipleFound('More than one object in %s matches %s: name it by id instead.'
-                                % (endpoint, described), total_results=page.get('count'))
+            raise MultipleFound('More than one object in %s matches %s: name it by id instead (%s).'
+                                % (endpoint, described, wanted_one(endpoint, params, count)), total_results=count)
         return results[0] if results else None
 
-    def lookup(self, endpoint, value, name_field='name', label=None, required=False, **filters):
+    def lookup(self, endpoint, value, name_field='name', label=None, required=False, missing=None, **filters):
         """The object ``value`` names in ``endpoint``, found as awx.awx finds it: a named URL
         (``name++organization``) first; then by ``name_field``, or for digits by ``name_field`` or
         id (when both match, the id wins); ``filters`` narrow the search. None when there is none,
-        or NotFound when ``required`` (``''`` names nothing)."""
+        or NotFound when ``required`` (``''`` names nothing), with ``missing % value`` as its message
+        (awx.awx's own words for that option), else with awx.awx's words for the request."""
         if value is None:
             return None
         text = to_text(value)
-        if not text:
-            if required:
-                raise NotFound('%s %r was not found.' % (label or endpoint.rstrip('s'), value), total_results=0)
-            return None
+        filters = dict((k, v) for k, v in filters.items() if v is not None)
+        if is_id(value):
+            params = dict(filters, **{'or__id': int(value), 'or__' + name_field: text})
+        else:
+            params = dict(filters, **{name_field: text})
+        found = None
+        if text:
+            found = self._find(endpoint, value, text, params)
+        if found is None and required:
+            if missing:
+                raise NotFound(missing % (value,), total_results=0)
+            raise NotFound('%s %r was not found: %s.' % (label or endpoint.rstrip('s'), value,
+                                                          wanted_one(endpoint, params, 0)), total_results=0)
+        return found
+
+    def _find(self, endpoint, value, text, params):
         if '++' in text:
             try:
                 found = self.client.get('%s/%s' % (endpoint, quote(text, safe='+')))
@@ -261,29 +284,23 @@ class ApiTask:
                 found = None
             if isinstance(found, dict) and found.get('id') is not None:
                 return found
-        filters = dict((k, v) for k, v in filters.items() if v is not None)
-        if is_id(value):
-            params = dict(filters, page_size=10, **{'or__id': int(value), 'or__' + name_field: text})
-            page = self.client.get(endpoint, params=params)
-            results = page.get('results', []) if isinstance(page, dict) else []
-            count = page.get('count', len(results)) if isinstance(page, dict) else len(results)
-            if count > 1:
-                for item in results:
-                    if item.get('id') == int(value):
-                        return item
-                raise MultipleFound('More than one object in %s is named %r: name it by id instead.'
-                                    % (endpoint, text), total_results=count)
-            found = results[0] if results else None
-        else:
-            found = self.get_one(endpoint, **dict(filters, **{name_field: text}))
-        if found is None and required:
-            raise NotFound('%s %r was not found.' % (label or endpoint.rstrip('s'), value), total_results=0)
-        return found
+        if not is_id(value):
+            return self.get_one(endpoint, **params)
+        page = self.client.get(endpoint, params=dict(params, page_size=10))
+        results = page.get('results', []) if isinstance(page, dict) else []
+        count = page.get('count', len(results)) if isinstance(page, dict) else len(results)
+        if count > 1:
+            for item in results:
+                if item.get('id') == int(value):
+                    return item
+            raise MultipleFound('More than one object in %s is named %r: name it by id instead (%s).'
+                                % (endpoint, text, wanted_one(endpoint, params, count)), total_results=count)
+        return results[0] if results else None
 
-    def resolve_id(self, endpoint, value, label=None, name_field='name', **filters):
+    def resolve_id(self, endpoint, value, label=None, name_field='name', missing=None, **filters):
         """The id of the object named ``value`` (a name, an id or a named URL) in ``endpoint``;
-        None for None."""
-        found = self.lookup(endpoint, value, name_field, label, required=True, **filters)
+        None for None. ``missing``: as for lookup()."""
+        found = self.lookup(endpoint, value, name_field, label, required=True, missing=missing, **filters)
         return None if found is None else found['id']
 
     # -- writes ------------------------------------------------------------------

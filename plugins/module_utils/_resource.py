@@ -169,10 +169,8 @@ class Resource:
         named = current.get('name') == value or (is_id(value) and int(value) == current.get('id'))
         if current.get('id') is not None and named:
             return current['id']
-        found = api.lookup(endpoint, value, name_field, **filters)
-        if found is None:
-            raise NotFound(missing % value if missing else '%s %r was not found.' % (
-                label or option.replace('_', ' '), value), total_results=0)
+        found = api.lookup(endpoint, value, name_field, label or option.replace('_', ' '), required=True,
+                           missing=missing, **filters)
         return found['id']
 
     def scope_ids(self, api):

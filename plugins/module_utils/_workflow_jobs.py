@@ -72,11 +72,16 @@ def find_node(nodes, name):
     return named[0] if named else None
 
 
-def wait_for_node(client, workflow_job_id, name, timeout, interval, sleep=time.sleep, clock=time.time):
+def wait_for_node(client, workflow_job_id, name, timeout, interval, sleep=time.sleep, clock=time.time,
+                  monitoring='Workflow Node'):
     """Poll until the node ``name`` of the workflow job has started its job or approval; returns
-    the node. Fails when there is no such node, when it will not run, or after ``timeout`` seconds."""
+    the node. Fails when there is no such node, when it will not run, or after ``timeout`` seconds.
+    A workflow job's nodes are made at launch: a node it lacks never comes, so that fails at once
+    where awx.awx waits for the timeout; both messages hold awx.awx's words, naming ``monitoring``
+    (``Workflow Node`` or ``Workflow Approval``)."""
     if interval <= 0:
         raise ConfigError('interval must be more than 0 seconds.')
+    awx_words = 'Monitoring of %s - %s aborted due to timeout' % (monitoring, name)
     deadline = None if timeout is None else clock() + timeout
     while True:
         workflow_job = _jobs.get_job(client, workflow_job_id, WORKFLOW_JOB)
@@ -84,7 +89,8 @@ def wait_for_node(client, workflow_job_id, name, timeout, interval, sleep=time.s
         node = find_node(nodes, name)
         if node is None:
             known = ', '.join(sorted(str(n.get('identifier')) for n in nodes))
-            raise ConfigError('Workflow job %d has no node %r (its nodes: %s).' % (workflow_job_id, name, known or 'none'))
+            raise ConfigError('%s: workflow job %d has no node %r (its nodes: %s).'
+                              % (awx_words, workflow_job_id, name, known or 'none'))
         if node.get('job'):
             return node
         if node.get('do_not_run') or workflow_job.get('status') in _jobs.FINISHED:
@@ -92,8 +98,9 @@ def wait_for_node(client, workflow_job_id, name, timeout, interval, sleep=time.s
                                   % (name, workflow_job_id, workflow_job.get('status')),
                                   dict(workflow_job_id=workflow_job_id, node=node))
         if deadline is not None and clock() >= deadline:
-            raise _jobs.JobTimeout('Node %r of workflow job %d has not started after waiting %s seconds (timeout); '
-                                   'the workflow job is %s.' % (name, workflow_job_id, timeout, workflow_job.get('status')),
+            raise _jobs.JobTimeout('%s: node %r of workflow job %d has not started after waiting %s seconds; '
+                                   'the workflow job is %s.' % (awx_words, name, workflow_job_id, timeout,
+                                                                workflow_job.get('status')),
                                    dict(workflow_job_id=workflow_job_id, node=node))
         sleep(interval if deadline is None else min(interval, max(0.0, deadline - clock())))
 

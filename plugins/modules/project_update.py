@@ -141,10 +141,12 @@ ARGUMENT_SPEC = dict(
 def run(api):
     params = api.params
     org_id = api.resolve_id('organizations', params['organization'], 'organization')
-    project_id = api.resolve_id('projects', params['name'], 'project', organization=org_id)
+    # (awx.awx's words: "Unable to find project")
+    project_id = api.resolve_id('projects', params['name'], 'project', missing='Unable to find project %r.',
+                                organization=org_id)
     project = api.get_one('projects', id=project_id, organization=org_id)
     if project is None:
-        raise NotFound('project %r was not found.' % params['name'])
+        raise NotFound('Unable to find project %r.' % params['name'])
     api.result['project'] = project_id
     what = 'Project %r is a manual project (no scm_type): it' % project['name']
     update = _jobs.run_update(api, 'projects/%d/update' % project_id, _jobs.PROJECT_UPDATE,

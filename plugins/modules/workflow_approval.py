@@ -122,7 +122,7 @@ DECIDED = {'successful': 'approved', 'failed': 'denied', 'canceled': 'canceled'}
 def run(api):
     params = api.params
     node = _workflow_jobs.wait_for_node(api.client, params['workflow_job_id'], params['name'],
-                                        params['timeout'] or None, params['interval'])
+                                        params['timeout'] or None, params['interval'], monitoring='Workflow Approval')
     api.result['node'] = node
     if _workflow_jobs.kind_of(node) is not _workflow_jobs.APPROVAL:
         raise ConfigError('Node %r of workflow job %d is not an approval node.' % (params['name'], params['workflow_job_id']))

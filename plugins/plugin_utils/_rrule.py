@@ -12,6 +12,8 @@ __metaclass__ = type
 import datetime
 
 from ansible.errors import AnsibleError
+from ansible.module_utils.compat.version import LooseVersion
+from ansible.release import __version__ as ANSIBLE_CORE_VERSION
 
 try:
     from dateutil import rrule
@@ -24,6 +26,27 @@ WEEKDAYS = ('monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 
 DATE_FORMAT = 'YYYY-MM-DD [HH:MM:SS]'
 POSITIONS = {'first': 1, 'second': 2, 'third': 3, 'fourth': 4, 'last': -1}
 DEFAULT_TIMEZONE = 'America/New_York'
+
+
+class RuleText(str):
+    """A rule as awx.awx's lookups return it: the text itself, not a list.
+
+    query() then gives the text, as playbooks written for awx.awx expect. Iterating it
+    yields the whole text once, so that lookup(), which joins a lookup's items with
+    commas, gives the text too and not its characters."""
+
+    def __iter__(self):
+        yield str(self)
+
+
+def lookup_result(text):
+    """What the rrule lookups return: the text as awx.awx returns it where ansible-core
+    still takes a lookup's text (before 2.18, with its deprecation warning), else the
+    one-item list that ansible-core requires (query() then gives that list, which
+    schedule's rrule takes)."""
+    if LooseVersion(ANSIBLE_CORE_VERSION) < LooseVersion('2.18'):
+        return RuleText(text)
+    return [text]
 
 
 def require_dateutil(lookup):
