@@ -24,6 +24,11 @@ from pathlib import Path
 import pytest
 
 
+# Fewer PBKDF2 iterations than the real service's (refsvc/svc/hashers.py): a test verifies
+# passwords often, and the answers do not depend on the count.
+os.environ.setdefault("REFSVC_PASSWORD_ITERATIONS", "1000")
+
+
 def repo_root() -> Path:
     return Path(__file__).resolve().parent.parent
 
