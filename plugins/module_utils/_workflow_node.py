@@ -26,7 +26,9 @@ EDGES = ('success_nodes', 'failure_nodes', 'always_nodes')
 # filter that scopes it to an organization.
 RUNNABLE = (('job_template', 'job_templates', 'organization'), ('project', 'projects', 'organization'),
             ('inventory_source', 'inventory_sources', 'inventory__organization'),
-            ('workflow_job_template', 'workflow_job_templates', 'organization'))
+            ('workflow_job_template', 'workflow_job_templates', 'organization'),
+            # the service's own maintenance jobs, which no organization holds (a superuser sees them)
+            ('system_job_template', 'system_job_templates', None))
 
 # The lists a node prompts with (sub-lists of the node, of objects of the endpoint of that name).
 PROMPT_LISTS = ('credentials', 'labels', 'instance_groups')
@@ -76,8 +78,8 @@ def workflow_id(api, value, organization=None):
 
 
 def runnable_id(api, value, organization=None, kind=None, existing=None):
-    """The id of the job template, project, inventory source or workflow named
-    ``value`` (of ``kind`` only, when given); no request when it is the node's current one."""
+    """The id of the job template, project, inventory source, workflow or system job template
+    named ``value`` (of ``kind`` only, when given); no request when it is the node's current one."""
     if is_id(value):
         return int(value)
     current = ((existing or {}).get('summary_fields') or {}).get('unified_job_template') or {}
@@ -85,7 +87,7 @@ def runnable_id(api, value, organization=None, kind=None, existing=None):
         return current['id']
     found = []
     for name, endpoint, org_field in RUNNABLE:
-        if kind is not None and kind != name:
+        if (kind is not None and kind != name) or (org_field is None and organization is not None):
             continue
         match = api.get_one(endpoint, name=value, **org_filter(org_field, organization))
         if match is not None:

@@ -172,7 +172,7 @@ options:
             description:
               - The kind of O(workflow_nodes[].unified_job_template.name); without it every kind is searched.
             type: str
-            choices: [job_template, project, inventory_source, workflow_job_template, workflow_approval]
+            choices: [job_template, project, inventory_source, workflow_job_template, system_job_template, workflow_approval]
           organization:
             description: Organization of the job template, project or workflow, to find it by name.
             type: dict
@@ -433,7 +433,8 @@ ARGUMENT_SPEC = dict(
         unified_job_template=dict(type='dict', options=dict(
             name=dict(type='str'),
             type=dict(type='str', choices=[
-                'job_template', 'project', 'inventory_source', 'workflow_job_template', 'workflow_approval']),
+                'job_template', 'project', 'inventory_source', 'workflow_job_template', 'system_job_template',
+                'workflow_approval']),
             organization=dict(type='dict', options=dict(name=dict(type='str'))),
             inventory=dict(type='dict', options=dict(
                 organization=dict(type='dict', options=dict(name=dict(type='str'))))),

@@ -39,8 +39,9 @@ options:
     type: str
   unified_job_template:
     description:
-      - What the node runs, by name or id; a job template, project, inventory source or workflow job template of
-        that name (in O(lookup_organization) when given). Name one of another kind by id when names clash.
+      - What the node runs, by name or id; a job template, project, inventory source, workflow job template or system
+        job template of that name (in O(lookup_organization) when given; a system job template is in none). Name one of
+        another kind by id when names clash.
     type: str
   lookup_organization:
     description:

@@ -23,6 +23,13 @@ beside the result), and why a target fails with awx.awx itself (``awx_real``,
 fails with automation.service, or fails with awx.awx, without such a known
 reason; else 0.
 
+``--awx-recorded`` does not run awx.awx: its result on each target is the one
+recorded in targets.yml from a whole run on that service (a target passes unless
+``awx_real``/``awx_reference`` says why it fails), shown as ``pass*``/``FAIL*``.
+On the real AWX that result cannot change: awx.awx 24.6.1 and AWX 24.6.1 are both
+fixed, so ``make test`` runs ours there beside awx.awx's recorded result, and a
+whole run (``make awx-suite-real``) records it again.
+
 Plays run side by side (``--jobs``, default AWX_SUITE_JOBS or 2), longest first,
 so that neither the service nor the plays leave a core idle. Two plays never
 run the same target at once (awx.awx's and ours would meet on its names), nor
@@ -255,6 +262,8 @@ def main() -> int:
                         help='awx.awx as built from those sources (default: awx_collection/ as it is)')
     parser.add_argument('--service-kind', choices=('real', 'reference'), default='reference')
     parser.add_argument('--collections', default='awx,ours')
+    parser.add_argument('--awx-recorded', action='store_true',
+                        help="do not run awx.awx: take its results from targets.yml (awx_<kind> entries)")
     parser.add_argument('--table', type=Path, default=None)
     parser.add_argument('--jobs', type=int, default=JOBS, help='plays run side by side')
     parser.add_argument('--timeout', type=int, default=int(os.environ.get('AWX_SUITE_TIMEOUT', '0')) or None,
@@ -270,6 +279,8 @@ def main() -> int:
         raise SystemExit(f'run.py: targets.yml does not list {", ".join(unknown)}')
     wanted = args.targets or available
     collections = [c for c in args.collections.split(',') if c]
+    if args.awx_recorded:
+        collections = [c for c in collections if c != 'awx']
     env = service_env()
 
     trees = {}
@@ -297,6 +308,12 @@ def main() -> int:
     done = run_all(items, table, max(1, args.jobs), run)
     elapsed = time.monotonic() - t0
     results: dict[str, dict[str, tuple]] = {target: {name: done.get((target, name)) for name in collections} for target in wanted}
+    if args.awx_recorded:
+        for target in wanted:
+            entry = table.get(target) or {}
+            skipped = entry.get(f'skip_{args.service_kind}')
+            results[target]['awx'] = None if skipped else (not entry.get(f'awx_{args.service_kind}'), None, '')
+        collections = ['awx'] + collections
 
     lines = [f'awx.awx integration targets on the {args.service_kind} service',
              f'{"target":28} ' + ' '.join(f'{c:>6} {"s":>4}' for c in collections) + '  first failing task / why skipped']
@@ -313,7 +330,8 @@ def main() -> int:
                 continue
             ok, seconds, failure = res
             counts[name] += ok
-            row += f'{"pass" if ok else "FAIL":>6} {fmt(seconds):>4} '
+            word = ('pass' if ok else 'FAIL') + ('*' if seconds is None else '')
+            row += f'{word:>6} {"" if seconds is None else fmt(seconds):>4} '
             if not ok and not note:
                 note = f'{name}: {failure}'
         res_awx, res_ours = results[target].get('awx'), results[target].get('ours')
@@ -326,7 +344,10 @@ def main() -> int:
         elif known and res_ours and res_ours[0]:
             note = 'passes now: remove its known_' + args.service_kind + ' entry'
         awx_known = (table.get(target) or {}).get(f'awx_{args.service_kind}')
-        if res_awx and not res_awx[0]:
+        if args.awx_recorded:
+            if res_awx and not res_awx[0]:
+                note = f'awx.awx fails: {awx_known}' + (f'; {note}' if note else '')
+        elif res_awx and not res_awx[0]:
             if awx_known:
                 note = f'awx.awx fails: {awx_known}' + (f'; {note}' if note else '')
             else:
@@ -337,6 +358,8 @@ def main() -> int:
     ran = sum(1 for t in wanted if not (table.get(t) or {}).get(f'skip_{args.service_kind}'))
     lines.append('passed: ' + ', '.join(f'{c} {counts[c]} of {ran}' for c in collections)
                  + f'; {fmt(elapsed)} s, {max(1, args.jobs)} at a time')
+    if args.awx_recorded:
+        lines.append('awx*: awx.awx not run; its result recorded from a whole run on this service (targets.yml)')
     if regressions:
         lines.append('passes with awx.awx, fails with automation.service: ' + ', '.join(regressions))
     if awx_failures:

@@ -9,7 +9,9 @@
 # projects name public repositories (ansible-tower-samples, test-playbooks): the
 # services clone local mirrors of them instead, through git's url.insteadOf in a
 # GIT_CONFIG_GLOBAL file given to the service's processes only, so that the
-# service and the modules still see the public URLs. The mirrors are made once,
+# service and the modules still see the public URLs; GitHub's archives of their tags are
+# made from them, and REFSVC_URL_MIRRORS points the reference service's archive
+# projects at those. The mirrors are made once,
 # under the cache, from GitHub or from a folder of git bundles (AWX_SAMPLE_REPOS,
 # files <name>.bundle).
 #
@@ -61,6 +63,15 @@ for repo in ansible-tower-samples test-playbooks; do
     fi
     printf '[url "file://%s"]\n\tinsteadOf = https://github.com/ansible/%s\n\tinsteadOf = https://github.com/ansible/%s.git\n' \
         "$mirror" "$repo" "$repo" >> "$gitconfig.new"
+    # GitHub's archive of each tag (awx.awx's project target makes an archive project of one),
+    # at the path GitHub serves it from, for the reference service's REFSVC_URL_MIRRORS.
+    for tag in $(git -C "$mirror" tag); do
+        archive=$mirrors/archives/ansible/$repo/archive/refs/tags/$tag.tar.gz
+        [ -f "$archive" ] && continue
+        mkdir -p "$(dirname "$archive")"
+        git -C "$mirror" archive --format=tar.gz --prefix="$repo-$tag/" -o "$archive.tmp" "$tag"
+        mv "$archive.tmp" "$archive"
+    done
 done
 mv "$gitconfig.new" "$gitconfig"
 
@@ -97,7 +108,8 @@ trap stop_service EXIT
 started=1
 if [ "$kind" = reference ]; then
     port=$(python "$root/tests/ci/free_port.py")
-    exports=$(GIT_CONFIG_GLOBAL=$gitconfig "$root/tests/ci/svcctl.sh" start --port "$port" --dir "$svcdir")
+    exports=$(GIT_CONFIG_GLOBAL=$gitconfig REFSVC_URL_MIRRORS="{\"https://github.com/\": \"file://$mirrors/archives/\"}" \
+        "$root/tests/ci/svcctl.sh" start --port "$port" --dir "$svcdir")
 else
     "$realawx" reset >&2
     exports=$("$realawx" start)

@@ -34,6 +34,7 @@ INSTALLED_APPS = [
     "refsvc.bulk",
     "refsvc.wfjobs",
     "refsvc.updates",
+    "refsvc.system",
 ]
 
 MIDDLEWARE = [

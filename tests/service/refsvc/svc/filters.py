@@ -1,7 +1,7 @@
 """Query-string filtering as the real service does it: any field lookup
 (`name`, `inventory`, `name__icontains`, `inventory__name`, ...), `or__` and
 `not__` prefixes, `search`, and `order_by`."""
-from django.core.exceptions import FieldDoesNotExist, FieldError, ValidationError as DjangoValidationError
+from django.core.exceptions import EmptyResultSet, FieldDoesNotExist, FieldError, ValidationError as DjangoValidationError
 from django.db import models
 from django.db.models import Q
 from rest_framework.exceptions import ParseError
@@ -121,8 +121,12 @@ class FieldLookupBackend(BaseFilterBackend):
                     _resolve(model, bare)
                     keys.append(item)
                 queryset = queryset.order_by(*keys)
-            # Evaluate lazily but check the SQL is valid now.
-            str(queryset.query)
+            # Evaluate lazily but check the SQL is valid now (a queryset that can match nothing,
+            # such as none(), has no SQL).
+            try:
+                str(queryset.query)
+            except EmptyResultSet:
+                pass
         except (FieldError, DjangoValidationError, ValueError, TypeError) as exc:
             raise ParseError(str(exc))
         return queryset.distinct() if has_or else queryset

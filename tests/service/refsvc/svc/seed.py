@@ -39,5 +39,7 @@ def seed(admin_username: str, admin_password: str) -> None:
 
         create_preload_data(Organization.objects.create(name="Default", description=""), admin)
     from refsvc.resources.seed import seed as seed_resources
+    from refsvc.system.models import seed as seed_system_job_templates
 
     seed_resources()
+    seed_system_job_templates()

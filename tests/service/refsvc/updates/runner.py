@@ -3,7 +3,10 @@
 detached by the update request (see start()).
 
 A project update of a git project clones its scm_url (a file:// URL of a local
-repository works) into the project's directory; an inventory update of an
+repository works) into the project's directory; one of an archive project downloads
+its scm_url into the directory's .archive/ and unpacks it there, as the real service's
+project_update.yml does (get_url, then project_archive; the revision is the archive's
+SHA-1); an inventory update of an
 `scm` source reads the file of its project with ansible-inventory and brings
 its hosts and groups into the inventory."""
 import json
@@ -100,16 +103,93 @@ def git_environment():
     return env
 
 
+def mirrored(url):
+    """Where to fetch ``url`` from: REFSVC_URL_MIRRORS, a JSON object of URL prefixes and what
+    replaces them (file:// URLs work), points public URLs at local copies for an archive
+    project, as git's url.insteadOf does for a git project."""
+    import os
+
+    mirrors = json.loads(os.environ.get("REFSVC_URL_MIRRORS") or "{}")
+    for prefix in sorted(mirrors, key=len, reverse=True):
+        if url.startswith(prefix):
+            return mirrors[prefix] + url[len(prefix):]
+    return url
+
+
+def fetch(run, url, directory):
+    """Download ``url`` into ``directory``, named after the URL's last segment, as get_url names it."""
+    from urllib.parse import unquote, urlsplit
+
+    import requests
+
+    name = urlsplit(url).path.rstrip("/").rsplit("/", 1)[-1] or "archive"
+    path = directory / name
+    source = mirrored(url)
+    run.say("Get archive from url %s" % url)
+    try:
+        if urlsplit(source).scheme == "file":
+            shutil.copyfile(unquote(urlsplit(source).path), path)
+        else:
+            with requests.get(source, stream=True, timeout=COMMAND_SECONDS) as answer:
+                answer.raise_for_status()
+                with open(path, "wb") as out:
+                    for chunk in answer.iter_content(1 << 16):
+                        out.write(chunk)
+    except (OSError, requests.RequestException) as exc:
+        raise UpdateFailed("Request failed: %s" % exc)
+    return path
+
+
+def unpack(archive, directory):
+    """Unpack a zip or tar archive into ``directory``; a single root directory of the archive is
+    left out, as project_archive leaves it out (project-1.0.0/ holds the project)."""
+    import tarfile
+    import tempfile
+    import zipfile
+
+    with tempfile.TemporaryDirectory(dir=directory.parent) as tmp:
+        if zipfile.is_zipfile(archive):
+            with zipfile.ZipFile(archive) as opened:
+                opened.extractall(tmp)
+        else:
+            try:
+                with tarfile.open(archive) as opened:
+                    opened.extractall(tmp, filter="data")
+            except tarfile.TarError:
+                raise UpdateFailed("%s is not a valid archive" % archive)
+        entries = list(Path(tmp).iterdir())
+        root = entries[0] if len(entries) == 1 and entries[0].is_dir() else Path(tmp)
+        for entry in root.iterdir():
+            shutil.move(str(entry), str(directory / entry.name))
+
+
+def check_out_archive(run, project, staging):
+    import hashlib
+
+    (staging / ".archive").mkdir(parents=True)
+    archive = fetch(run, project.scm_url, staging / ".archive")
+    unpack(archive, staging)
+    with open(archive, "rb") as f:
+        return hashlib.sha1(f.read()).hexdigest()
+
+
 def check_out(run, project):
-    """Clone the project's repository into its directory; returns the revision checked out."""
+    """Clone the project's repository (or unpack its archive) into its directory; returns the
+    revision checked out."""
     from refsvc.jobs import projects
 
-    if project.scm_type != "git":
-        raise UpdateFailed("The reference service updates git projects only, not %r." % project.scm_type)
+    if project.scm_type not in ("git", "archive"):
+        raise UpdateFailed("The reference service updates git and archive projects only, not %r." % project.scm_type)
     target = projects.scm_root() / projects.scm_local_path(project)
     staging = target.with_name(target.name + ".new")
     shutil.rmtree(staging, ignore_errors=True)
     staging.parent.mkdir(parents=True, exist_ok=True)
+    if project.scm_type == "archive":
+        revision = check_out_archive(run, project, staging)
+        shutil.rmtree(target, ignore_errors=True)
+        staging.rename(target)
+        run.say("Repository Version %s" % revision)
+        return revision
     env = git_environment()
     args = ["git", "clone", "--quiet"]
     if project.scm_track_submodules:

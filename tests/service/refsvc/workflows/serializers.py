@@ -159,6 +159,7 @@ class WorkflowJobTemplateNodeSerializer(ResourceSerializer):
         if ujt is not None:
             data["unified_job_template"] = {"id": ujt.id, "name": ujt.name, "description": "", "unified_job_type": {
                 "job_template": "job", "project": "project_update", "workflow_job_template": "workflow_job",
+                "inventory_source": "inventory_update", "system_job_template": "system_job",
                 "workflow_approval_template": "workflow_approval"}.get(ujt.kind, ujt.kind)}
             approval = WorkflowApprovalTemplate.objects.filter(pk=ujt.id).first() if ujt.kind == "workflow_approval_template" else None
             if approval is not None:
