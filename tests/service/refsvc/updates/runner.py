@@ -155,7 +155,9 @@ def install_requirements(run, project, checkout):
             args = [galaxy] + command + ["-r", str(found[0])]
             if folder == "roles":
                 args += ["--roles-path", str(target)]
-            run.command(args, cwd=str(checkout), env=env)
+            out = run.command(args, cwd=str(checkout), env=env)
+            if out.strip():
+                run.say(out)
 
 
 def wait_for_earlier_updates(update, seconds=COMMAND_SECONDS):
@@ -247,9 +249,21 @@ def read_inventory(run, inventory_update):
     finally:
         shutil.rmtree(str(private_data_dir), ignore_errors=True)  # as the real service cleans up
     try:
-        return json.loads(out)
+        return _plain(json.loads(out))
     except ValueError as exc:
         raise UpdateFailed("ansible-inventory gave no JSON: %s" % exc)
+
+
+def _plain(node):
+    """``node`` with the values ansible-inventory marks as unsafe ({"__ansible_unsafe": value},
+    as ansible-core 2.19 writes what an inventory plugin gave it) as plain values."""
+    if isinstance(node, dict):
+        if set(node) == {"__ansible_unsafe"}:
+            return _plain(node["__ansible_unsafe"])
+        return {k: _plain(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_plain(v) for v in node]
+    return node
 
 
 # What every inventory update gets (the real STANDARD_INVENTORY_UPDATE_ENV).
