@@ -13,12 +13,45 @@ import stat
 import tempfile
 
 
+JOB_CACHE_NAME = '.automation.service'
+
+
+def job_private_data_dir(environ=None):
+    """The private data directory of the AWX or Automation Platform job (or any run of
+    ansible-runner) this process is part of, or None outside one.
+
+    ansible-runner gives every run ``AWX_ISOLATED_DATA_DIR``, the run's artifact
+    directory ``<private data dir>/artifacts/<ident>`` as the run sees it (inside an
+    execution environment, under ``/runner``); AWX also sets ``AWX_PRIVATE_DATA_DIR``,
+    which is the path on the node that started the run (not always visible from inside
+    the execution environment). The directory is the job's alone and is removed when
+    the job ends."""
+    environ = os.environ if environ is None else environ
+    candidates = []
+    artifacts = environ.get('AWX_ISOLATED_DATA_DIR')
+    if artifacts:
+        parent = os.path.dirname(os.path.normpath(artifacts))
+        if os.path.basename(parent) == 'artifacts':
+            candidates.append(os.path.dirname(parent))
+    if environ.get('AWX_PRIVATE_DATA_DIR'):
+        candidates.append(environ['AWX_PRIVATE_DATA_DIR'])
+    for path in candidates:
+        if os.path.isdir(path) and os.access(path, os.W_OK | os.X_OK):
+            return path
+    return None
+
+
 def default_directory(environ=None):
-    """``SERVICE_CACHE_DIR``, else ``$XDG_CACHE_HOME/automation.service``, else
-    ``~/.cache/automation.service``."""
+    """``SERVICE_CACHE_DIR``; else, inside an AWX job, ``.automation.service`` in the job's
+    private data directory (it goes with the job: nothing stays for the next job, and
+    nothing is written to a home directory that jobs share); else
+    ``$XDG_CACHE_HOME/automation.service``, else ``~/.cache/automation.service``."""
     environ = os.environ if environ is None else environ
     if environ.get('SERVICE_CACHE_DIR'):
         return environ['SERVICE_CACHE_DIR']
+    job_dir = job_private_data_dir(environ)
+    if job_dir:
+        return os.path.join(job_dir, JOB_CACHE_NAME)
     base = environ.get('XDG_CACHE_HOME') or os.path.join(os.path.expanduser('~'), '.cache')
     return os.path.join(base, 'automation.service')
 

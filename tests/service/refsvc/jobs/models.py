@@ -151,6 +151,8 @@ class UnifiedJob(TimestampedModel):
     job_cwd = models.CharField(max_length=1024, blank=True, default="")
     job_explanation = models.TextField(blank=True, default="")
     result_stdout = models.TextField(blank=True, default="")
+    # The environment the run was started with, its secrets hidden (the real job_env).
+    job_env = models.JSONField(default=dict, blank=True)
     launched_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
 
     class Meta:

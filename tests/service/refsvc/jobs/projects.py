@@ -37,6 +37,16 @@ def directory(project):
     return path if path.is_dir() else None
 
 
+def requirements_cache(project):
+    """Where the last update of an SCM project installed the collections and roles its
+    requirements files name (requirements_collections/, requirements_roles/), as the real
+    service keeps them in its project cache; None for a manual project (the real service
+    installs no requirements for those)."""
+    if not project.scm_type:
+        return None
+    return scm_root() / ".__awx_cache" / scm_local_path(project)
+
+
 def _is_playbook(path):
     # Like the real service: a YAML file whose top level plays name hosts or import a playbook.
     try:

@@ -55,7 +55,7 @@ UNIFIED_VALUES = {
     "elapsed": lambda obj: float(obj.elapsed),
     "job_args": lambda obj: obj.job_args,
     "job_cwd": lambda obj: obj.job_cwd,
-    "job_env": lambda obj: {},
+    "job_env": lambda obj: obj.job_env or {},
     "job_explanation": lambda obj: obj.job_explanation,
     "execution_node": lambda obj: "localhost" if obj.started else "",
     "controller_node": lambda obj: "",
@@ -357,4 +357,6 @@ class JobSerializer(UnifiedJobSerializer, JobOptionsSerializer):
         data["launched_by"] = data["summary_fields"]["launched_by"]
         data.update(scm_branch=obj.scm_branch, diff_mode=obj.diff_mode, job_slice_count=obj.job_slice_count,
                     execution_environment=obj.execution_environment)
+        if not isinstance(self.parent, serializers.ListSerializer):
+            data.update(unified_job_data(obj, ("job_env",)))  # the detail's, as the real JobSerializer's
         return data

@@ -201,10 +201,43 @@ def check_out(run, project):
     if project.scm_branch:
         run.command(["git", "checkout", "--quiet", project.scm_branch], cwd=str(staging), env=env)
     revision = run.command(["git", "rev-parse", "HEAD"], cwd=str(staging), env=env).strip()
+    install_requirements(run, project, staging)
     shutil.rmtree(target, ignore_errors=True)
     staging.rename(target)
     run.say("Checked out %s at revision %s into %s" % (project.scm_url, revision, target.name))
     return revision
+
+
+def install_requirements(run, project, checkout):
+    """Install the collections of collections/requirements.yml (or .yaml) and the roles of
+    roles/requirements.yml of the checkout into the project's cache, as the real project
+    update does (awx/playbooks/project_update.yml); each job of the project gets a copy."""
+    import tempfile
+
+    from refsvc.jobs import projects
+    from refsvc.jobs.runner import run_environment
+
+    cache = projects.requirements_cache(project)
+    shutil.rmtree(cache, ignore_errors=True)
+    galaxy = str(Path(sys.executable).parent / "ansible-galaxy")
+    steps = (("collections", "requirements_collections", ["collection", "install"]),
+             ("roles", "requirements_roles", ["role", "install"]))
+    for folder, cached, command in steps:
+        found = [checkout / folder / name for name in ("requirements.yml", "requirements.yaml")
+                 if (checkout / folder / name).is_file()]
+        if not found:
+            continue
+        target = cache / cached
+        target.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory() as home:
+            env = run_environment(Path(home))
+            env.update({"ANSIBLE_COLLECTIONS_PATHS": str(target), "ANSIBLE_COLLECTIONS_PATH": str(target)})
+            args = [galaxy] + command + ["-r", str(found[0])]
+            if folder == "roles":
+                args += ["--roles-path", str(target)]
+            out = run.command(args, cwd=str(checkout), env=env)
+            if out.strip():
+                run.say(out)
 
 
 def wait_for_earlier_updates(update, seconds=COMMAND_SECONDS):
@@ -263,8 +296,9 @@ def project_checkout(run, inventory_update, project):
 
 
 def read_inventory(run, inventory_update):
-    """The parsed `ansible-inventory --list` of the source."""
-    from refsvc.jobs.runner import run_environment
+    """The parsed `ansible-inventory --list` of the source, run over a copy of the project in a
+    private data directory of the update's own (refsvc.jobs.runner), with its credentials."""
+    from refsvc.jobs.runner import copy_project, private_data_dir_for
 
     source = inventory_update.inventory_source
     if inventory_update.source != "scm" or source.source_project is None:
@@ -279,19 +313,78 @@ def read_inventory(run, inventory_update):
         raise UpdateFailed("The source path %r does not exist in the project." % inventory_update.source_path)
     inventory_update.scm_revision = source.source_project.project_updates.filter(
         status="successful").order_by("-id").values_list("scm_revision", flat=True).first() or ""
-    from django.conf import settings
-
-    workdir = Path(settings.INSTANCE_DIR) / "inventory_updates" / str(inventory_update.id)
-    (workdir / "tmp").mkdir(parents=True, exist_ok=True)
     binary = Path(sys.executable).parent / "ansible-inventory"
     args = [str(binary), "-i", str(path), "--list", "--export"]
     if inventory_update.limit:
         args += ["--limit", inventory_update.limit]
-    out = run.command(args, cwd=str(root), env=run_environment(workdir))
+    private_data_dir = private_data_dir_for("inventory_updates", inventory_update.id)
     try:
-        return json.loads(out)
+        copy_project(source.source_project, root, private_data_dir)
+        args[2] = str(private_data_dir / "project" / inventory_update.source_path)
+        env, safe_env = inventory_update_env(inventory_update, private_data_dir)
+        inventory_update.job_args = json.dumps(args)
+        inventory_update.job_env = safe_env
+        inventory_update.save(update_fields=["job_args", "job_env", "modified"])
+        out = run.command(args, cwd=str(private_data_dir / "project"), env=env)
+    finally:
+        shutil.rmtree(str(private_data_dir), ignore_errors=True)  # as the real service cleans up
+    try:
+        return _plain(json.loads(out))
     except ValueError as exc:
         raise UpdateFailed("ansible-inventory gave no JSON: %s" % exc)
+
+
+def _plain(node):
+    """``node`` with the values ansible-inventory marks as unsafe ({"__ansible_unsafe": value},
+    as ansible-core 2.19 writes what an inventory plugin gave it) as plain values."""
+    if isinstance(node, dict):
+        if set(node) == {"__ansible_unsafe"}:
+            return _plain(node["__ansible_unsafe"])
+        return {k: _plain(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_plain(v) for v in node]
+    return node
+
+
+# What every inventory update gets (the real STANDARD_INVENTORY_UPDATE_ENV).
+STANDARD_INVENTORY_UPDATE_ENV = {
+    "ANSIBLE_INVENTORY_UNPARSED_FAILED": "True",
+    "ANSIBLE_INVENTORY_EXPORT": "True",
+    "ANSIBLE_VERBOSE_TO_STDERR": "True",
+    "ANSIBLE_HOST_PATTERN_MISMATCH": "error",
+}
+
+
+def inventory_update_env(inventory_update, private_data_dir):
+    """The environment of an inventory update of a project's file, as RunInventoryUpdate builds
+    it: the service's AWX_TASK_ENV, the ids, the standard variables, the source's variables,
+    the project's requirements first on the collections path, and every credential of the
+    source injected (no extra variables: ansible-inventory takes none). Returns the environment
+    and the same with its secrets hidden."""
+    import yaml
+
+    from refsvc.jobs import injection
+    from refsvc.jobs.runner import collections_paths, run_environment, service_setting
+
+    source = inventory_update.inventory_source
+    env = {key: str(value) for key, value in (service_setting("jobs", "AWX_TASK_ENV") or {}).items()}
+    env["AWX_PRIVATE_DATA_DIR"] = str(private_data_dir)
+    env["INVENTORY_SOURCE_ID"] = str(source.id)
+    env["INVENTORY_UPDATE_ID"] = str(inventory_update.id)
+    env.update(STANDARD_INVENTORY_UPDATE_ENV)
+    variables = yaml.safe_load(source.source_vars) if source.source_vars else None
+    for key, value in (variables if isinstance(variables, dict) else {}).items():
+        if str(key) not in env:
+            env[str(key)] = str(value)
+    collections_paths(private_data_dir, env)
+    safe_env = injection.safe_environment(env)
+    for credential in source.credentials.select_related("credential_type").order_by("id"):
+        injection.inject(credential, env, safe_env, [], str(private_data_dir), inventory_update=True)
+    full = run_environment(private_data_dir)
+    full.update(env)
+    safe = injection.safe_environment(run_environment(private_data_dir))
+    safe.update(safe_env)
+    return full, safe
 
 
 def _vars_text(old_text, new, replace):
