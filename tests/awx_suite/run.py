@@ -332,7 +332,7 @@ def main() -> int:
             counts[name] += ok
             word = ('pass' if ok else 'FAIL') + ('*' if seconds is None else '')
             row += f'{word:>6} {"" if seconds is None else fmt(seconds):>4} '
-            if not ok and not note:
+            if not ok and not note and seconds is not None:
                 note = f'{name}: {failure}'
         res_awx, res_ours = results[target].get('awx'), results[target].get('ours')
         known = (table.get(target) or {}).get(f'known_{args.service_kind}')
