@@ -3,7 +3,7 @@
 with type system_job_template (awx.awx's workflow_job_template target names one in a node)."""
 import uuid
 
-from service_api import call, created, unique
+from service_api import call, created, unique, wait_until
 
 
 def test_the_installed_system_job_templates(service):
@@ -35,3 +35,31 @@ def test_a_user_who_is_no_superuser_sees_none(service):
     r = call(service, "GET", "system_job_templates/", auth=(name, password))
     assert r.status_code == 200, r.text[:3000]
     assert r.json()["count"] == 0
+
+
+def test_a_launch_runs_the_system_job_at_once(service):
+    stream = call(service, "GET", "system_job_templates/", params={"name": "Cleanup Activity Stream"}).json()["results"][0]
+    r = call(service, "POST", "system_job_templates/%d/launch/" % stream["id"], json={"extra_vars": {"days": 30}})
+    assert r.status_code == 201, r.text
+    job = r.json()
+    assert job["system_job"] == job["id"] and job["type"] == "system_job"
+    detail = call(service, "GET", "system_jobs/%d/" % job["id"]).json()
+    assert detail["status"] == "successful" and detail["system_job_template"] == stream["id"]
+    # RunSystemJob.build_args
+    assert detail["job_args"] == '["awx-manage", "cleanup_activitystream", "--days", "30"]'
+    listed = call(service, "GET", "system_job_templates/%d/jobs/" % stream["id"]).json()["results"]
+    assert job["id"] in [j["id"] for j in listed]
+
+
+def test_a_workflow_node_runs_a_system_job(service):
+    stream = call(service, "GET", "system_job_templates/", params={"name": "Cleanup Activity Stream"}).json()["results"][0]
+    wfjt = created(service, "workflow_job_templates/", name=unique("wf"), organization=1)
+    created(service, "workflow_job_template_nodes/", workflow_job_template=wfjt["id"], unified_job_template=stream["id"],
+            identifier="cleanup")
+    launched = call(service, "POST", "workflow_job_templates/%d/launch/" % wfjt["id"], json={}).json()
+    workflow_job = wait_until(service, "workflow_jobs/%d/" % launched["id"])
+    assert workflow_job["status"] == "successful"
+    node = call(service, "GET", "workflow_jobs/%d/workflow_nodes/" % launched["id"]).json()["results"][0]
+    assert node["summary_fields"]["job"]["type"] == "system_job"
+    assert node["summary_fields"]["unified_job_template"]["unified_job_type"] == "system_job"
+    assert call(service, "GET", node["related"]["job"][len("/api/v2/"):]).json()["status"] == "successful"

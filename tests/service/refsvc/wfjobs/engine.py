@@ -37,7 +37,7 @@ def status_of(node):
 
 class Graph:
     def __init__(self, workflow_job):
-        nodes = WorkflowJobNode.objects.filter(workflow_job=workflow_job).select_related("job", "approval", "project_update", "unified_job_template")
+        nodes = WorkflowJobNode.objects.filter(workflow_job=workflow_job).select_related("job", "approval", "project_update", "system_job", "unified_job_template")
         self.nodes = {n.id: n for n in nodes}
         self.parents = {nid: [] for nid in self.nodes}
         self.children = {nid: {rel: [] for rel in RELATIONSHIPS} for nid in self.nodes}
@@ -155,10 +155,16 @@ def start_node(node, workflow_job):
         node.job = _launch_job(node, workflow_job)
     elif kind == "project":
         _update_project(node, workflow_job)
+    elif kind == "system_job_template":
+        from refsvc.system.models import SystemJobTemplate, launch
+
+        node.system_job = launch(SystemJobTemplate.objects.get(pk=node.unified_job_template_id),
+                                 workflow_job.launched_by, json.dumps(node.extra_data) if node.extra_data else "",
+                                 launch_type="workflow")
     else:
-        node.job = _failed_job(node, "The reference service runs job template, project and approval nodes only, "
-                                     "not %s." % kind, workflow_job.launched_by)
-    node.save(update_fields=["job", "approval", "project_update", "modified"])
+        node.job = _failed_job(node, "The reference service runs job template, project, system job template and "
+                                     "approval nodes only, not %s." % kind, workflow_job.launched_by)
+    node.save(update_fields=["job", "approval", "project_update", "system_job", "modified"])
 
 
 def _update_project(node, workflow_job):

@@ -42,6 +42,8 @@ class WorkflowJobNode(TimestampedModel):
     approval = models.ForeignKey(WorkflowApproval, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     project_update = models.ForeignKey("updates.ProjectUpdate", null=True, blank=True, on_delete=models.SET_NULL,
                                        related_name="+")
+    system_job = models.ForeignKey("system.SystemJob", null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
     success_nodes = models.ManyToManyField("self", symmetrical=False, blank=True, related_name="success_parents")
     failure_nodes = models.ManyToManyField("self", symmetrical=False, blank=True, related_name="failure_parents")
     always_nodes = models.ManyToManyField("self", symmetrical=False, blank=True, related_name="always_parents")
@@ -62,11 +64,13 @@ class WorkflowJobNode(TimestampedModel):
 
     @property
     def run(self):
-        """The job, approval or project update this node started (None before)."""
+        """The job, approval, project update or system job this node started (None before)."""
         if self.job_id:
             return self.job
         if self.approval_id:
             return self.approval
+        if self.system_job_id:
+            return self.system_job
         return self.project_update if self.project_update_id else None
 
 

@@ -102,6 +102,8 @@ class WorkflowApprovalSerializer(RunSerializer):
 def run_type(node):
     if node.approval_id:
         return "workflow_approval"
+    if node.system_job_id:
+        return "system_job"
     return "project_update" if node.project_update_id else "job"
 
 
@@ -112,6 +114,8 @@ def job_url(node):
         return "/api/v2/workflow_approvals/%d/" % node.approval_id
     if node.project_update_id:
         return "/api/v2/project_updates/%d/" % node.project_update_id
+    if node.system_job_id:
+        return "/api/v2/system_jobs/%d/" % node.system_job_id
     return None
 
 
@@ -132,7 +136,7 @@ class WorkflowJobNodeSerializer(ResourceSerializer):
         read_only_fields = fields
 
     def get_job(self, obj):
-        return obj.job_id or obj.approval_id or obj.project_update_id
+        return obj.job_id or obj.approval_id or obj.project_update_id or obj.system_job_id
 
     def get_success_nodes(self, obj):
         return [n.id for n in obj.success_nodes.all()]
@@ -160,6 +164,7 @@ class WorkflowJobNodeSerializer(ResourceSerializer):
         if ujt is not None:
             data["unified_job_template"] = {"id": ujt.id, "name": ujt.name, "unified_job_type": {
                 "job_template": "job", "project": "project_update", "workflow_job_template": "workflow_job",
+                "inventory_source": "inventory_update", "system_job_template": "system_job",
                 "workflow_approval_template": "workflow_approval"}.get(ujt.kind, ujt.kind)}
         run = obj.run
         if run is not None:
