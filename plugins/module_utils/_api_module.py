@@ -272,8 +272,8 @@ class ApiTask:
         if found is None and required:
             if missing:
                 raise NotFound(missing % (value,), total_results=0)
-            raise NotFound('%s %r was not found: %s.' % (label or endpoint.rstrip('s'), value,
-                                                          wanted_one(endpoint, params, 0)), total_results=0)
+            said = '%s %r was not found' % (label or endpoint.rstrip('s'), value)
+            raise NotFound('%s: %s.' % (said, wanted_one(endpoint, params, 0)), total_results=0)
         return found
 
     def _find(self, endpoint, value, text, params):
