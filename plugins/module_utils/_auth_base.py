@@ -21,7 +21,6 @@ class AuthMethod:
     """
 
     name = None
-    sends_secret = True
 
     def __init__(self, options, cache=None):
         self.options = options
