@@ -32,6 +32,7 @@ def _secret_of(options):
 
 class PasswordGrantAuth(TokenAuth):
     name = 'token'
+    keeps_login = True
 
     def __init__(self, options, cache=None):
         super(PasswordGrantAuth, self).__init__(options, cache)

@@ -42,6 +42,7 @@ EXTERNAL_HINT = ('(%s is an external user: it logged in through single sign-on. 
 
 class SessionAuth(AuthMethod):
     name = 'session'
+    keeps_login = True
 
     def __init__(self, options, cache=None):
         super(SessionAuth, self).__init__(options, cache)

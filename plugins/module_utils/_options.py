@@ -18,9 +18,10 @@ import os
 
 from ansible.module_utils.common.text.converters import to_text
 
+from ansible_collections.automation.service.plugins.module_utils._authenticator import METHODS
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
 
-AUTH_METHODS = ('auto', 'session', 'basic', 'token', 'sso')
+AUTH_METHODS = ('auto',) + tuple(METHODS)
 
 # name: (type, aliases, environment variables, extra argspec keys)
 OPTIONS = {
