@@ -23,7 +23,8 @@ from ansible_collections.automation.service.plugins.module_utils._errors import 
 
 AUTH_METHODS = ('auto',) + tuple(METHODS)
 
-# name: (type, aliases, environment variables, extra argspec keys)
+# name: (type, aliases, environment variables, extra argspec keys); doc_fragments/auth.py documents them
+# (a unit test checks it against this).
 OPTIONS = {
     'service_url': ('str', ['controller_host'],
                     ['SERVICE_URL', 'CONTROLLER_HOST', 'TOWER_HOST'], {}),
