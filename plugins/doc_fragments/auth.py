@@ -9,6 +9,8 @@ __metaclass__ = type
 
 class ModuleDocFragment(object):
 
+    # The connection options declared in module_utils/_options.py (OPTIONS, DEFAULTS): their types, aliases,
+    # choices, environment variables and defaults here are checked against that declaration by a unit test.
     DOCUMENTATION = r'''
 requirements:
   - requests (in the Python that runs C(ansible-playbook); on a remote host that runs the module, there too)

@@ -25,7 +25,7 @@ from ansible.module_utils.common.text.converters import to_text
 
 from ansible_collections.automation.service.plugins.module_utils._client import api_path
 from ansible_collections.automation.service.plugins.module_utils._errors import (
-    ApiError, ConfigError, MultipleFound, NotFound, ServiceError,
+    ApiError, MultipleFound, NotFound, ServiceError,
 )
 from ansible_collections.automation.service.plugins.module_utils._options import (
     OPTIONS, module_argument_spec, resolve,
@@ -399,8 +399,3 @@ class ApiTask:
             return dict((k, NO_LOG_PLACEHOLDER if k in secret and v else v) for k, v in data.items())
 
         self.result['diff'] = {'before': hide(before), 'after': hide(after)}
-
-    def require_present_fields(self, fields):
-        missing = [name for name in fields if self.params.get(name) in (None, '')]
-        if missing:
-            raise ConfigError('state present needs %s.' % ', '.join(missing))

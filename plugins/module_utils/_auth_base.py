@@ -21,7 +21,7 @@ class AuthMethod:
     """
 
     name = None
-    sends_secret = True
+    keeps_login = False     # True: the login is kept in the session cache (which connect() then opens)
 
     def __init__(self, options, cache=None):
         self.options = options

@@ -32,12 +32,12 @@ def _secret_of(options):
 
 class PasswordGrantAuth(TokenAuth):
     name = 'token'
+    keeps_login = True
 
     def __init__(self, options, cache=None):
         super(PasswordGrantAuth, self).__init__(options, cache)
         self.state = None
         self.from_cache = False
-        self.grants = 0
 
     @property
     def client_id(self):
@@ -129,7 +129,6 @@ class PasswordGrantAuth(TokenAuth):
             headers['Authorization'] = 'Basic ' + base64.b64encode(pair).decode('ascii')
         else:
             body = dict(body, client_id=self.client_id)
-        self.grants += 1
         return client.send('POST', TOKEN_PATH, data=body, headers=headers, with_auth=False)
 
     @staticmethod

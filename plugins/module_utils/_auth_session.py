@@ -42,12 +42,12 @@ EXTERNAL_HINT = ('(%s is an external user: it logged in through single sign-on. 
 
 class SessionAuth(AuthMethod):
     name = 'session'
+    keeps_login = True
 
     def __init__(self, options, cache=None):
         super(SessionAuth, self).__init__(options, cache)
         self.state = None          # {'cookie_name', 'session_id', 'csrftoken', ...}
         self.from_cache = False
-        self.logins = 0
 
     @property
     def session_id(self):
@@ -136,7 +136,6 @@ class SessionAuth(AuthMethod):
                              data={'username': self.username, 'password': self.password},
                              headers={'X-CSRFToken': csrftoken, 'Referer': login_url, 'Accept': PAGE_ACCEPT,
                                       'Cookie': 'csrftoken=%s' % csrftoken})
-        self.logins += 1
         if answer.status == 401 or (answer.status == 200 and 'X-API-Session-Cookie-Name' not in answer.headers):
             raise AuthError('Session login failed: the service rejected the username or password of user %s.'
                             % self.username, method=self.name)

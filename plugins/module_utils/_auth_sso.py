@@ -104,7 +104,6 @@ class SsoAuth(SessionAuth):
     def login(self, client, confirm=True):
         flow = _Flow(self, client)
         state = flow.run()
-        self.logins += 1
         self.state = state
         me = self.confirm_sso(client, flow)
         state['username'] = me.get('username')

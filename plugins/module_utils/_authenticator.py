@@ -10,29 +10,41 @@ __metaclass__ = type
 from ansible_collections.automation.service.plugins.module_utils._client import Client
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, ConnectionFailure, OutcomeUnknown
 
-METHODS = ('basic', 'session', 'sso', 'token')
-# The methods that keep a login in the session cache; the others never open it.
-CACHED_METHODS = ('session', 'sso', 'password_grant')
+
+# The auth methods: the class each name of ``service_auth`` stands for. Each class is imported only
+# when chosen, so that each task pays for its own method alone (SSO's HTML parsing is not free); the
+# imports stay static so that Ansible's module packaging finds them.
+def _session(options):
+    from ansible_collections.automation.service.plugins.module_utils._auth_session import SessionAuth
+    return SessionAuth
 
 
-def method_class(name):
-    """The class of one method, imported only when chosen: each task pays for its own
-    method alone (SSO's HTML parsing is not free). The imports stay static so that
-    Ansible's module packaging finds them."""
-    if name == 'basic':
-        from ansible_collections.automation.service.plugins.module_utils._auth_basic import BasicAuth
-        return BasicAuth
-    if name == 'session':
-        from ansible_collections.automation.service.plugins.module_utils._auth_session import SessionAuth
-        return SessionAuth
-    if name == 'sso':
-        from ansible_collections.automation.service.plugins.module_utils._auth_sso import SsoAuth
-        return SsoAuth
-    if name == 'password_grant':
+def _basic(options):
+    from ansible_collections.automation.service.plugins.module_utils._auth_basic import BasicAuth
+    return BasicAuth
+
+
+def _token(options):
+    """A token given, or one obtained by password grant when an OAuth2 application is named instead."""
+    if not options.get('service_token') and options.get('service_client_id'):
         from ansible_collections.automation.service.plugins.module_utils._auth_oauth2 import PasswordGrantAuth
         return PasswordGrantAuth
     from ansible_collections.automation.service.plugins.module_utils._auth_token import TokenAuth
     return TokenAuth
+
+
+def _sso(options):
+    from ansible_collections.automation.service.plugins.module_utils._auth_sso import SsoAuth
+    return SsoAuth
+
+
+# service_auth's value (but ``auto``, see select_method) -> the class of its method, given the options
+METHODS = {
+    'session': _session,
+    'basic': _basic,
+    'token': _token,
+    'sso': _sso,
+}
 
 
 def select_method(options):
@@ -55,19 +67,17 @@ def select_method(options):
                       'service_password (or their SERVICE_* / CONTROLLER_* environment variables).')
 
 
-def method_name(options):
-    """The name of the method class ``options`` call for."""
+def method_class(options):
+    """The class of the method ``options`` call for."""
     name = select_method(options)
     if name not in METHODS:
         raise ConfigError('service_auth %s is not available in this version of the collection.' % name)
-    if name == 'token' and not options.get('service_token') and options.get('service_client_id'):
-        name = 'password_grant'  # a token by password grant
-    return name
+    return METHODS[name](options)
 
 
 def build_auth(options, cache=None):
     """Return the validated auth method for ``options`` (no I/O)."""
-    method = method_class(method_name(options))(options, cache=cache)
+    method = method_class(options)(options, cache=cache)
     method.validate()
     return method
 
@@ -81,7 +91,7 @@ def connect(options, cache=None, warn=None, environ=None, bounded=False):
     ``bounded``: the task runs on the controller, where the bound on requests
     in flight applies.
     """
-    if cache is None and method_name(options) in CACHED_METHODS:
+    if cache is None and method_class(options).keeps_login:
         from ansible_collections.automation.service.plugins.module_utils._private_dir import default_directory
         from ansible_collections.automation.service.plugins.module_utils._session_cache import SessionCache
         cache = SessionCache(directory=default_directory(environ), enabled=bool(options.get('session_cache', True)))

@@ -211,7 +211,6 @@ class Client:
         self.max_attempts = 1 + (3 if retries is None else retries)
         self.max_retry_seconds = options.get('request_retry_max_seconds') or 60.0
         self.auth = auth
-        self.requests_sent = 0
         self._sleep = sleep
         self.environ = os.environ if environ is None else environ
         if not self.validate_certs:
@@ -229,10 +228,6 @@ class Client:
         secrets = json.dumps([options.get(name) for name in sorted(options)], sort_keys=True, default=str)
         return (self.base_url, self.validate_certs, self.ca_path,
                 hashlib.sha256(secrets.encode('utf-8')).hexdigest())
-
-    @property
-    def is_https(self):
-        return self.base_url.startswith('https://')
 
     def url(self, path, params=None):
         path = api_path(path)
@@ -315,7 +310,6 @@ class Client:
             raise _MaybeSent(exc)
         except rexc.RequestException as exc:  # read timeouts, broken chunked bodies
             raise _MaybeSent(exc)
-        self.requests_sent += 1
         return Response(answer)
 
     def _send_with_retries(self, method, url, body, headers):

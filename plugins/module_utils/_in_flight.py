@@ -45,7 +45,6 @@ class InFlight:
         self.directory = directory
         self.service = service
         self.limit = int(limit or 0)
-        self.waited = 0  # how many requests waited for a slot (for tests and the benchmark)
 
     @property
     def active(self):
@@ -90,7 +89,6 @@ class InFlight:
             held = fd
             break
         if held is None:
-            self.waited += 1
             held = fds[first]
             fcntl.flock(held, fcntl.LOCK_EX)
         try:

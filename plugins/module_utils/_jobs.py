@@ -139,12 +139,8 @@ def run_update(api, start_path, kind, listing, what):
     api.result.update(id=started['id'], status=started.get('status'))
     api.result[kind.endpoint[:-1]] = started
     if api.params['wait']:
-        try:
-            api.result.update(_named(wait(api.client, started['id'], api.params['timeout'], api.params['interval'],
-                                          kind=kind), kind))
-        except JobFailed as exc:
-            exc.result = dict(api.result, **_named(exc.result, kind))
-            raise
+        api.result.update(wait(api.client, started['id'], api.params['timeout'], api.params['interval'], kind=kind,
+                               shape=functools.partial(_named, kind=kind)))
     return started
 
 
@@ -196,13 +192,16 @@ MONITORED = {'jobs': 'Job', 'workflow_jobs': 'Workflow Job', 'ad_hoc_commands': 
 
 
 def wait(client, job_id, timeout, interval, sleep=time.sleep, clock=time.time, kind=JOB, output=None, again=None,
-         monitoring=None):
+         monitoring=None, shape=None):
     """Poll the job (or other ``kind`` of unified job) every ``interval`` seconds until it
     finishes; returns result_of() the job with the tail of its output. Raises JobTimeout after
     ``timeout`` seconds (None: no limit) and JobFailed when the job did not succeed.
     ``output(client, job_id)`` reads the output (the job's stdout by default), ``again`` says
     how to follow it later; ``monitoring`` what awx.awx's timeout message names (``Job - 5``; by default the
-    kind and the job's name, as awx.awx's launch modules name it)."""
+    kind and the job's name, as awx.awx's launch modules name it). ``shape(result)`` puts the result in the
+    form the module returns it, the result JobFailed carries too: the task's own result is merged under it
+    where the failure is reported (ApiTask.execute)."""
+    shape = shape or (lambda result: result)
     if interval <= 0:
         raise ConfigError('interval must be more than 0 seconds.')
     read_output = output or functools.partial(stdout_tail, kind=kind)
@@ -218,15 +217,16 @@ def wait(client, job_id, timeout, interval, sleep=time.sleep, clock=time.time, k
             named = monitoring or '%s - %s' % (MONITORED.get(kind.endpoint, kind.label), job.get('name'))
             raise JobTimeout('Monitoring of %s aborted due to timeout: %s %d is still %s after waiting %s seconds; it '
                              'goes on running on the service. %s'
-                             % (named, kind.label, job_id, job.get('status'), timeout, again), result_of(job, key=kind.key))
+                             % (named, kind.label, job_id, job.get('status'), timeout, again),
+                             shape(result_of(job, key=kind.key)))
         sleep(interval if deadline is None else min(interval, max(0.0, deadline - clock())))
     tail = kind.tail(client, job) if kind.tail and not output else read_output(client, job_id)
     result = result_of(job, tail, kind.key)
     if job['status'] in FAILED:
         raise JobFailed('%s %d %s (%s). Last lines of its output:\n%s'
                         % (kind.label, job_id, job['status'], job.get('job_explanation') or 'see its output', result['stdout']),
-                        result)
-    return result
+                        shape(result))
+    return shape(result)
 
 
 def get_job(client, job_id, kind=JOB):

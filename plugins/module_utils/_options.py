@@ -18,11 +18,13 @@ import os
 
 from ansible.module_utils.common.text.converters import to_text
 
+from ansible_collections.automation.service.plugins.module_utils._authenticator import METHODS
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
 
-AUTH_METHODS = ('auto', 'session', 'basic', 'token', 'sso')
+AUTH_METHODS = ('auto',) + tuple(METHODS)
 
-# name: (type, aliases, environment variables, extra argspec keys)
+# name: (type, aliases, environment variables, extra argspec keys); doc_fragments/auth.py documents them
+# (a unit test checks it against this).
 OPTIONS = {
     'service_url': ('str', ['controller_host'],
                     ['SERVICE_URL', 'CONTROLLER_HOST', 'TOWER_HOST'], {}),

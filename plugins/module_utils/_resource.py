@@ -108,34 +108,44 @@ class Resource:
 
     def find(self, api):
         """The object named (None when there is none), by name, named URL, or for digits name
-        or id, as awx.awx finds it. With ``copy_from`` (awx.awx's option), a missing
-        object is first made as a copy of the one ``copy_from`` names, and that copy is returned."""
+        or id, as awx.awx finds it. Nothing is written (see plan() for ``copy_from``)."""
         params = api.params
         where = self.scope_filter(api)
         existing = api.lookup(self.endpoint, params[self.name], self.name, **where)
         new_name = params.get('new_' + self.name)
         if existing is None and new_name:
             existing = api.lookup(self.endpoint, new_name, self.name, **where)
-        if params.get('copy_from') and params.get('state', 'present') != 'absent':
-            existing = self.copied(api, existing)
         return existing
 
-    def copied(self, api, existing):
-        """A copy of the object ``copy_from`` names, under the name asked for (``existing`` when found)."""
+    def plan(self, api):
+        """``(existing, source)``: the object named, and with ``copy_from`` (awx.awx's option) the
+        object to copy when the one named is missing; ``existing`` is then what the copy will be,
+        for the rest of the task to resolve its names against. Nothing is written: copy() makes it,
+        once every name is resolved, so that a bad name leaves no copy behind."""
+        existing = self.find(api)
+        if not api.params.get('copy_from') or api.params.get('state', 'present') == 'absent':
+            return existing, None
         source = api.params['copy_from']
         if existing is not None:
             api.warn('%s %s exists: copy_from %s was not used.' % (self.label, existing.get(self.name), source))
-            return existing
+            return existing, None
         found = api.lookup(self.endpoint, source, self.name)
         if found is None:
             raise NotFound('%s %r to copy from was not found.' % (self.label, source))
         name = api.params.get('new_' + self.name) or api.params[self.name]
-        api.result.update(changed=True, copied_from=found['id'])
+        return dict(found, id=None, url=None, related={}, **{self.name: name}), found
+
+    def copy(self, api, existing, source):
+        """The copy of ``source`` that plan() decided on, made now (``existing`` as it is when there is
+        no copy to make; in check mode, the would-be copy: the rest of the task compares against it
+        and writes nothing)."""
+        if source is None:
+            return existing
+        api.result.update(changed=True, copied_from=source['id'])
         if api.check_mode:
-            # What the copy would be: the rest of the task compares against it and writes nothing.
-            return dict(found, id=None, url=None, related={}, **{self.name: name})
-        return api.client.request('POST', '%s/%d/copy' % (self.endpoint, found['id']), json_body={'name': name},
-                                  expect=(201,))
+            return existing
+        return api.client.request('POST', '%s/%d/copy' % (self.endpoint, source['id']),
+                                  json_body={'name': existing[self.name]}, expect=(201,))
 
     # -- what the user asks for --------------------------------------------------
 
@@ -216,21 +226,32 @@ class Resource:
         for option, why in sorted(IGNORED.items()):
             if params.get(option) not in (None, ''):
                 api.warn('%s is ignored: %s.' % (option, why))
-        existing = self.find(api)
+        existing, source = self.plan(api)
+        if params.get('state') == 'exists':
+            existing, source = self.copy(api, existing, source), None  # nothing more to resolve: made now
         if self.settle(api, existing):
             return (None, False) if params.get('state', 'present') == 'absent' else (existing, False)
         normalize = dict((key, parse_variables) for key in self.text_data)
         normalize.update((key, as_data) for key in self.json_data)
         encode = dict((key, dump_variables) for key in self.text_data)
         desired = self.desired(api, existing)
-        # Every name is resolved before anything is written.
-        lists = dict((option, self.association_ids(api, existing, option, *association))
-                     for option, association in self.associations.items() if params.get(option) is not None)
+        # Every name is resolved before anything is written (the copy of copy_from included).
+        lists = self.association_lists(api, existing)
+        existing = self.copy(api, existing, source)
         obj = api.ensure_present(existing, desired, create=lambda: self.scope_ids(api),
                                  normalize=normalize, encode=encode, secret=self.secret)
-        for option in sorted(lists):
-            self.set_sublist(api, obj, existing is None, option, self.associations[option][0], lists[option])
+        self.set_sublists(api, obj, existing is None, lists)
         return obj, existing is None
+
+    def association_lists(self, api, existing):
+        """The ids of the objects each association given names (option -> ids); resolve them
+        before writing anything, and keep them with set_sublists() once the object is there."""
+        return dict((option, self.association_ids(api, existing, option, *association))
+                    for option, association in sorted(self.associations.items()) if api.params.get(option) is not None)
+
+    def set_sublists(self, api, obj, new, lists):
+        for option in sorted(lists):
+            self.set_sublist(api, obj, new, option, self.associations[option][0], lists[option])
 
     def association_ids(self, api, existing, option, sublist, endpoint, name_field='name'):
         """The ids of the objects ``option`` names (by ``name_field`` or id)."""
@@ -243,12 +264,6 @@ class Resource:
         return [self.reference_id(api, None, option, endpoint, value, name_field, label, self.missing.get(option),
                                   **filters)
                 for value in api.params[option]]
-
-    def associate_all(self, api, obj, new):
-        """Keep every association given to its list."""
-        for option, association in sorted(self.associations.items()):
-            if api.params.get(option) is not None:
-                self.associate(api, obj, new, option, *association)
 
     def associate(self, api, obj, new, option, sublist, endpoint, name_field='name'):
         """Make the sub-list hold exactly the objects ``option`` names (by ``name_field`` or id)."""

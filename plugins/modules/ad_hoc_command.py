@@ -228,12 +228,8 @@ def run(api):
     command_id = launched['id']
     api.result.update(changed=True, id=command_id, status=launched.get('status'), command=launched)
     if params['wait']:
-        try:
-            api.result.update(_jobs.wait(api.client, command_id, params['timeout'], params['interval'],
-                                         kind=_jobs.AD_HOC_COMMAND))
-        except _jobs.JobFailed as exc:
-            exc.result = dict(api.result, **exc.result)
-            raise
+        api.result.update(_jobs.wait(api.client, command_id, params['timeout'], params['interval'],
+                                     kind=_jobs.AD_HOC_COMMAND))
 
 
 SPEC = ModuleSpec(ARGUMENT_SPEC, resource='ad_hoc_commands', result_key='command')

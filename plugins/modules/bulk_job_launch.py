@@ -366,14 +366,10 @@ def run(api):
     api.result.update(changed=True, id=wfj_id, status=launched.get('status'), job_info=launched)
     if not params['wait']:
         return
-    try:
-        api.result.update(_jobs.wait(api.client, wfj_id, params['timeout'], params['interval'],
-                                     kind=_jobs.WORKFLOW_JOB, output=failed_output,
-                                     again='Follow it at /api/v2/workflow_jobs/%d/.' % wfj_id))
-    except _jobs.JobFailed as exc:
-        exc.result = dict(api.result, jobs=node_jobs(api.client, wfj_id), **exc.result)
-        raise
-    api.result['jobs'] = node_jobs(api.client, wfj_id)
+    api.result.update(_jobs.wait(api.client, wfj_id, params['timeout'], params['interval'],
+                                 kind=_jobs.WORKFLOW_JOB, output=failed_output,
+                                 again='Follow it at /api/v2/workflow_jobs/%d/.' % wfj_id,
+                                 shape=lambda result: dict(result, jobs=node_jobs(api.client, wfj_id))))
 
 
 SPEC = ModuleSpec(ARGUMENT_SPEC, resource='workflow_jobs', result_key='job')

@@ -187,7 +187,9 @@ def owner_ids(api):
 
 def run(api):
     params = api.params
-    existing = RESOURCE.find(api)
+    existing, source = RESOURCE.plan(api)
+    if params.get('state') == 'exists':
+        existing, source = RESOURCE.copy(api, existing, source), None  # nothing more to resolve: made now
     if RESOURCE.settle(api, existing):
         return
     inputs = params.get('inputs')
@@ -204,6 +206,7 @@ def run(api):
                 side['inputs'] = masked(side['inputs'], NO_LOG_PLACEHOLDER)
 
     desired = RESOURCE.desired(api, existing)
+    existing = RESOURCE.copy(api, existing, source)  # once every name is resolved
     if existing is None:
         api.ensure_present(None, desired, create=lambda: dict(RESOURCE.scope_ids(api), **owner_ids(api)))
         hide_in_diff()

@@ -293,11 +293,7 @@ def run(api):
     if api.result['ignored_fields']:
         api.warn('The service ignored these launch values: %s' % ', '.join(sorted(api.result['ignored_fields'])))
     if params['wait']:
-        try:
-            api.result.update(_jobs.wait(api.client, job_id, params['timeout'], params['interval']))
-        except _jobs.JobFailed as exc:
-            exc.result = dict(api.result, **exc.result)
-            raise
+        api.result.update(_jobs.wait(api.client, job_id, params['timeout'], params['interval']))
 
 
 SPEC = ModuleSpec(ARGUMENT_SPEC, resource='jobs', result_key='job')

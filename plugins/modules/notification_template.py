@@ -198,10 +198,13 @@ def run(api):
         # A no_log option, so that no log shows it; in the result only its secrets are masked.
         all_secrets = set(name for names in SECRETS.values() for name in names)
         narrow_no_log(params, api.no_log_values, config, [v for k, v in config.items() if k in all_secrets])
-    existing = RESOURCE.find(api)
+    existing, source = RESOURCE.plan(api)
+    if params.get('state') == 'exists':
+        existing, source = RESOURCE.copy(api, existing, source), None  # nothing more to resolve: made now
     if RESOURCE.settle(api, existing):
         return
     desired = RESOURCE.desired(api, existing)
+    existing = RESOURCE.copy(api, existing, source)  # once every name is resolved
     ntype = desired.get('notification_type') or (existing or {}).get('notification_type')
     secrets = SECRETS.get(ntype, ())
 

@@ -290,16 +290,17 @@ def run(api):
         api.result['changed'] = True
 
 
+def update_result(result):
+    """_jobs.wait's result as this module returns it: the project's own id stays the module's id."""
+    return {'project_update': result.get('job'), 'stdout': result.get('stdout')}
+
+
 def wait_for_update(api, project, update_id):
     timeout = api.params['timeout'] if api.params['timeout'] and api.params['timeout'] > 0 else None
-    try:
-        done = _jobs.wait(api.client, update_id, timeout, api.params['interval'], kind=_jobs.PROJECT_UPDATE)
-    except _jobs.JobFailed as exc:
-        # The project's own id stays the module's id.
-        exc.result = {'project_update': exc.result.get('job'), 'stdout': exc.result.get('stdout')}
-        raise
-    api.result.update(project_update=done['job'], stdout=done.get('stdout'))
-    if api.params['update_project'] and done['job'].get('scm_revision') != project.get('scm_revision'):
+    done = _jobs.wait(api.client, update_id, timeout, api.params['interval'], kind=_jobs.PROJECT_UPDATE,
+                      shape=update_result)
+    api.result.update(done)
+    if api.params['update_project'] and done['project_update'].get('scm_revision') != project.get('scm_revision'):
         api.result['changed'] = True
 
 

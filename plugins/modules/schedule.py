@@ -323,10 +323,13 @@ def run(api):
         existing = api.get_one(endpoint, name=params['new_name'])
     if RESOURCE.settle(api, existing):
         return
-    obj = api.ensure_present(existing, RESOURCE.desired(api, existing), endpoint=endpoint,
+    desired = RESOURCE.desired(api, existing)
+    # Every name is resolved before anything is written: a bad one leaves no schedule behind.
+    lists = RESOURCE.association_lists(api, existing)
+    obj = api.ensure_present(existing, desired, endpoint=endpoint,
                              create=lambda: {'unified_job_template': template[1]['id']},
                              normalize={'extra_data': as_data, 'rrule': utc_until})
-    RESOURCE.associate_all(api, obj, existing is None)
+    RESOURCE.set_sublists(api, obj, existing is None, lists)
 
 
 def main():

@@ -242,12 +242,8 @@ def run(api):
     if api.result['ignored_fields']:
         api.warn('The service ignored these launch values: %s' % ', '.join(sorted(api.result['ignored_fields'])))
     if params['wait']:
-        try:
-            done = _jobs.wait(api.client, job_id, params['timeout'], params['interval'], kind=_workflow_jobs.WORKFLOW_JOB)
-        except _jobs.JobFailed as exc:
-            exc.result = dict(api.result, **workflow_result(exc.result))
-            raise
-        api.result.update(workflow_result(done))
+        api.result.update(_jobs.wait(api.client, job_id, params['timeout'], params['interval'],
+                                     kind=_workflow_jobs.WORKFLOW_JOB, shape=workflow_result))
 
 
 def workflow_result(result):

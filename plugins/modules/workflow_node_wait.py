@@ -146,13 +146,8 @@ def run(api):
     started = time.time()
     node = _workflow_jobs.wait_for_node(api.client, params['workflow_job_id'], params['name'], timeout, params['interval'])
     api.result['node'] = node
-    try:
-        done = _jobs.wait(api.client, node['job'], _workflow_jobs.remaining(timeout, started), params['interval'],
-                          kind=_workflow_jobs.kind_of(node))
-    except _jobs.JobFailed as exc:
-        exc.result = dict(api.result, **node_result(exc.result))
-        raise
-    api.result.update(node_result(done))
+    api.result.update(_jobs.wait(api.client, node['job'], _workflow_jobs.remaining(timeout, started), params['interval'],
+                                 kind=_workflow_jobs.kind_of(node), shape=node_result))
 
 
 SPEC = ModuleSpec(ARGUMENT_SPEC, resource='workflow_job_nodes', result_key='node')

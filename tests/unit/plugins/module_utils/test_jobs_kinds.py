@@ -125,3 +125,28 @@ def test_extra_vars_go_through_an_enabled_survey():
     _jobs.check_prompts('deploy', info, ['extra_vars'])
     with pytest.raises(ServiceError, match='does not prompt for extra_vars'):
         _jobs.check_prompts('deploy', dict(info, survey_enabled=False), ['extra_vars'])
+
+
+def test_a_failed_or_timed_out_wait_carries_the_shaped_result_and_the_task_result_under_it():
+    from ansible_collections.automation.service.plugins.module_utils._api_module import ApiTask, ModuleSpec
+
+    def shape(result):
+        return {'update': result['job'], 'stdout': result.get('stdout')}
+
+    client = Client({'jobs/5': [{'id': 5, 'status': 'failed'}]}, stdout='boom')
+    clock = Clock()
+    assert _jobs.wait(Client({'jobs/5': [{'id': 5, 'status': 'successful'}]}), 5, None, 1, shape=shape) == {
+        'update': {'id': 5, 'status': 'successful'}, 'stdout': ''}
+    with pytest.raises(_jobs.JobTimeout) as info:
+        _jobs.wait(Client({'jobs/5': [{'id': 5, 'status': 'running'}]}), 5, 1, 1, sleep=clock.sleep, clock=clock.time,
+                   shape=shape)
+    assert info.value.result == {'update': {'id': 5, 'status': 'running'}, 'stdout': None}
+
+    def run(api):
+        api.result.update(id=9, changed=True)
+        api.result.update(_jobs.wait(client, 5, None, 1, shape=shape))
+
+    result = ApiTask(ModuleSpec({}), {}).execute(run)
+    assert result['failed'] and result['msg'].startswith('Job 5 failed')
+    assert result['id'] == 9 and result['changed'] and result['update'] == {'id': 5, 'status': 'failed'}
+    assert result['stdout'] == 'boom'

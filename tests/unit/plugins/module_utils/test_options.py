@@ -110,3 +110,19 @@ def test_unresolvable_host_in_awx_words():
     assert unresolvable('DNE.invalid://junk.com', environ={}).endswith('): dne.invalid')
     assert unresolvable('https://127.0.0.1:1/', environ={}) is None
     assert unresolvable('https://nohost.invalid/', environ={'https_proxy': 'http://proxy:3128'}) is None
+
+
+def test_one_map_of_auth_methods():
+    from ansible_collections.automation.service.plugins.module_utils._authenticator import METHODS, method_class
+    from ansible_collections.automation.service.plugins.module_utils._options import AUTH_METHODS
+    assert AUTH_METHODS == ('auto',) + tuple(METHODS)
+    password = {'service_username': 'u', 'service_password': 'p'}
+    chosen = dict((name, method_class(dict(password, service_auth=name, service_token='t'))) for name in METHODS)
+    assert dict((name, cls.name) for name, cls in chosen.items()) == dict((name, name) for name in METHODS)
+    # the methods that keep a login in the session cache, which connect() opens for them alone
+    assert sorted(name for name, cls in chosen.items() if cls.keeps_login) == ['session', 'sso']
+    grant = method_class(dict(password, service_auth='token', service_client_id='app'))
+    assert grant.__name__ == 'PasswordGrantAuth' and grant.name == 'token' and grant.keeps_login
+    assert method_class(dict(password, service_client_id='app')) is grant
+    with pytest.raises(ConfigError, match='service_auth ldap is not available'):
+        method_class(dict(password, service_auth='ldap'))
