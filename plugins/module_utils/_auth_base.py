@@ -47,6 +47,14 @@ class AuthMethod:
     def renew(self, client):
         return False
 
+    def answered(self, client, response):
+        """Sees every answer to a request this method authenticated."""
+
+    def private(self, client):
+        """This method for a task that must not disturb other tasks' logins (see
+        SessionAuth.private); most methods share nothing that a request could change."""
+        return self
+
     def unauthorized(self, client):
         return AuthError('The service rejected the %s credentials.' % self.name, method=self.name)
 

@@ -106,6 +106,35 @@ class SessionAuth(AuthMethod):
             entry['verifier'] = make_verifier(self.password)
         self.cache.save(key, entry)
 
+    def answered(self, client, response):
+        """The service may replace the session while answering: AWX cycles the session key of
+        a request that sets a user's password (update_session_auth_hash), deleting the old
+        one. Go on with the new one, and put it in the cache, where the other tasks find it
+        when the old one is refused."""
+        state = self.state or {}
+        name = state.get('cookie_name')
+        new = response.cookies.get(name) if name else None
+        if not new or new == state.get('session_id'):
+            return
+        self.state = dict(state, session_id=new, csrftoken=response.cookies.get('csrftoken') or state.get('csrftoken'))
+        cache = self.cache
+        if cache is not None and cache.enabled and not self.session_id:
+            key = self._key(client)
+            with cache.lock(key):
+                self._store(key)
+
+    def private(self, client):
+        """A session of this task's own, for a request after which the service replaces the
+        session (setting a user's password, see answered()): the shared session would be
+        deleted under the other tasks that use it, and their requests in flight fail (the
+        service answers 400, after it may have carried them out). Logs in once more; a
+        session given as service_session_id, or kept out of the cache, stays as it is."""
+        if self.session_id or self.cache is None or not self.cache.enabled:
+            return self
+        own = type(self)(self.options, cache=None)
+        own.authenticate(client)
+        return own
+
     def renew(self, client):
         """A 401 with a session that came from the cache: drop it and log in once more."""
         if not self.from_cache or self.session_id:

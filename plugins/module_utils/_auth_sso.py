@@ -71,6 +71,11 @@ class SsoAuth(SessionAuth):
 
     name = 'sso'
 
+    def private(self, client):
+        # Another SSO login would ask the identity provider again (a one-time code is spent):
+        # the shared session goes on, and answered() follows its replacement.
+        return self
+
     @property
     def backend(self):
         return self.options.get('service_sso_backend')

@@ -282,6 +282,8 @@ class Client:
             if with_auth and self.auth is not None:
                 self.auth.apply(self, method, send_headers)
             response = self._send_with_retries(method, url, body, send_headers)
+            if with_auth and self.auth is not None:
+                self.auth.answered(self, response)
             if response.status == 401 and with_auth and self.auth is not None and not renewed:
                 renewed = True
                 if self.auth.renew(self):

@@ -158,6 +158,10 @@ def run(api):
     organization = None
     if existing is None and params['organization']:
         organization = api.resolve_id('organizations', params['organization'], 'organization')
+    if password and (existing is None or 'password' in desired) and not api.check_mode:
+        # The service replaces the session of a request that sets a password: send it with a
+        # session of this task's own, not the one other tasks share.
+        api.client.auth = api.client.auth.private(api.client)
     # A user made in an organization is posted to its users (as awx.awx does): its admins may.
     api.ensure_present(existing, desired, create=lambda: {'password': password} if password else {},
                        secret=('password',),

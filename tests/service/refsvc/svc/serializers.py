@@ -1,6 +1,7 @@
 import json
 
 import yaml
+from django.contrib.auth import update_session_auth_hash
 from django.contrib.auth.models import User
 from rest_framework import serializers
 
@@ -479,6 +480,11 @@ class UserSerializer(ResourceSerializer):
         if password not in (None, "", ENCRYPTED):
             user.set_password(password)
             user.save(update_fields=["password"])
+            # As the real UserSerializer: the requesting session's key is cycled (the old
+            # session deleted, the new one in the answer's cookie), whoever's password it was.
+            request = self.context.get("request")
+            if request is not None and hasattr(request, "session"):
+                update_session_auth_hash(request, user)
         if auditor is not None:
             profile = profile_of(user)
             if profile.is_system_auditor != auditor:
