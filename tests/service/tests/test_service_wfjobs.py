@@ -110,6 +110,26 @@ def test_failed_node_without_failure_path_fails_the_workflow(service, setup):
     assert nodes_of(service, launched["id"])["next"]["do_not_run"] is True
 
 
+def test_a_node_without_template_counts_as_failed_and_the_others_run(service, setup):
+    """dag_workflow: a reached node without a template follows its failure and always edges,
+    the other nodes run, and the workflow fails naming it when it has no error path."""
+    wfjt = workflow(service, setup, {"ok": ("ok", {}), "gone": ("ok", {"failure_nodes": ["after"]}),
+                                     "after": ("ok", {}), "lost": ("ok", {})})
+    for identifier in ("gone", "lost"):
+        node = call(service, "GET", "workflow_job_templates/%d/workflow_nodes/" % wfjt["id"],
+                    params={"identifier": identifier}).json()["results"][0]
+        r = call(service, "PATCH", "workflow_job_template_nodes/%d/" % node["id"], json={"unified_job_template": None})
+        assert r.status_code == 200, r.text
+    launched = launch(service, wfjt)
+    job = finished(service, launched["id"])
+    nodes = nodes_of(service, launched["id"])
+    assert nodes["ok"]["job"] and nodes["after"]["job"]
+    assert nodes["gone"]["job"] is None and nodes["gone"]["do_not_run"] is False
+    assert job["status"] == "failed"
+    assert job["job_explanation"] == ("No error handling path for workflow job node(s) []. Workflow job node(s) missing "
+                                      "unified job template and error handling path [%d]." % nodes["lost"]["id"])
+
+
 def approval_of(service, workflow_job_id, identifier):
     def started(nodes):
         return bool(nodes.get(identifier, {}).get("job"))

@@ -2,8 +2,10 @@
 and its final status. The rules follow the real service's workflow DAG:
 a node runs once every parent that may still run has finished and one of
 them reached it along a success, failure or always edge that matches how it
-ended (with all_parents_must_converge: every such parent did); the workflow
-fails when a node failed and has no failure or always edge to follow."""
+ended (with all_parents_must_converge: every such parent did); a node whose
+template is gone counts as failed once it is reached (dag_workflow.bfs_nodes_to_run
+follows its failure and always edges); the workflow fails when a node failed,
+or has no template, and has no failure or always edge to follow."""
 import json
 
 import yaml
@@ -30,11 +32,6 @@ def fires(status, relationship):
     return status in FAILED and relationship in ("failure_nodes", "always_nodes")
 
 
-def status_of(node):
-    run = node.run
-    return run.status if run is not None else None
-
-
 class Graph:
     def __init__(self, workflow_job):
         nodes = WorkflowJobNode.objects.filter(workflow_job=workflow_job).select_related("job", "approval", "project_update", "system_job", "unified_job_template")
@@ -48,8 +45,27 @@ class Graph:
                 self.parents[child].append((parent, rel))
                 self.children[parent][rel].append(child)
 
+    def status(self, node):
+        """The status of the node's run; "failed" for a reached node without a template."""
+        run = node.run
+        if run is not None:
+            return run.status
+        if node.unified_job_template_id is None and not node.do_not_run and self.reached(node) is True:
+            return "failed"
+        return None
+
+    def reached(self, node):
+        """True when the node runs now, False when it never will, None while a parent runs."""
+        if not self.parents[node.id]:
+            return True
+        live = [(self.nodes[p], rel) for p, rel in self.parents[node.id] if not self.nodes[p].do_not_run]
+        if any(self.status(p) not in FINISHED for p, _ in live):
+            return None
+        triggered = [fires(self.status(p), rel) for p, rel in live]
+        return bool(live) and (all(triggered) if node.all_parents_must_converge else any(triggered))
+
     def undecided(self):
-        return [n for n in self.nodes.values() if not n.do_not_run and n.run is None]
+        return [n for n in self.nodes.values() if not n.do_not_run and self.status(n) is None]
 
     def decide(self):
         """Mark the nodes that will never run do_not_run; return the nodes to start now."""
@@ -60,24 +76,17 @@ class Graph:
             for node in self.undecided():
                 if node in ready:
                     continue
-                live = [(self.nodes[p], rel) for p, rel in self.parents[node.id] if not self.nodes[p].do_not_run]
-                if not self.parents[node.id]:
+                verdict = self.reached(node)
+                if verdict:
                     ready.append(node)
-                    continue
-                if any(status_of(p) not in FINISHED for p, _ in live):
-                    continue
-                triggered = [fires(status_of(p), rel) for p, rel in live]
-                runs = bool(live) and (all(triggered) if node.all_parents_must_converge else any(triggered))
-                if runs:
-                    ready.append(node)
-                else:
+                elif verdict is False:
                     node.do_not_run = True
                     node.save(update_fields=["do_not_run", "modified"])
                     changed = True
         return ready
 
     def is_done(self):
-        return not self.undecided() and all(status_of(n) in FINISHED for n in self.nodes.values() if not n.do_not_run)
+        return not self.undecided() and all(self.status(n) in FINISHED for n in self.nodes.values() if not n.do_not_run)
 
     def failure_explanation(self):
         """'' when the workflow succeeded, else why it failed, in the real service's words
@@ -86,14 +95,14 @@ class Graph:
         with_status, without_template = [], []
         for node in self.nodes.values():
             missing = not node.do_not_run and node.unified_job_template_id is None
-            if not (missing or status_of(node) in FAILED):
+            if not (missing or self.status(node) in FAILED):
                 continue
             if self.children[node.id]["failure_nodes"] or self.children[node.id]["always_nodes"]:
                 continue
             if node.unified_job_template_id is None:
                 without_template.append(str(node.id))
             else:
-                with_status.append("(%d,%s)" % (node.id, status_of(node)))
+                with_status.append("(%d,%s)" % (node.id, self.status(node)))
         if not (with_status or without_template):
             return ""
         return ("No error handling path for workflow job node(s) [%s]. Workflow job node(s) missing unified job "
@@ -231,10 +240,6 @@ def step(workflow_job):
             finish(workflow_job, "canceled")
             return True
         return False
-    if any(n.unified_job_template_id is None and not n.do_not_run and n.run is None for n in graph.nodes.values()):
-        for node in graph.undecided():
-            node.do_not_run = True
-            node.save(update_fields=["do_not_run", "modified"])
     expire_approvals(graph)
     for node in graph.decide():
         start_node(node, workflow_job)
