@@ -240,6 +240,22 @@ JT_FLAGS = (
 )
 
 
+def validate_webhook(serializer, attrs):
+    """JobTemplateMixin.validate of the real service (job and workflow job templates): a webhook
+    credential is a personal access token of the webhook service's kind."""
+    def current(name):
+        return attrs.get(name, getattr(serializer.instance, name, None) if serializer.instance else None)
+
+    credential = current("webhook_credential")
+    if credential is None:
+        return
+    if credential.credential_type.kind != "token":
+        raise serializers.ValidationError({"webhook_credential": ["Must be a Personal Access Token."]})
+    service = current("webhook_service")
+    if not service or credential.credential_type.namespace != "%s_token" % service:
+        raise serializers.ValidationError({"webhook_credential": ["Must match the selected webhook service."]})
+
+
 class JobTemplateSerializer(JobOptionsSerializer):
     type_name = "job_template"
     url_base = "job_templates"
@@ -317,6 +333,7 @@ class JobTemplateSerializer(JobOptionsSerializer):
             raise serializers.ValidationError(errors)
         attrs_org = dict(attrs, organization=project.organization if project is not None else None)
         unique_combination(self, JobTemplate, attrs_org)
+        validate_webhook(self, attrs)
         return attrs
 
 

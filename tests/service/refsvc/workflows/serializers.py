@@ -2,7 +2,9 @@ from rest_framework import serializers
 
 from refsvc.jobs.launch import split_survey_vars
 from refsvc.jobs.models import UnifiedJobTemplate
-from refsvc.jobs.serializers import WEBHOOK_SERVICES, object_roles, summary, unique_combination, validate_execution_environment
+from refsvc.jobs.serializers import (
+    WEBHOOK_SERVICES, object_roles, summary, unique_combination, validate_execution_environment, validate_webhook,
+)
 from refsvc.resources.serializers import prompt_errors, resolve_ujt
 from refsvc.svc.serializers import ResourceSerializer, VariablesField, user_summary
 
@@ -77,6 +79,7 @@ class WorkflowJobTemplateSerializer(ResourceSerializer):
 
     def validate(self, attrs):
         unique_combination(self, WorkflowJobTemplate, attrs)
+        validate_webhook(self, attrs)
         return attrs
 
     def to_representation(self, obj):
