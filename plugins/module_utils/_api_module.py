@@ -143,9 +143,35 @@ def nested_type_error(spec, params, prefix=''):
     return None
 
 
+def _known_only(spec, value, path, ignored):
+    options = spec.get('options')
+    if not options:
+        return value
+    if spec.get('type') == 'list' and isinstance(value, list):
+        item_spec = dict(spec, type=spec.get('elements'))
+        return [_known_only(item_spec, item, '%s[%d]' % (path, i), ignored) for i, item in enumerate(value)]
+    if not isinstance(value, dict):
+        return value
+    names = {}
+    for key, sub in options.items():
+        for name in [key] + list(sub.get('aliases') or ()):
+            names[name] = sub
+    kept = {}
+    for key, item in value.items():
+        if key in names:
+            kept[key] = _known_only(names[key], item, '%s.%s' % (path, key), ignored)
+        else:
+            ignored.append('%s.%s' % (path, key))
+    return kept
+
+
 class ModuleSpec:
     """A module's argument spec (its own options and the shared connection
     options), the keywords AnsibleModule takes with it, and what it manages."""
+
+    # Options whose items awx.awx takes as free-form dicts, ignoring the keys it does not use:
+    # those keys are left out here too (with a warning) instead of failing the task.
+    free_form = ()
 
     def __init__(self, argument_spec, resource=None, result_key=None, **spec_kwargs):
         self.argument_spec = module_argument_spec()
@@ -153,6 +179,16 @@ class ModuleSpec:
         self.resource = resource
         self.result_key = result_key
         self.spec_kwargs = spec_kwargs      # mutually_exclusive, required_if, ...
+
+    def without_unknown(self, args):
+        """``args`` with the keys of the ``free_form`` options' items that their sub-options do
+        not name left out; and the left-out keys' paths."""
+        ignored = []
+        args = dict(args)
+        for name in self.free_form:
+            if name in args:
+                args[name] = _known_only(self.argument_spec[name], args[name], name, ignored)
+        return args, ignored
 
     def main(self, run):
         """The module's entry point (a remote host, become, async)."""

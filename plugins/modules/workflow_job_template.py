@@ -146,6 +146,7 @@ options:
         set. Nodes of the workflow not in the list are left alone unless O(destroy_current_nodes) is true.
       - Each node takes the options of M(automation.service.workflow_job_template_node) in awx.awx's shape of
         this option; a node may also be managed with that module instead.
+      - Keys that are not options of a node are left out with a warning naming them, as awx.awx ignores them.
     type: list
     elements: dict
     aliases: [schema]
@@ -473,6 +474,9 @@ RESOURCE = Resource(
     missing={'labels': 'Could not find label entry with name %s'},
 )
 SPEC = RESOURCE.spec(ARGUMENT_SPEC)
+# awx.awx takes the nodes as free-form dicts and ignores the keys it does not use (its own
+# tests pass forks, job_slice_count or related inside unified_job_template).
+SPEC.free_form = ('workflow_nodes',)
 
 
 def name_of(value):

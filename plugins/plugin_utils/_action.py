@@ -60,15 +60,20 @@ class ServiceAction(ActionBase):
     def run(self, tmp=None, task_vars=None):
         result = super(ServiceAction, self).run(tmp, task_vars)
         del tmp  # tmp no longer has any effect
+        code = importlib.import_module('ansible_collections.%s.plugins.modules.%s' % (COLLECTION, self.module))
+        self.args, ignored = code.SPEC.without_unknown(self._task.args)
         if self.in_controller():
             result.update(self.start_job() if self._task.async_val else self.run_here())
         else:
             wrap_async = self._task.async_val and not self._connection.has_native_async
             result.update(self._execute_module(module_name='%s.%s' % (COLLECTION, self.module),
-                                               module_args=self._task.args, task_vars=task_vars,
+                                               module_args=self.args, task_vars=task_vars,
                                                wrap_async=wrap_async))
             if not wrap_async:
                 self._remove_tmp_path(self._connection._shell.tmpdir)
+        if ignored:
+            result['warnings'] = ['Ignored keys that are not options of %s (as awx.awx ignores them): %s.'
+                                  % (self.module, ', '.join(ignored))] + list(result.get('warnings') or [])
         return self.finish(result)
 
     def start_job(self):
@@ -103,7 +108,7 @@ class ServiceAction(ActionBase):
         or the failed result when the options do not validate."""
         code = importlib.import_module('ansible_collections.%s.plugins.modules.%s' % (COLLECTION, self.module))
         spec = code.SPEC
-        args = dict(self._task.args)
+        args = dict(self.args)
         try:
             validation = validator_for(self.module, spec).validate(args)
         except OverflowError:
