@@ -21,6 +21,6 @@ options:
         inventory's hosts and groups, a workflow's nodes). When the object exists, the option is not used and the
         task warns.
       - The copy is made only once every name the task gives for the object itself (its references, credentials,
-        labels, instance groups) is found: a name that is not found fails the task and no copy is left behind.
+        labels, instance groups) is found; a name that is not found fails the task and no copy is left behind.
     type: str
 '''
