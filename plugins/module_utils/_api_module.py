@@ -169,15 +169,14 @@ class ModuleSpec:
     """A module's argument spec (its own options and the shared connection
     options), the keywords AnsibleModule takes with it, and what it manages."""
 
-    # Options whose items awx.awx takes as free-form dicts, ignoring the keys it does not use:
-    # those keys are left out here too (with a warning) instead of failing the task.
-    free_form = ()
-
-    def __init__(self, argument_spec, resource=None, result_key=None, **spec_kwargs):
+    def __init__(self, argument_spec, resource=None, result_key=None, free_form=(), **spec_kwargs):
         self.argument_spec = module_argument_spec()
         self.argument_spec.update(argument_spec)
         self.resource = resource
         self.result_key = result_key
+        # Options whose items awx.awx takes as free-form dicts, ignoring the keys it does not use:
+        # those keys are left out here too (with a warning) instead of failing the task.
+        self.free_form = free_form
         self.spec_kwargs = spec_kwargs      # mutually_exclusive, required_if, ...
 
     def without_unknown(self, args):

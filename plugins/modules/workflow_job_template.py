@@ -473,10 +473,9 @@ RESOURCE = Resource(
     scoped_associations=('labels',),
     missing={'labels': 'Could not find label entry with name %s'},
 )
-SPEC = RESOURCE.spec(ARGUMENT_SPEC)
 # awx.awx takes the nodes as free-form dicts and ignores the keys it does not use (its own
 # tests pass forks, job_slice_count or related inside unified_job_template).
-SPEC.free_form = ('workflow_nodes',)
+SPEC = RESOURCE.spec(ARGUMENT_SPEC, free_form=('workflow_nodes',))
 
 
 def name_of(value):
