@@ -55,7 +55,7 @@ options:
   organization:
     description:
       - The organization of O(unified_job_template) (of an inventory source, its inventory's organization), by name
-        or id; it narrows the search for the template and for O(labels). Not a field of the schedule.
+        or id; it narrows the search for the template. Not a field of the schedule.
     type: str
   enabled:
     description:
@@ -129,7 +129,7 @@ options:
     elements: str
   labels:
     description:
-      - The labels of the launch, by name (within O(organization) when given) or id.
+      - The labels of the launch, by name (in any organization, as awx.awx looks them up) or id.
       - The list given replaces the schedule's labels; V([]) removes them all.
     type: list
     elements: str
@@ -240,14 +240,14 @@ ARGUMENT_SPEC = dict(
 
 RESOURCE = Resource(
     'schedules', 'schedule', 'schedule',
-    scope={'organization': 'organizations'},      # narrows the labels named; see find_template for the template
+    # organization narrows the search for the template only (find_template): awx.awx looks up the
+    # labels and instance groups in every organization.
     fields=('description', 'rrule', 'enabled', 'scm_branch', 'job_type', 'job_tags', 'skip_tags', 'limit',
             'diff_mode', 'verbosity', 'forks', 'job_slice_count', 'timeout'),
     references={'inventory': 'inventories', 'execution_environment': 'execution_environments'},
     json_data=('extra_data',),
     associations={'credentials': ('credentials', 'credentials'), 'labels': ('labels', 'labels'),
                   'instance_groups': ('instance_groups', 'instance_groups')},
-    scoped_associations=('labels',),
     required_on_create=('rrule', 'unified_job_template'),
 )
 SPEC = RESOURCE.spec(ARGUMENT_SPEC)
