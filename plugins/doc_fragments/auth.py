@@ -93,6 +93,16 @@ options:
       - Needed only when no cached session can be reused.
       - Environment variable E(SERVICE_SSO_OTP).
     type: str
+  service_sso_allow_insecure_idp:
+    description:
+      - With O(service_auth=sso), allow filling the identity provider's login or one-time-code form when that form
+        or its page is on plain C(http://), so that anyone on the network can read the password. For test
+        identity providers only.
+      - Whatever this says, the password and one-time code go only to the identity provider the service's own
+        C(/sso/login/<backend>/) redirected to (its scheme, host and port), and never through a form sent with
+        GET (in the URL).
+      - Defaults to V(false). Environment variable E(SERVICE_SSO_ALLOW_INSECURE_IDP).
+    type: bool
   service_session_id:
     description:
       - A session cookie from a login made elsewhere (a browser, for example), used as it is and checked with
@@ -221,6 +231,11 @@ options:
       - name: SERVICE_SSO_OTP
     vars:
       - name: automation_service_sso_otp
+  service_sso_allow_insecure_idp:
+    env:
+      - name: SERVICE_SSO_ALLOW_INSECURE_IDP
+    vars:
+      - name: automation_service_sso_allow_insecure_idp
   service_session_id:
     env:
       - name: SERVICE_SESSION_ID

@@ -41,6 +41,26 @@ def _where(url):
     return '%s://%s%s' % (parts.scheme, parts.netloc, parts.path)
 
 
+DEFAULT_PORTS = {'http': 80, 'https': 443}
+
+
+def _origin(url):
+    """The origin of ``url`` as a browser compares them: scheme, host and port (a default port left out),
+    without user information; fit for a message."""
+    parts = urlsplit(url)
+    scheme = (parts.scheme or '').lower()
+    host = (parts.hostname or '').lower()
+    if ':' in host:
+        host = '[%s]' % host
+    try:
+        port = parts.port
+    except ValueError:  # not a number: keep it as written, it matches nothing else
+        port = parts.netloc.rpartition(':')[2]
+    if port and port != DEFAULT_PORTS.get(scheme):
+        host = '%s:%s' % (host, port)
+    return '%s://%s' % (scheme, host)
+
+
 class _Jar:
     """The cookies of one login, kept per host like a browser does."""
 
@@ -87,6 +107,10 @@ class SsoAuth(SessionAuth):
     @property
     def otp(self):
         return self.options.get('service_sso_otp')
+
+    @property
+    def allow_insecure_idp(self):
+        return bool(self.options.get('service_sso_allow_insecure_idp'))
 
     def validate(self):
         if self.session_id:
@@ -144,6 +168,9 @@ class _Flow:
         self.submitted = set()      # kinds of forms answered so far: login, otp, consent
         self.idp_error = None       # error/error_description the IdP sent back to the service
         self.cookie_name = None
+        # The identity provider: the first origin off the service that the service's own SSO start sent
+        # us to. The password and one-time code are given to it alone.
+        self.idp_origin = None
 
     def fail(self, message):
         if self.idp_error:
@@ -193,14 +220,42 @@ class _Flow:
                 return done
             if response.status in (301, 302, 303, 307, 308):
                 url = self.follow(url, response)
+                self.reached(url)
                 response = self.send('GET', url)
                 continue
             url, response = self.answer_page(url, response)
+            self.reached(url)
         raise self.fail('The single sign-on did not come back to the service after %d steps (last at %s).'
                         % (MAX_STEPS, _where(url)))
 
     def on_service(self, url):
         return urlsplit(url).netloc == self.service
+
+    def reached(self, url):
+        """Note the identity provider: the first origin off the service the round trip comes to."""
+        if self.idp_origin is None and not self.on_service(url):
+            self.idp_origin = _origin(url)
+
+    def guard(self, url, target, form, kind):
+        """Refuse to write the password or one-time code anywhere but to the identity provider, over https,
+        in the body of a POST. Nothing has been sent to the form when this fails."""
+        what = 'password' if kind == 'login' else 'one-time code'
+        for origin in (_origin(url), _origin(target)):
+            if origin != self.idp_origin:
+                raise self.fail('Refusing to give the %s of %s to %s, which asks for it: only the identity provider '
+                                'that the service\'s %s single sign-on redirected to (%s) gets it. Nothing was sent '
+                                'to %s.' % (what, self.auth.username, origin, self.auth.backend,
+                                            self.idp_origin or 'none yet', origin))
+        if urlsplit(url).scheme.lower() != 'https' or urlsplit(target).scheme.lower() != 'https':
+            if not self.auth.allow_insecure_idp:
+                raise self.fail('Refusing to send the %s of %s to the identity provider over plain http:// (the form '
+                                'at %s sends to %s): anyone on the network could read it. Use https:// at the '
+                                'identity provider, or set service_sso_allow_insecure_idp: true for a test identity '
+                                'provider.' % (what, self.auth.username, _where(url), _where(target)))
+        if form.method != 'POST':
+            raise self.fail('Refusing to send the %s of %s with the form at %s: it would go with %s in the URL (%s), '
+                            'where logs and proxies keep it; a login form must use POST.'
+                            % (what, self.auth.username, _where(url), form.method, _where(target)))
 
     def follow(self, url, response):
         target = urljoin(url, response.headers.get('Location', ''))
@@ -271,6 +326,9 @@ class _Flow:
         auth = self.auth
         values, button = {}, None
         said = page.error_text()
+        target = urljoin(url, form.action or url)
+        if kind in ('login', 'otp'):
+            self.guard(url, target, form, kind)
         if kind == 'login':
             if 'login' in self.submitted:
                 raise self.fail('The identity provider rejected the login of %s at %s: %s'
@@ -298,7 +356,6 @@ class _Flow:
             buttons = form.buttons()
             button = buttons[0] if len(buttons) == 1 else None
         self.submitted.add(kind)
-        target = urljoin(url, form.action or url)
         data = form.data(values, button)
         if form.method == 'POST':
             return target, self.send('POST', target, data=data, referer=_where(url))

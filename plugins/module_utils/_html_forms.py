@@ -57,7 +57,7 @@ class Field:
 class Form:
     def __init__(self, attrs):
         self.action = attrs.get('action') or ''
-        self.method = (attrs.get('method') or 'get').upper()
+        self.method = (attrs.get('method') or 'get').strip().upper()
         self.fields = []
 
     def visible(self):
