@@ -50,3 +50,13 @@ def test_one_time_code_and_consent_pages():
 def test_a_search_form_is_not_understood():
     page = Page('<form action="/search"><input type="text" name="q"></form>')
     assert _Flow.kind(page.forms[0]) is None
+
+
+def test_the_method_of_a_form_is_read_as_a_browser_reads_it():
+    """A form without method, or with method get in any case and spacing, is sent with GET, which puts its
+    fields in the URL: the SSO client refuses to send a password that way."""
+    for attrs, method in (('', 'GET'), (' method="get"', 'GET'), (' method=" Post "', 'POST'),
+                          (' method="POST"', 'POST'), (' method="GET "', 'GET')):
+        form = Page('<form%s action="/x"><input name="u"><input type="password" name="p"></form>' % attrs).forms[0]
+        assert form.method == method, attrs
+        assert _Flow.kind(form) == 'login'
