@@ -19,6 +19,7 @@ __metaclass__ = type
 
 import json
 import os
+from types import MappingProxyType
 from urllib.parse import quote, urlencode
 
 from ansible.module_utils.common.text.converters import to_text
@@ -31,7 +32,7 @@ from ansible_collections.automation.service.plugins.module_utils._options import
     OPTIONS, module_argument_spec, resolve,
 )
 
-NO_LOG_PLACEHOLDER = 'VALUE_SPECIFIED_IN_NO_LOG_PARAMETER'
+from ansible_collections.automation.service.plugins.module_utils._outcome import NO_LOG_PLACEHOLDER, Outcome, masked  # noqa: F401
 SECRET_OPTIONS = [name for name, spec in OPTIONS.items() if spec[3].get('no_log')]
 
 
@@ -169,11 +170,14 @@ class ModuleSpec:
     """A module's argument spec (its own options and the shared connection
     options), the keywords AnsibleModule takes with it, and what it manages."""
 
-    def __init__(self, argument_spec, resource=None, result_key=None, free_form=(), **spec_kwargs):
+    def __init__(self, argument_spec, resource=None, result_key=None, free_form=(), adjust=None, **spec_kwargs):
         self.argument_spec = module_argument_spec()
         self.argument_spec.update(argument_spec)
         self.resource = resource
         self.result_key = result_key
+        # adjust(params): the options that the module reads otherwise than given (awx.awx's spellings of
+        # one value), as a dict; the task reads them in place of those given, which stay as they are.
+        self.adjust = adjust
         # Options whose items awx.awx takes as free-form dicts, ignoring the keys it does not use:
         # those keys are left out here too (with a warning) instead of failing the task.
         self.free_form = free_form
@@ -217,7 +221,8 @@ class ApiTask:
 
     def __init__(self, spec, params, check_mode=False, diff=False, environ=None, no_log_values=None, bounded=False):
         self.spec = spec
-        self.params = params
+        self.given = params
+        self.params = MappingProxyType(params)
         self.check_mode = check_mode
         self.diff = diff
         self.environ = os.environ if environ is None else environ
@@ -225,20 +230,39 @@ class ApiTask:
         self.bounded = bounded  # on the controller: at most max_requests_in_flight requests at once
         self.resource = spec.resource
         self.result_key = spec.result_key
-        self.result = {'changed': False}
+        self.outcome = Outcome(diff)
         self.warnings = []
         self._client = None
 
     def warn(self, message):
         self.warnings.append(message)
 
+    @property
+    def result(self):
+        """The result so far, read-only: change() and returns() say what it holds."""
+        return self.outcome.view()
+
+    def change(self, before=None, after=None, secret=(), under=()):
+        """Something was written (in check mode, would be): see Outcome.change()."""
+        self.outcome.change(before, after, secret, under)
+
+    def show(self, before=None, after=None, secret=()):
+        """Fields for the diff of a change not made yet: see Outcome.show()."""
+        self.outcome.show(before, after, secret)
+
+    def returns(self, **values):
+        self.outcome.returns(**values)
+
     def execute(self, run):
         """``run(self)``; the result, failed with the error's message and fields
         when a typed exception of module_utils ends it."""
         try:
+            if self.spec.adjust is not None:
+                self.params = MappingProxyType(dict(self.given, **self.spec.adjust(self.given)))
             run(self)
+            result = self.outcome.result()
         except ServiceError as exc:
-            failed = dict(self.result, failed=True, msg=str(exc))
+            failed = dict(self.outcome.result(), failed=True, msg=str(exc))
             status = getattr(exc, 'status', None)
             if status is not None:
                 failed['status'] = status
@@ -248,13 +272,13 @@ class ApiTask:
                     failed['response'] = {'status_code': status, 'json': detail}
             # An error may carry result fields of its own (a failed job's id, status, output).
             failed.update(getattr(exc, 'result', None) or {})
-            self.result = failed
+            result = failed
         if self.params.get('copy_from') and self.params.get('state', 'present') != 'absent':
             # awx.awx's return value: whether copy_from made the object (copied_from names the source).
-            self.result.setdefault('copied', 'copied_from' in self.result)
+            result.setdefault('copied', 'copied_from' in result)
         if self.warnings:
-            self.result['warnings'] = list(self.warnings)
-        return self.result
+            result['warnings'] = list(self.warnings)
+        return result
 
     # -- connection ------------------------------------------------------------
 
@@ -361,8 +385,9 @@ class ApiTask:
 
     def ensure_present(self, existing, desired, create=None, normalize=None, encode=None, secret=(), endpoint=None):
         """Create ``desired`` (with ``create()`` extra fields) or update only the
-        fields that differ; honour check mode; fill ``self.result``. A new object
-        is posted to ``endpoint`` (a sub-list that creates it) when given."""
+        fields that differ; honour check mode; say what changed and return the
+        object (``existing`` and ``end_state`` too). A new object is posted to
+        ``endpoint`` (a sub-list that creates it) when given."""
         encode = encode or {}
 
         def wire(fields):
@@ -372,11 +397,10 @@ class ApiTask:
             body = dict(desired)
             if create is not None:
                 body.update(create())
-            self.set_diff({}, body, secret)
+            self.show({}, body, secret)
             if self.check_mode:
-                self.result['changed'] = True
-                self._set_object(body)
-                return body
+                self.change()
+                return self.returns_object(None, body, secret)
             try:
                 created = self.client.request('POST', endpoint or self.resource, json_body=wire(body),
                                               expect=(200, 201))
@@ -388,9 +412,8 @@ class ApiTask:
                 kind = (self.result_key or 'object').replace('_', ' ')
                 exc.message = 'Unable to create %s %s: %s' % (kind, name, exc.message)
                 raise
-            self.result['changed'] = True   # only once the service took it: a refused POST changed nothing
-            self._set_object(created)
-            return created
+            self.change()   # only once the service took it: a refused POST changed nothing
+            return self.returns_object(None, created, secret)
         delta = self.changes(existing, desired, normalize)
         before = dict((k, existing.get(k)) for k in desired)
         if normalize:
@@ -398,39 +421,30 @@ class ApiTask:
         after = dict(before)
         after.update(delta)
         if not delta:
-            self._set_object(existing)
-            return existing
-        self.set_diff(before, after, secret)
+            return self.returns_object(existing, existing, secret)
+        self.show(before, after, secret)
         if self.check_mode:
-            self.result['changed'] = True
+            self.change()
             merged = dict(existing)
             merged.update(delta)
-            self._set_object(merged)
-            return merged
+            return self.returns_object(existing, merged, secret)
         updated = self.client.request('PATCH', self.detail_path(existing), json_body=wire(delta), expect=(200,))
-        self.result['changed'] = True
-        self._set_object(updated)
-        return updated
+        self.change()
+        return self.returns_object(existing, updated, secret)
 
     def ensure_absent(self, existing):
         if existing is None:
+            self.returns(existing={}, end_state={})
             return
-        self.result['changed'] = True
-        self.set_diff({'id': existing.get('id'), 'name': existing.get('name')}, {}, ())
-        self.result['id'] = existing.get('id')
+        self.returns(id=existing.get('id'), existing=existing, end_state={})
         if not self.check_mode:
             self.client.request('DELETE', self.detail_path(existing), expect=(202, 204, 404))
+        self.change({'id': existing.get('id'), 'name': existing.get('name')}, {})
 
-    def _set_object(self, obj):
-        self.result['id'] = obj.get('id')
-        self.result[self.result_key] = obj
-
-    def set_diff(self, before, after, secret=()):
-        """The diff of this task (in diff mode only), its ``secret`` fields masked."""
-        if not self.diff:
-            return
-
-        def hide(data):
-            return dict((k, NO_LOG_PLACEHOLDER if k in secret and v else v) for k, v in data.items())
-
-        self.result['diff'] = {'before': hide(before), 'after': hide(after)}
+    def returns_object(self, existing, obj, secret=()):
+        """Return ``obj`` as the module's object (awx.awx's ``id`` and result key), with the object as it
+        was (``existing``) and is (``end_state``), their ``secret`` fields masked there."""
+        self.returns(id=obj.get('id'), existing=masked(existing or {}, secret), end_state=masked(obj, secret))
+        if self.result_key:
+            self.returns(**{self.result_key: obj})
+        return obj

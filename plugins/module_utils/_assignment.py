@@ -116,20 +116,17 @@ def run_assignment(api, actor):
     if params['state'] == 'absent':
         if existing is None:
             return
-        api.result.update(changed=True, id=existing['id'])
-        api.set_diff(_described(existing, actor), {})
+        api.returns(id=existing['id'])
         if not api.check_mode:
             api.client.request('DELETE', api.detail_path(existing), expect=(202, 204, 404))
+        api.change(_described(existing, actor), {})
         return
     if existing is not None:
-        api.result.update(id=existing['id'])
-        api.result[api.result_key] = existing
+        api.returns(id=existing['id'], **{api.result_key: existing})
         return
-    api.result['changed'] = True
-    api.set_diff({}, body)
+    api.change({}, body)
     if api.check_mode:
-        api.result[api.result_key] = body
+        api.returns(**{api.result_key: body})
         return
     created = api.client.request('POST', endpoint, json_body=body, expect=(200, 201))
-    api.result.update(id=created.get('id'))
-    api.result[api.result_key] = created
+    api.returns(id=created.get('id'), **{api.result_key: created})

@@ -164,13 +164,8 @@ class Importer(Objects):
 
     def diff(self, label, before, after, found):
         api = self.api
-        api.result['changed'] = True
-        if not api.diff:
-            return
-        diff = api.result.setdefault('diff', {'before': {}, 'after': {}})
-        if before is not None:
-            diff['before'][label] = dict((k, self.hide(v, k in SECRETS)) for k, v in before.items())
-        diff['after'][label] = dict((k, self.hide(v, k in SECRETS)) for k, v in after.items())
+        api.change(None if before is None else {label: dict((k, self.hide(v, k in SECRETS)) for k, v in before.items())},
+                   {label: dict((k, self.hide(v, k in SECRETS)) for k, v in after.items())})
 
     def approval(self, node, new, wanted, label):
         wanted = dict((key, wanted[key]) for key in APPROVAL_FIELDS if wanted.get(key) is not None)
@@ -278,7 +273,7 @@ class Importer(Objects):
 
 
 def import_assets(api, data):
-    """Apply ``data``; fills ``api.result`` with ``changed``, ``created`` and ``updated``."""
+    """Apply ``data``; the task returns ``created`` and ``updated`` (and whether it changed anything)."""
     validate(data)
     importer = Importer(api)
     for found in KINDS:
@@ -291,6 +286,4 @@ def import_assets(api, data):
     for found in KINDS:
         for asset in data.get(found.key) or []:
             importer.related(found, asset)
-    api.result['created'] = importer.created
-    api.result['updated'] = sorted(set(importer.updated) - set(importer.created))
-    return api.result
+    api.returns(created=importer.created, updated=sorted(set(importer.updated) - set(importer.created)))

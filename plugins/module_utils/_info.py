@@ -62,4 +62,4 @@ def read_all(api, filters):
     if params['id'] is not None:
         query['id'] = object_id('id', params['id'])
     query.setdefault('page_size', PAGE_SIZE)
-    api.result[api.result_key] = list(api.client.iterate(api.resource, params=query))
+    api.returns(**{api.result_key: list(api.client.iterate(api.resource, params=query))})

@@ -123,24 +123,33 @@ def _named(result, kind):
     return result
 
 
-def run_update(api, start_path, kind, listing, what):
+def run_update(api, start_path, kind, listing, what, changed_if=None):
     """The work of project_update and inventory_source_update: ask whether ``what`` (a project or an
     inventory source, named in messages) can update, start the update once and, with the module's wait
-    option, wait for it (timeout and interval options). Fills the module's result; returns the update
+    option, wait for it (timeout and interval options); ``changed_if(update)``: whether the finished update
+    changed something (default: it did). Says what the module returns; returns the update
     as started (None in check mode)."""
     if api.params['wait'] and not 0 < api.params['interval'] < float('inf'):
         raise ConfigError('interval must be a number of seconds more than 0.')
     if not api.client.get(start_path).get('can_update'):
         raise ConfigError('%s cannot be updated.' % what)
-    api.result['changed'] = True
     if api.check_mode:
+        api.change()
         return None
     started = start_update(api.client, start_path, kind, listing)
-    api.result.update(id=started['id'], status=started.get('status'))
-    api.result[kind.endpoint[:-1]] = started
-    if api.params['wait']:
-        api.result.update(wait(api.client, started['id'], api.params['timeout'], api.params['interval'], kind=kind,
-                               shape=functools.partial(_named, kind=kind)))
+    api.returns(id=started['id'], status=started.get('status'), **{kind.endpoint[:-1]: started})
+    if not api.params['wait']:
+        api.change()
+        return started
+    try:
+        done = wait(api.client, started['id'], api.params['timeout'], api.params['interval'], kind=kind,
+                    shape=functools.partial(_named, kind=kind))
+    except ServiceError:
+        api.change()    # it ran, and failed or is still running
+        raise
+    api.returns(**done)
+    if changed_if is None or changed_if(done[kind.endpoint[:-1]]):
+        api.change()
     return started
 
 
@@ -245,22 +254,23 @@ def cancel(api, job_id, fail_if_not_running, kind=JOB, interval=None, timeout=No
     """Ask the service to cancel the job (or other ``kind``) when it can still be canceled;
     with ``interval``, then poll until it can no longer be (``timeout`` seconds at most,
     0 or None: no limit). Sets the task's id, status and changed."""
-    api.result['id'] = job_id
+    api.returns(id=job_id)
     not_found, not_running = CANCEL_MESSAGES.get(kind.endpoint, ('%s %%s was not found.' % kind.label,
                                                                  '%s is not running' % kind.label))
     job = api.get_one(kind.endpoint, id=job_id)
     if job is None:
         raise NotFound(not_found % job_id)
-    api.result['status'] = job.get('status')
+    api.returns(status=job.get('status'))
     path = '%s/%s/cancel/' % (kind.endpoint, job_id)
     if not api.client.get(path).get('can_cancel'):
         if fail_if_not_running:
             raise ServiceError(not_running)     # its status is in the result
         return
-    api.result['changed'] = True
     if api.check_mode:
+        api.change()
         return
     api.client.request('POST', path, json_body={}, expect=(202,))
+    api.change()
     if interval is None:
         return
     if interval <= 0:
@@ -271,4 +281,4 @@ def cancel(api, job_id, fail_if_not_running, kind=JOB, interval=None, timeout=No
             raise ServiceError('%s %s was asked to cancel but is still %s after %s seconds (timeout).'
                                % (kind.label, job_id, get_job(api.client, job_id, kind).get('status'), timeout))
         sleep(interval if deadline is None else min(interval, max(0.0, deadline - clock())))
-    api.result['status'] = get_job(api.client, job_id, kind).get('status')
+    api.returns(status=get_job(api.client, job_id, kind).get('status'))

@@ -44,6 +44,11 @@ def as_data(value):
     return parse_variables(value)
 
 
+def names_of(api):
+    """The names of the objects this task looked up: (endpoint, id) -> name, for its diff."""
+    return api.__dict__.setdefault('_names', {})
+
+
 class Resource:
     """The declaration of one endpoint's resource module."""
 
@@ -141,7 +146,8 @@ class Resource:
         and writes nothing)."""
         if source is None:
             return existing
-        api.result.update(changed=True, copied_from=source['id'])
+        api.change()
+        api.returns(copied_from=source['id'])
         if api.check_mode:
             return existing
         return api.client.request('POST', '%s/%d/copy' % (self.endpoint, source['id']),
@@ -181,6 +187,7 @@ class Resource:
             return current['id']
         found = api.lookup(endpoint, value, name_field, label or option.replace('_', ' '), required=True,
                            missing=missing, **filters)
+        names_of(api)[(endpoint, found['id'])] = found.get(name_field)
         return found['id']
 
     def scope_ids(self, api):
@@ -251,7 +258,7 @@ class Resource:
 
     def set_sublists(self, api, obj, new, lists):
         for option in sorted(lists):
-            self.set_sublist(api, obj, new, option, self.associations[option][0], lists[option])
+            self.set_sublist(api, obj, new, option, *self.associations[option], wanted=lists[option])
 
     def association_ids(self, api, existing, option, sublist, endpoint, name_field='name'):
         """The ids of the objects ``option`` names (by ``name_field`` or id)."""
@@ -268,13 +275,18 @@ class Resource:
     def associate(self, api, obj, new, option, sublist, endpoint, name_field='name'):
         """Make the sub-list hold exactly the objects ``option`` names (by ``name_field`` or id)."""
         wanted = self.association_ids(api, None if new else obj, option, sublist, endpoint, name_field)
-        self.set_sublist(api, obj, new, option, sublist, wanted)
+        self.set_sublist(api, obj, new, option, sublist, endpoint, name_field, wanted=wanted)
 
-    def set_sublist(self, api, obj, new, option, sublist, wanted):
-        """Make the sub-list ``sublist`` of ``obj`` hold exactly the ids ``wanted``
-        (in check mode, or for an object not yet created, only say so)."""
+    def set_sublist(self, api, obj, new, option, sublist, endpoint=None, name_field='name', wanted=()):
+        """Make the sub-list ``sublist`` of ``obj`` hold exactly the ids ``wanted`` of objects of ``endpoint``
+        (in check mode, or for an object not yet created, only say so). The diff names them."""
         path = None if obj.get('id') is None else '%s/%s/%s' % (self.endpoint, obj['id'], sublist)
-        have = [] if new or path is None else [item['id'] for item in api.client.iterate(path, {'page_size': 200})]
+        names = names_of(api)
+        have = []
+        for item in [] if new or path is None else api.client.iterate(path, {'page_size': 200}):
+            have.append(item['id'])
+            if item.get(name_field) is not None:
+                names[(endpoint, item['id'])] = item[name_field]
         if api.params.get(self.preserve.get(option)):
             wanted = have + [item for item in wanted if item not in have]
         wanted = [item for index, item in enumerate(wanted) if item not in wanted[:index]]
@@ -289,13 +301,12 @@ class Resource:
             remove = [item for item in have if item not in wanted]
         if not add and not remove:
             return
-        api.result['changed'] = True
-        if api.diff:
-            shown = list if option in self.ordered else sorted
-            diff = api.result.setdefault('diff', {'before': {}, 'after': {}})
-            if not new:
-                diff['before'][option] = shown(have)
-            diff['after'][option] = shown(wanted)
+
+        def shown(ids):
+            named = [names.get((endpoint, item), item) for item in ids]
+            return named if option in self.ordered else sorted(named, key=str)
+
+        api.change({} if new else {option: shown(have)}, {option: shown(wanted)})
         if api.check_mode or path is None:
             return
         for item in remove:

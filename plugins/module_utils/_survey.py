@@ -60,14 +60,9 @@ def ensure_survey(api, endpoint, obj, new, wanted, option='survey_spec'):
     have = {} if new or path is None else (api.client.get(path) or {})
     if comparable(wanted, have) == have:
         return
-    if api.diff:
-        diff = api.result.setdefault('diff', {'before': {}, 'after': {}})
-        if not new:
-            diff['before'][option] = masked(have)
-        diff['after'][option] = masked(wanted)
     if not (api.check_mode or path is None):
         if wanted == {}:
             api.client.request('DELETE', path, expect=(200, 204))
         else:
             api.client.request('POST', path, json_body=wanted, expect=(200, 201))
-    api.result['changed'] = True
+    api.change({} if new else {option: masked(have)}, {option: masked(wanted)})

@@ -17,7 +17,7 @@ __metaclass__ = type
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import ApiTask, ModuleSpec, is_id
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, MultipleFound, NotFound
-from ansible_collections.automation.service.plugins.module_utils._resource import Resource, as_data
+from ansible_collections.automation.service.plugins.module_utils._resource import Resource, as_data, names_of
 
 ENDPOINT = 'workflow_job_template_nodes'
 RESULT_KEY = 'workflow_job_template_node'
@@ -119,23 +119,19 @@ def ensure_approval(api, node, new):
     have = None
     if not new and current.get('unified_job_type') == 'workflow_approval':
         have = api.client.get('workflow_approval_templates/%s' % current['id'])
-        api.result['approval_template'] = have
+        api.returns(approval_template=have)
     delta = dict((key, value) for key, value in wanted.items() if have is None or have.get(key) != value)
     if not delta:
         return
-    if api.diff:
-        diff = api.result.setdefault('diff', {'before': {}, 'after': {}})
-        if have is not None:
-            diff['before']['approval_node'] = dict((key, have.get(key)) for key in delta)
-        diff['after']['approval_node'] = delta if have is not None else wanted
     if not (api.check_mode or node.get('id') is None):
         if have is None:
-            api.result['approval_template'] = api.client.request(
-                'POST', '%s/%s/create_approval_template' % (ENDPOINT, node['id']), json_body=wanted, expect=(200, 201))
+            api.returns(approval_template=api.client.request(
+                'POST', '%s/%s/create_approval_template' % (ENDPOINT, node['id']), json_body=wanted, expect=(200, 201)))
         else:
-            api.result['approval_template'] = api.client.request(
-                'PATCH', 'workflow_approval_templates/%s' % have['id'], json_body=delta, expect=(200,))
-    api.result['changed'] = True
+            api.returns(approval_template=api.client.request(
+                'PATCH', 'workflow_approval_templates/%s' % have['id'], json_body=delta, expect=(200,)))
+    api.change(None if have is None else {'approval_node': dict((key, have.get(key)) for key in delta)},
+               {'approval_node': delta if have is not None else wanted})
 
 
 def node_ids(api, workflow, option, pending=()):
@@ -145,6 +141,8 @@ def node_ids(api, workflow, option, pending=()):
         found = None if workflow is None else api.get_one(ENDPOINT, identifier=identifier, workflow_job_template=workflow)
         if found is None and identifier not in pending:
             raise NotFound('%s: node %r was not found in the workflow.' % (option.replace('_', ' '), identifier))
+        if found is not None:
+            names_of(api)[(ENDPOINT, found['id'])] = identifier
         ids.append(None if found is None else found['id'])
     return ids
 
@@ -172,7 +170,8 @@ def ensure_node(api, workflow, pending=()):
             RESOURCE.associate(api, node, new, option, *RESOURCE.associations[option])
     for option in EDGES:
         if params.get(option) is not None:
-            RESOURCE.set_sublist(api, node, new, option, option, node_ids(api, workflow, option, pending))
+            RESOURCE.set_sublist(api, node, new, option, option, ENDPOINT, 'identifier',
+                                 wanted=node_ids(api, workflow, option, pending))
 
 
 def node_task(api, params):

@@ -219,17 +219,18 @@ def run(api):
     params = api.params
     body = launch_body(api)
     if api.check_mode:
-        api.result['changed'] = True
+        api.change()
         return
     launched = _jobs.post_once(
         api.client, 'ad_hoc_commands', body, 'the ad hoc command',
         'GET /api/v2/inventories/%d/ad_hoc_commands/?order_by=-created (or the service UI), then wait for it '
         'with automation.service.ad_hoc_command_wait' % body['inventory'])
     command_id = launched['id']
-    api.result.update(changed=True, id=command_id, status=launched.get('status'), command=launched)
+    api.change()
+    api.returns(id=command_id, status=launched.get('status'), command=launched)
     if params['wait']:
-        api.result.update(_jobs.wait(api.client, command_id, params['timeout'], params['interval'],
-                                     kind=_jobs.AD_HOC_COMMAND))
+        api.returns(**_jobs.wait(api.client, command_id, params['timeout'], params['interval'],
+                                 kind=_jobs.AD_HOC_COMMAND))
 
 
 SPEC = ModuleSpec(ARGUMENT_SPEC, resource='ad_hoc_commands', result_key='command')

@@ -118,9 +118,9 @@ ARGUMENT_SPEC = dict(
 
 def run(api):
     params = api.params
-    api.result['id'] = params['command_id']
-    api.result.update(_jobs.wait(api.client, params['command_id'], params['timeout'], params['interval'],
-                                 kind=_jobs.AD_HOC_COMMAND, monitoring='ad hoc command - %s' % params['command_id']))
+    api.returns(id=params['command_id'])
+    api.returns(**_jobs.wait(api.client, params['command_id'], params['timeout'], params['interval'],
+                             kind=_jobs.AD_HOC_COMMAND, monitoring='ad hoc command - %s' % params['command_id']))
 
 
 SPEC = ModuleSpec(ARGUMENT_SPEC, resource='ad_hoc_commands', result_key='command')

@@ -172,13 +172,12 @@ SPEC = RESOURCE.spec(ARGUMENT_SPEC)
 
 
 def run(api):
-    RESOURCE.run(api)
-    application = api.result.get('application') or {}
+    application = RESOURCE.run(api)[0] or {}
     if application.get('client_id'):
-        api.result['client_id'] = application['client_id']
+        api.returns(client_id=application['client_id'])
     secret = application.get('client_secret')
     if secret and secret != HIDDEN and not secret.startswith('$encrypted$'):
-        api.result['client_secret'] = secret
+        api.returns(client_secret=secret)
 
 
 def main():

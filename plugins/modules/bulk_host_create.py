@@ -154,21 +154,21 @@ def run(api):
     bodies = [host_body(host) for host in params['hosts']]
     existing = _bulk.hosts_by_name(api.client, inv_id, names)
     wanted = [body for body in bodies if body['name'] not in existing]
-    api.result.update(inventory=inv_id, created=[body['name'] for body in wanted],
-                      existing=[name for name in names if name in existing], changed=bool(wanted))
-    if api.diff:
-        api.result['diff'] = dict(before=dict(hosts=sorted(existing)), after=dict(hosts=sorted(names)))
+    api.returns(inventory=inv_id, created=[body['name'] for body in wanted],
+                existing=[name for name in names if name in existing])
+    api.show(dict(hosts=sorted(existing)), dict(hosts=sorted(names)))
     if api.check_mode:
+        if wanted:
+            api.change()
         return
-    api.result['hosts'] = []
+    api.returns(hosts=[])
     if not wanted:
         return
-    api.result['changed'] = False  # until the service says it is done
     answer = _bulk.post(api.client, 'host_create', dict(inventory=inv_id, hosts=wanted), 'host creation',
                         'look at the hosts of inventory %d first, then run the task again: hosts that exist are '
                         'left out.' % inv_id)
-    api.result['changed'] = True
-    api.result['hosts'] = answer.get('hosts', [])
+    api.change()    # once the service says it is done
+    api.returns(hosts=answer.get('hosts', []))
 
 
 SPEC = ModuleSpec(ARGUMENT_SPEC, resource='hosts')

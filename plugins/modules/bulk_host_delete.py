@@ -112,19 +112,19 @@ def run(api):
                               % (inv_id, ', '.join(str(h) for h in elsewhere)))
         found.update((host['id'], host) for host in _bulk.hosts_by_name(api.client, inv_id, names).values())
     doomed = sorted(found)
-    api.result.update(deleted=doomed, changed=bool(doomed))
-    if api.diff:
-        api.result['diff'] = dict(before=dict(hosts=sorted(found[h]['name'] for h in doomed)), after=dict(hosts=[]))
+    api.returns(deleted=doomed)
+    api.show(dict(hosts=sorted(found[h]['name'] for h in doomed)), dict(hosts=[]))
     if api.check_mode:
+        if doomed:
+            api.change()
         return
-    api.result['hosts'] = {}
+    api.returns(hosts={})
     if not doomed:
         return
-    api.result['changed'] = False  # until the service says it is done
     answer = _bulk.post(api.client, 'host_delete', dict(hosts=doomed), 'host deletion',
                         'run the task again, it leaves out hosts that are gone.')
-    api.result['changed'] = True
-    api.result['hosts'] = answer.get('hosts', {})
+    api.change()    # once the service says it is done
+    api.returns(hosts=answer.get('hosts', {}))
 
 
 SPEC = ModuleSpec(ARGUMENT_SPEC, resource='hosts')

@@ -355,21 +355,21 @@ def failed_output(client, workflow_job_id):
 def run(api):
     params = api.params
     body = launch_body(api)
-    api.result['changed'] = True
     if api.check_mode:
+        api.change()
         return
-    api.result['changed'] = False  # until the service answers
     launched = _bulk.post(api.client, 'job_launch', body, 'job launch',
                           'look for the workflow job first: GET /api/v2/workflow_jobs/?order_by=-created '
                           '(or the service UI).')
     wfj_id = launched['id']
-    api.result.update(changed=True, id=wfj_id, status=launched.get('status'), job_info=launched)
+    api.change()    # once the service answers
+    api.returns(id=wfj_id, status=launched.get('status'), job_info=launched)
     if not params['wait']:
         return
-    api.result.update(_jobs.wait(api.client, wfj_id, params['timeout'], params['interval'],
-                                 kind=_jobs.WORKFLOW_JOB, output=failed_output,
-                                 again='Follow it at /api/v2/workflow_jobs/%d/.' % wfj_id,
-                                 shape=lambda result: dict(result, jobs=node_jobs(api.client, wfj_id))))
+    api.returns(**_jobs.wait(api.client, wfj_id, params['timeout'], params['interval'],
+                             kind=_jobs.WORKFLOW_JOB, output=failed_output,
+                             again='Follow it at /api/v2/workflow_jobs/%d/.' % wfj_id,
+                             shape=lambda result: dict(result, jobs=node_jobs(api.client, wfj_id))))
 
 
 SPEC = ModuleSpec(ARGUMENT_SPEC, resource='workflow_jobs', result_key='job')

@@ -73,7 +73,7 @@ VERSION = '0.1.0'
 
 
 def run(api):
-    api.result.update(prefix='%s.%s' % (NAMESPACE, NAME), name=NAME, namespace=NAMESPACE, version=VERSION)
+    api.returns(prefix='%s.%s' % (NAMESPACE, NAME), name=NAME, namespace=NAMESPACE, version=VERSION)
 
 
 SPEC = ModuleSpec({})

@@ -134,7 +134,6 @@ secrets_sent:
   sample: [password]
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._api_module import NO_LOG_PLACEHOLDER
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS, Resource, as_data
 
 ENCRYPTED = '$encrypted$'
@@ -200,18 +199,14 @@ def run(api):
         data = as_data(data)
         return dict((k, mark if k in secrets and is_set(v) else v) for k, v in data.items())
 
-    def hide_in_diff():
-        for side in (api.result.get('diff') or {}).values():
-            if isinstance(side.get('inputs'), dict):
-                side['inputs'] = masked(side['inputs'], NO_LOG_PLACEHOLDER)
-
+    hidden = ['inputs.' + name for name in sorted(secrets)]   # masked in the diff
     desired = RESOURCE.desired(api, existing)
     existing = RESOURCE.copy(api, existing, source)  # once every name is resolved
     if existing is None:
-        api.ensure_present(None, desired, create=lambda: dict(RESOURCE.scope_ids(api), **owner_ids(api)))
-        hide_in_diff()
+        created = api.ensure_present(None, desired, create=lambda: dict(RESOURCE.scope_ids(api), **owner_ids(api)),
+                                     secret=hidden)
         if api.check_mode and inputs:
-            api.result['credential']['inputs'] = masked(inputs, ENCRYPTED)
+            api.returns(credential=dict(created, inputs=masked(inputs, ENCRYPTED)))
         return
 
     # Secrets compare as "set or not": the service reads them back as $encrypted$.
@@ -222,23 +217,22 @@ def run(api):
         if held and params['update_secrets'] and not api.check_mode:
             existing = api.client.request('PATCH', api.detail_path(existing), json_body={'inputs': inputs},
                                           expect=(200,))
-            api.result['secrets_sent'] = held
-        api.result.update(id=existing.get('id'), credential=existing)
+            api.returns(secrets_sent=held)
+        api.returns_object(existing, existing, hidden)
         return
     before = dict((k, as_data(existing.get(k)) if k == 'inputs' else existing.get(k)) for k in delta)
     after = dict((k, masked(delta[k], ENCRYPTED) if k == 'inputs' else delta[k]) for k in delta)
-    api.set_diff(before, after)
-    hide_in_diff()
-    api.result['changed'] = True
     if api.check_mode:
-        api.result.update(id=existing.get('id'), credential=dict(existing, **after))
+        api.change(before, after, hidden)
+        api.returns_object(existing, dict(existing, **after), hidden)
         return
     if inputs is not None:
         # Every input given goes with the write: the inputs sent replace the stored ones.
         keep = [] if params['update_secrets'] else held
         delta['inputs'] = dict((k, ENCRYPTED if k in keep else v) for k, v in inputs.items())
     updated = api.client.request('PATCH', api.detail_path(existing), json_body=delta, expect=(200,))
-    api.result.update(id=updated.get('id'), credential=updated)
+    api.change(before, after, hidden)
+    api.returns_object(existing, updated, hidden)
 
 
 def main():

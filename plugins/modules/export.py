@@ -132,7 +132,7 @@ def run(api):
     if params['all'] or not asked:
         asked = dict((key, []) for key in BY_KEY)
     selection = dict((key, [] if 'all' in names else names) for key, names in asked.items())
-    api.result['assets'] = export_assets(api, selection)
+    api.returns(assets=export_assets(api, selection))
 
 
 SPEC = ModuleSpec(ARGUMENT_SPEC)

@@ -149,7 +149,7 @@ def run(api):
     source = api.get_one('inventory_sources', id=source_id, inventory=inventory_id)
     if source is None:
         raise NotFound('inventory source %r was not found in inventory %r.' % (params['name'], params['inventory']))
-    api.result['inventory_source'] = source_id
+    api.returns(inventory_source=source_id)
     what = 'Inventory source %r has source %r%s: it' % (
         source['name'], source.get('source'), ' and no source_project' if source.get('source') == 'scm' else '')
     _jobs.run_update(api, 'inventory_sources/%d/update' % source_id, _jobs.INVENTORY_UPDATE,

@@ -277,23 +277,23 @@ def run(api):
     params = api.params
     org_id = api.resolve_id('organizations', params['organization'], 'organization')
     jt_id = api.resolve_id('job_templates', params['job_template'], 'job template', organization=org_id)
-    api.result['job_template'] = jt_id
+    api.returns(job_template=jt_id)
     info = api.client.get('job_templates/%d/launch' % jt_id)
     name = info.get('job_template_data', {}).get('name') or params['job_template']
     fields = given(params)
     _jobs.check_prompts(name, info, [field for field in CHECKED if field in fields])
     body = launch_body(api, fields)
-    api.result['changed'] = True
+    api.change()    # from here a failure may come after the job started
     if api.check_mode:
         return
     launched = _jobs.launch(api.client, jt_id, body)
     job_id = launched['job']
-    api.result.update(id=job_id, status=launched.get('status'), job=launched,
-                      ignored_fields=launched.get('ignored_fields') or {})
-    if api.result['ignored_fields']:
-        api.warn('The service ignored these launch values: %s' % ', '.join(sorted(api.result['ignored_fields'])))
+    ignored = launched.get('ignored_fields') or {}
+    api.returns(id=job_id, status=launched.get('status'), job=launched, ignored_fields=ignored)
+    if ignored:
+        api.warn('The service ignored these launch values: %s' % ', '.join(sorted(ignored)))
     if params['wait']:
-        api.result.update(_jobs.wait(api.client, job_id, params['timeout'], params['interval']))
+        api.returns(**_jobs.wait(api.client, job_id, params['timeout'], params['interval']))
 
 
 SPEC = ModuleSpec(ARGUMENT_SPEC, resource='jobs', result_key='job')

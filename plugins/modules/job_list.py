@@ -104,10 +104,10 @@ def run(api):
     if params['all_pages']:
         query.setdefault('page_size', 200)
         jobs = list(api.client.iterate('jobs', params=query))
-        api.result.update(count=len(jobs), next=None, previous=None, results=jobs)
+        api.returns(count=len(jobs), next=None, previous=None, results=jobs)
         return
     page = api.client.get('jobs', params=query)
-    api.result.update((key, page.get(key)) for key in ('count', 'next', 'previous', 'results'))
+    api.returns(**dict((key, page.get(key)) for key in ('count', 'next', 'previous', 'results')))
 
 
 SPEC = ModuleSpec(ARGUMENT_SPEC, resource='jobs', result_key='results', mutually_exclusive=[('page', 'all_pages')])

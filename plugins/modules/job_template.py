@@ -419,17 +419,20 @@ RESOURCE = Resource(
 )
 
 
+def adjust(params):
+    """awx.awx's credential and vault_credential join credentials."""
+    legacy = [params[key] for key in ('credential', 'vault_credential') if params.get(key)]
+    return {'credentials': list(params.get('credentials') or []) + legacy} if legacy else {}
+
+
 def run(api):
     params = api.params
-    legacy = [params[key] for key in ('credential', 'vault_credential') if params.get(key)]
-    if legacy:
-        params['credentials'] = list(params.get('credentials') or []) + legacy
     template, new = RESOURCE.run(api)
     if template is not None and params['survey_spec'] is not None and (params['state'] == 'present' or new):
         ensure_survey(api, RESOURCE.endpoint, template, new, params['survey_spec'])
 
 
-SPEC = RESOURCE.spec(ARGUMENT_SPEC)
+SPEC = RESOURCE.spec(ARGUMENT_SPEC, adjust=adjust)
 
 
 def main():

@@ -139,8 +139,8 @@ def run(api):
         interval = ((params['min_interval'] or 1) + (params['max_interval'] or 30)) / 2.0
         api.warn('min_interval and max_interval are deprecated: the interval is their average, %s seconds; '
                  'use interval instead.' % interval)
-    api.result.update(_jobs.wait(api.client, params['job_id'], params['timeout'], interval,
-                                 kind=KINDS[params['job_type']], monitoring='Job - %s' % params['job_id']))
+    api.returns(**_jobs.wait(api.client, params['job_id'], params['timeout'], interval,
+                             kind=KINDS[params['job_type']], monitoring='Job - %s' % params['job_id']))
 
 
 SPEC = ModuleSpec(ARGUMENT_SPEC, resource='jobs', result_key='job')

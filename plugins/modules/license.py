@@ -152,15 +152,13 @@ def refusal(exc, what):
 
 def remove(api):
     info = license_info(api)
-    api.result['license_info'] = info
+    api.returns(license_info=info)
     if not removable(info):
         return
-    api.result['changed'] = True
-    api.set_diff(summary(info), {})
-    if api.check_mode:
-        return
-    api.client.request('DELETE', 'config', expect=(200, 202, 204))
-    api.result['license_info'] = license_info(api)
+    if not api.check_mode:
+        api.client.request('DELETE', 'config', expect=(200, 202, 204))
+        api.returns(license_info=license_info(api))
+    api.change(summary(info), {})
 
 
 def install(api):
@@ -174,20 +172,19 @@ def install(api):
     else:
         raise ConfigError('state present needs manifest (a file) or pool_id.')
     info = license_info(api)
-    api.result['license_info'] = info
+    api.returns(license_info=info)
     if subscribed(info) and not params['force']:
         return
-    api.result['changed'] = True
-    api.set_diff(summary(info), wanted)
     if api.check_mode:
+        api.change(summary(info), wanted)
         return
     try:
         api.client.request('POST', endpoint, json_body=body, expect=(200, 201))
     except ApiError as exc:
         raise refusal(exc, what)
     after = license_info(api)
-    api.result['license_info'] = after
-    api.set_diff(summary(info), summary(after))
+    api.returns(license_info=after)
+    api.change(summary(info), summary(after))
 
 
 def run(api):

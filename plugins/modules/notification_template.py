@@ -145,7 +145,7 @@ secrets_sent:
   sample: [password]
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._api_module import NO_LOG_PLACEHOLDER, narrow_no_log
+from ansible_collections.automation.service.plugins.module_utils._api_module import narrow_no_log
 from ansible_collections.automation.service.plugins.module_utils._assets import NOTIFICATION_SECRETS as SECRETS
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS, Resource, as_data
 
@@ -211,17 +211,12 @@ def run(api):
     def comparable(data):
         return masked(dict(DEFAULTS.get(ntype, {}), **as_data(data)), secrets, ENCRYPTED)
 
-    def hide(obj):
-        """``obj`` (a diff side or a would-be object) with its secret settings masked."""
-        if isinstance((obj or {}).get(CONFIG), dict):
-            obj[CONFIG] = masked(obj[CONFIG], secrets, NO_LOG_PLACEHOLDER)
-
+    hidden = [CONFIG + '.' + name for name in secrets]     # masked in the diff
     if existing is None:
-        created = api.ensure_present(None, desired, create=lambda: RESOURCE.scope_ids(api))
-        for side in (api.result.get('diff') or {}).values():
-            hide(side)
+        created = api.ensure_present(None, desired, create=lambda: RESOURCE.scope_ids(api), secret=hidden)
         if api.check_mode:
-            created[CONFIG] = masked(created.get(CONFIG) or {}, secrets, ENCRYPTED)
+            shown = masked(created.get(CONFIG) or {}, secrets, ENCRYPTED)
+            api.returns(notification_template=dict(created, **{CONFIG: shown}))
         return
 
     normalize = {CONFIG: comparable, 'messages': as_data}
@@ -233,23 +228,21 @@ def run(api):
         if held and params['update_secrets'] and not api.check_mode:
             existing = api.client.request('PATCH', api.detail_path(existing), json_body={CONFIG: config},
                                           expect=(200,))
-            api.result['secrets_sent'] = held
-        api.result.update(id=existing.get('id'), notification_template=existing)
+            api.returns(secrets_sent=held)
+        api.returns_object(existing, existing, hidden)
         return
     before = dict((k, normalize[k](existing.get(k)) if k in normalize else existing.get(k)) for k in delta)
     after = dict((k, normalize[k](delta[k]) if k in normalize else delta[k]) for k in delta)
-    api.set_diff(before, after)
-    for side in (api.result.get('diff') or {}).values():
-        hide(side)
-    api.result['changed'] = True
     if api.check_mode:
-        api.result.update(id=existing.get('id'), notification_template=dict(existing, **after))
+        api.change(before, after, hidden)
+        api.returns_object(existing, dict(existing, **after), hidden)
         return
     if CONFIG in delta:
         keep = [] if params['update_secrets'] else held
         delta[CONFIG] = dict((k, ENCRYPTED if k in keep else v) for k, v in config.items())
     updated = api.client.request('PATCH', api.detail_path(existing), json_body=delta, expect=(200,))
-    api.result.update(id=updated.get('id'), notification_template=updated)
+    api.change(before, after, hidden)
+    api.returns_object(existing, updated, hidden)
 
 
 def main():

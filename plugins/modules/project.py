@@ -256,12 +256,14 @@ RESOURCE = Resource(
 )
 
 
+def adjust(params):
+    """scm_type manual is the service's ''; the playbooks of an SCM project are its checkout (no local_path)."""
+    scm_type = '' if params['scm_type'] == 'manual' else params['scm_type']
+    return dict(scm_type=scm_type, local_path=None if scm_type else params['local_path'])
+
+
 def run(api):
     params = api.params
-    if params['scm_type'] == 'manual':
-        params['scm_type'] = ''
-    if params['scm_type']:
-        params['local_path'] = None  # the playbooks of an SCM project are its checkout
     if params['scm_update_cache_timeout'] and params['scm_update_on_launch'] is not True:
         api.warn('scm_update_cache_timeout matters only with scm_update_on_launch: true.')
     if params['wait'] and not 0 < params['interval'] < float('inf'):
@@ -271,11 +273,11 @@ def run(api):
         return
     if params['update_project']:
         if api.check_mode:
-            api.result['changed'] = True
+            api.change()
             return
         started = _jobs.start_update(api.client, 'projects/%d/update' % project['id'], _jobs.PROJECT_UPDATE,
                                      'projects/%d/project_updates/' % project['id'])
-        api.result['project_update'] = started
+        api.returns(project_update=started)
         update_id = started['id']
     elif params['wait'] and not api.check_mode:
         current = api.client.get('projects/%d' % project['id']).get('summary_fields', {}).get('current_update')
@@ -287,7 +289,7 @@ def run(api):
     if params['wait']:
         wait_for_update(api, project, update_id)
     else:
-        api.result['changed'] = True
+        api.change()
 
 
 def update_result(result):
@@ -299,12 +301,12 @@ def wait_for_update(api, project, update_id):
     timeout = api.params['timeout'] if api.params['timeout'] and api.params['timeout'] > 0 else None
     done = _jobs.wait(api.client, update_id, timeout, api.params['interval'], kind=_jobs.PROJECT_UPDATE,
                       shape=update_result)
-    api.result.update(done)
+    api.returns(**done)
     if api.params['update_project'] and done['project_update'].get('scm_revision') != project.get('scm_revision'):
-        api.result['changed'] = True
+        api.change()
 
 
-SPEC = RESOURCE.spec(ARGUMENT_SPEC)
+SPEC = RESOURCE.spec(ARGUMENT_SPEC, adjust=adjust)
 
 
 def main():

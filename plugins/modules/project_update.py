@@ -147,13 +147,12 @@ def run(api):
     project = api.get_one('projects', id=project_id, organization=org_id)
     if project is None:
         raise NotFound('Unable to find project %r.' % params['name'])
-    api.result['project'] = project_id
+    api.returns(project=project_id)
     what = 'Project %r is a manual project (no scm_type): it' % project['name']
-    update = _jobs.run_update(api, 'projects/%d/update' % project_id, _jobs.PROJECT_UPDATE,
-                              'projects/%d/project_updates/' % project_id, what)
-    if update is not None and params['wait']:
-        revision = api.result['project_update'].get('scm_revision')
-        api.result['changed'] = revision != project.get('scm_revision')
+    # Waited for, the update changed something when it brought another revision.
+    _jobs.run_update(api, 'projects/%d/update' % project_id, _jobs.PROJECT_UPDATE,
+                     'projects/%d/project_updates/' % project_id, what,
+                     changed_if=lambda update: update.get('scm_revision') != project.get('scm_revision'))
 
 
 SPEC = ModuleSpec(ARGUMENT_SPEC, resource='project_updates', result_key='project_update')

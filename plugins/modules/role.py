@@ -305,8 +305,8 @@ def role_of(obj, resource_type, role_field):
 def run(api):
     params = api.params
     role_field = params['role'] + '_role'
-    api.result['role'] = params['role']
-    api.result['changes'] = []
+    changes = []
+    api.returns(role=params['role'], changes=[])
     lookup = Lookup(api)
 
     actors = []     # (sub-list of a role, actor type, id, as given)
@@ -340,13 +340,17 @@ def run(api):
 
     grant = params['state'] == 'present'
     for role_id, resource_type, obj in roles:
-        plan(api, role_id, resource_type, obj, actors, grant)
-    if api.result['changes'] and api.diff:
-        api.result['diff'] = diff(api.result['changes'], grant)
+        for change in plan(api, role_id, resource_type, obj, actors, grant):
+            changes.append(change)
+            api.change()
+            api.returns(changes=list(changes))
+    if changes:
+        api.show(*diff(changes, grant))
 
 
 def plan(api, role_id, resource_type, obj, actors, grant):
-    """Grant (or revoke) the role ``role_id`` to the actors that lack (or hold) it."""
+    """Grant (or revoke) the role ``role_id`` to the actors that lack (or hold) it; yields each change once
+    made (in check mode, once planned)."""
     for sublist in sorted(set(actor[0] for actor in actors)):
         mine = [actor for actor in actors if actor[0] == sublist]
         path = 'roles/%d/%s' % (role_id, sublist)
@@ -361,10 +365,8 @@ def plan(api, role_id, resource_type, obj, actors, grant):
             if not api.check_mode:
                 body = {'id': actor_id} if grant else {'id': actor_id, 'disassociate': True}
                 api.client.request('POST', path, json_body=body, expect=(204,))
-            api.result['changed'] = True
-            api.result['changes'].append({'action': 'grant' if grant else 'revoke', 'role_id': role_id,
-                                          'resource_type': resource_type, 'resource_name': obj.get('name'),
-                                          actor_type: str(given)})
+            yield {'action': 'grant' if grant else 'revoke', 'role_id': role_id,
+                   'resource_type': resource_type, 'resource_name': obj.get('name'), actor_type: str(given)}
 
 
 def diff(changes, grant):
@@ -376,7 +378,7 @@ def diff(changes, grant):
         holders = (after if grant else before).setdefault(key, {}).setdefault(actor_type + 's', [])
         holders.append(change[actor_type])
         (before if grant else after).setdefault(key, {}).setdefault(actor_type + 's', [])
-    return {'before': before, 'after': after}
+    return before, after
 
 
 def main():

@@ -250,7 +250,8 @@ RESOURCE = Resource(
                   'instance_groups': ('instance_groups', 'instance_groups')},
     required_on_create=('rrule', 'unified_job_template'),
 )
-SPEC = RESOURCE.spec(ARGUMENT_SPEC)
+# O(rrule) is read as one rule set (one_rule()).
+SPEC = RESOURCE.spec(ARGUMENT_SPEC, adjust=lambda params: {'rrule': one_rule(params.get('rrule'))})
 
 
 def utc_until(rrule):
@@ -311,7 +312,6 @@ def one_rule(value):
 
 def run(api):
     params = api.params
-    params['rrule'] = one_rule(params.get('rrule'))
     template = find_template(api)
     if template is None and params.get('unified_job_template') is not None:
         if params['state'] == 'absent':

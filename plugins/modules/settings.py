@@ -215,9 +215,6 @@ def run(api):
         return dict((k, NO_LOG_PLACEHOLDER if k in secrets and v not in (None, '') else v) for k, v in data.items())
 
     before = dict((name, existing[name]) for name in changed)
-    api.result.update(changed=bool(changed), old_values=masked(before), new_values=masked(changed))
-    if changed:
-        api.set_diff(before, changed, secrets)
     resend = resend if params['update_secrets'] else []
     body = dict(changed, **dict((name, wanted[name]) for name in resend))
     current = existing
@@ -227,12 +224,12 @@ def run(api):
         try:
             current = api.client.request('PATCH', ENDPOINT, json_body=body, expect=(200,))
         except ApiError as exc:
-            api.result['changed'] = False   # refused: nothing changed
-            # awx.awx's words first (playbooks look for them), then the service's answer.
+            # Refused: nothing changed. awx.awx's words first (playbooks look for them), then the service's answer.
+            api.returns(old_values=masked(before), new_values=masked(changed))
             raise ApiError('Unable to update settings: %s' % exc, status=exc.status, detail=exc.detail,
                            method=exc.method, url=exc.url)
         if resend:
-            api.result['secrets_sent'] = resend
+            api.returns(secrets_sent=resend)
         kept = kept_as_they_were(changed, before, current)
         if kept:
             # The service ignores a setting defined in one of its settings files: nothing changed.
@@ -241,16 +238,14 @@ def run(api):
             for name in kept:
                 del changed[name]
                 del before[name]
-            api.result.update(changed=bool(changed), old_values=masked(before), new_values=masked(changed))
-            if api.diff:
-                api.result.pop('diff', None)
-                if changed:
-                    api.set_diff(before, changed, secrets)
+    api.returns(old_values=masked(before), new_values=masked(changed))
+    if changed:
+        api.change(before, changed, secrets)
     values = dict((name, current.get(name)) for name in wanted)
     if params['settings'] is not None:
-        api.result['current_values'] = values
+        api.returns(current_values=values)
     else:
-        api.result['value'] = values[params['name']]
+        api.returns(value=values[params['name']])
 
 
 # Neither name nor settings is refused by run (an argument spec check would come before the type checks).

@@ -140,7 +140,7 @@ def run(api):
     if not isinstance(found, list):
         raise ApiError('The service answered the subscription list with %s, not a list.' % type(found).__name__)
     filters = params['filters'] or {}
-    api.result['subscriptions'] = [sub for sub in found if isinstance(sub, dict) and kept(sub, filters)]
+    api.returns(subscriptions=[sub for sub in found if isinstance(sub, dict) and kept(sub, filters)])
 
 
 SPEC = ModuleSpec(ARGUMENT_SPEC)

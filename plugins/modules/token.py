@@ -167,16 +167,15 @@ def mint(api):
     if params['application']:
         application = api.resolve_id('applications', params['application'], 'application')
         endpoint = 'applications/%d/tokens' % application
-    api.result['changed'] = True
-    if api.diff:
-        api.result['diff'] = {'before': {}, 'after': dict(body, application=application)}
     if api.check_mode:
-        api.result['token'] = dict(body, application=application, token=None)
+        api.change({}, dict(body, application=application))
+        api.returns(token=dict(body, application=application, token=None))
         return
     token = api.client.request('POST', endpoint, json_body=body, expect=(201,))
+    api.change({}, dict(body, application=application))
     # controller_token and tower_token are awx.awx's names for the same fact.
-    api.result.update(id=token['id'], token=token,
-                      ansible_facts={'service_token': token, 'controller_token': token, 'tower_token': token})
+    api.returns(id=token['id'], token=token,
+                ansible_facts={'service_token': token, 'controller_token': token, 'tower_token': token})
 
 
 def revoke_one(api):
@@ -208,13 +207,15 @@ def revoke_all(api):
     current = api.client.auth.options.get('service_token')
     current = current.get('id') if isinstance(current, dict) else None
     ids = sorted((t['id'] for t in tokens), key=lambda i: (i == current, i))
-    api.result['revoked'] = ids
-    api.result['changed'] = bool(ids)
-    if ids and api.diff:
-        api.result['diff'] = {'before': {'tokens': ids}, 'after': {'tokens': []}}
+    api.returns(revoked=ids)
+    if not ids:
+        return
+    api.show({'tokens': ids}, {'tokens': []})
     if not api.check_mode:
         for token_id in ids:
             api.client.request('DELETE', 'tokens/%d' % token_id, expect=(202, 204, 404))
+            api.change()
+    api.change()
 
 
 def run(api):

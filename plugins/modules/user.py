@@ -163,12 +163,12 @@ def run(api):
         # session of this task's own, not the one other tasks share.
         api.client.auth = api.client.auth.private(api.client)
     # A user made in an organization is posted to its users (as awx.awx does): its admins may.
-    api.ensure_present(existing, desired, create=lambda: {'password': password} if password else {},
-                       secret=('password',),
-                       endpoint=None if organization is None else 'organizations/%d/users' % organization)
-    api.result[api.result_key].pop('password', None)
-    if organization is not None and api.diff:
-        api.result['diff']['after']['organization'] = organization
+    user = api.ensure_present(existing, desired, create=lambda: {'password': password} if password else {},
+                              secret=('password',),
+                              endpoint=None if organization is None else 'organizations/%d/users' % organization)
+    api.returns(user=dict((key, value) for key, value in user.items() if key != 'password'))
+    if organization is not None:
+        api.show(None, {'organization': organization})
 
 
 SPEC = ModuleSpec(ARGUMENT_SPEC, resource='users', result_key='user')

@@ -123,12 +123,12 @@ def run(api):
     params = api.params
     node = _workflow_jobs.wait_for_node(api.client, params['workflow_job_id'], params['name'],
                                         params['timeout'] or None, params['interval'], monitoring='Workflow Approval')
-    api.result['node'] = node
+    api.returns(node=node)
     if _workflow_jobs.kind_of(node) is not _workflow_jobs.APPROVAL:
         raise ConfigError('Node %r of workflow job %d is not an approval node.' % (params['name'], params['workflow_job_id']))
     path = 'workflow_approvals/%d' % node['job']
     approval = api.client.get(path)
-    api.result.update(id=approval['id'], status=approval['status'], workflow_approval=approval)
+    api.returns(id=approval['id'], status=approval['status'], workflow_approval=approval)
     wanted = OUTCOME[params['action']]
     if approval['status'] == wanted and not approval.get('timed_out'):
         return
@@ -136,14 +136,14 @@ def run(api):
         state = 'timed out' if approval.get('timed_out') else DECIDED.get(approval['status'], approval['status'])
         raise ServiceError('Workflow approval %d cannot be %s: it was already %s (status %s).'
                            % (approval['id'], DECIDED[wanted], state, approval['status']))
-    api.result['changed'] = True
-    api.set_diff({'status': 'pending'}, {'status': wanted})
     if api.check_mode:
-        api.result['status'] = wanted
+        api.change({'status': 'pending'}, {'status': wanted})
+        api.returns(status=wanted)
         return
     api.client.request('POST', '%s/%s' % (path, params['action']), expect=(204,))
+    api.change({'status': 'pending'}, {'status': wanted})
     approval = api.client.get(path)
-    api.result.update(status=approval['status'], workflow_approval=approval)
+    api.returns(status=approval['status'], workflow_approval=approval)
 
 
 SPEC = ModuleSpec(ARGUMENT_SPEC, resource='workflow_approvals', result_key='workflow_approval')

@@ -518,12 +518,9 @@ def node_params(api, node):
 
 def merge(api, task, identifier):
     """Fold the result of the task on one node into the workflow's."""
-    if task.result.get('changed'):
-        api.result['changed'] = True
-    if api.diff and task.result.get('diff'):
-        diff = api.result.setdefault('diff', {'before': {}, 'after': {}})
-        for side in ('before', 'after'):
-            diff[side].setdefault('workflow_nodes', {}).setdefault(identifier, {}).update(task.result['diff'][side])
+    diff = task.result.get('diff') or {}
+    if task.outcome.changed:
+        api.change(diff.get('before'), diff.get('after'), under=('workflow_nodes', identifier))
     api.warnings.extend(task.warnings)
 
 

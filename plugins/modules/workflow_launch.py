@@ -225,25 +225,26 @@ def launch_body(api):
 def run(api):
     params = api.params
     wfjt_id = template_id(api)
-    api.result['workflow_job_template'] = wfjt_id
+    api.returns(workflow_job_template=wfjt_id)
     info = api.client.get('workflow_job_templates/%d/launch' % wfjt_id)
     name = info.get('workflow_job_template_data', {}).get('name') or params['name']
     _workflow_jobs.check_prompts(name, info, [field for field in LAUNCH_FIELDS if params[field] is not None])
     body = launch_body(api)
     if params['wait'] and params['interval'] <= 0:
         raise ConfigError('interval must be more than 0 seconds.')
-    api.result['changed'] = True
+    api.change()    # from here a failure may come after the workflow job started
     if api.check_mode:
         return
     launched = _jobs.launch(api.client, wfjt_id, body, _workflow_jobs.WORKFLOW_JOB)
     job_id = launched['workflow_job']
-    api.result.update(id=job_id, status=launched.get('status'), job_info=launched, workflow_job=launched,
-                      ignored_fields=launched.get('ignored_fields') or {})
-    if api.result['ignored_fields']:
-        api.warn('The service ignored these launch values: %s' % ', '.join(sorted(api.result['ignored_fields'])))
+    ignored = launched.get('ignored_fields') or {}
+    api.returns(id=job_id, status=launched.get('status'), job_info=launched, workflow_job=launched,
+                ignored_fields=ignored)
+    if ignored:
+        api.warn('The service ignored these launch values: %s' % ', '.join(sorted(ignored)))
     if params['wait']:
-        api.result.update(_jobs.wait(api.client, job_id, params['timeout'], params['interval'],
-                                     kind=_workflow_jobs.WORKFLOW_JOB, shape=workflow_result))
+        api.returns(**_jobs.wait(api.client, job_id, params['timeout'], params['interval'],
+                                 kind=_workflow_jobs.WORKFLOW_JOB, shape=workflow_result))
 
 
 def workflow_result(result):

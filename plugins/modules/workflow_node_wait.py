@@ -145,9 +145,9 @@ def run(api):
     timeout = params['timeout'] or None
     started = time.time()
     node = _workflow_jobs.wait_for_node(api.client, params['workflow_job_id'], params['name'], timeout, params['interval'])
-    api.result['node'] = node
-    api.result.update(_jobs.wait(api.client, node['job'], _workflow_jobs.remaining(timeout, started), params['interval'],
-                                 kind=_workflow_jobs.kind_of(node), shape=node_result))
+    api.returns(node=node)
+    api.returns(**_jobs.wait(api.client, node['job'], _workflow_jobs.remaining(timeout, started), params['interval'],
+                             kind=_workflow_jobs.kind_of(node), shape=node_result))
 
 
 SPEC = ModuleSpec(ARGUMENT_SPEC, resource='workflow_job_nodes', result_key='node')

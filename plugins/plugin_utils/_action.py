@@ -142,7 +142,7 @@ class ServiceAction(ActionBase):
             result['warnings'] = warnings
         if validation._deprecations:
             result['deprecations'] = [dict(d) for d in validation._deprecations]
-        result['invocation'] = {'module_args': api.params}
+        result['invocation'] = {'module_args': api.given}   # as given, whatever the module reads
         return remove_values(result, api.no_log_values)
 
     @staticmethod

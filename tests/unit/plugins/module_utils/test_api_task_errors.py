@@ -24,7 +24,7 @@ def test_no_response_without_an_answer_of_the_service():
 
 def test_copied_is_returned_with_copy_from():
     def run(api):
-        api.result['copied_from'] = 4
+        api.returns(copied_from=4)
     assert ApiTask(ModuleSpec({}), {'copy_from': 'a', 'state': 'present'}).execute(run)['copied'] is True
     assert ApiTask(ModuleSpec({}), {'copy_from': 'a'}).execute(lambda api: None)['copied'] is False
     assert 'copied' not in ApiTask(ModuleSpec({}), {'copy_from': 'a', 'state': 'absent'}).execute(lambda api: None)

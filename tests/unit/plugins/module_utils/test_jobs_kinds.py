@@ -4,6 +4,7 @@ against a scripted client: no service needed."""
 import pytest
 
 from ansible_collections.automation.service.plugins.module_utils import _jobs
+from ansible_collections.automation.service.plugins.module_utils._api_module import ApiTask, ModuleSpec
 from ansible_collections.automation.service.plugins.module_utils._errors import NotFound, ServiceError
 
 
@@ -43,11 +44,12 @@ class Clock:
         self.now += seconds
 
 
-class Task:
-    """The parts of ApiTask that _jobs.cancel uses."""
+class Task(ApiTask):
+    """A task whose client is the fake one, and whose get_one reads its pages."""
 
     def __init__(self, client, check_mode=False):
-        self.client, self.check_mode, self.result = client, check_mode, {'changed': False}
+        super().__init__(ModuleSpec({}), {}, check_mode=check_mode)
+        self._client = client
 
     def get_one(self, endpoint, **filters):
         page = self.client.get(endpoint)
@@ -128,8 +130,6 @@ def test_extra_vars_go_through_an_enabled_survey():
 
 
 def test_a_failed_or_timed_out_wait_carries_the_shaped_result_and_the_task_result_under_it():
-    from ansible_collections.automation.service.plugins.module_utils._api_module import ApiTask, ModuleSpec
-
     def shape(result):
         return {'update': result['job'], 'stdout': result.get('stdout')}
 
@@ -143,8 +143,9 @@ def test_a_failed_or_timed_out_wait_carries_the_shaped_result_and_the_task_resul
     assert info.value.result == {'update': {'id': 5, 'status': 'running'}, 'stdout': None}
 
     def run(api):
-        api.result.update(id=9, changed=True)
-        api.result.update(_jobs.wait(client, 5, None, 1, shape=shape))
+        api.change()
+        api.returns(id=9)
+        api.returns(**_jobs.wait(client, 5, None, 1, shape=shape))
 
     result = ApiTask(ModuleSpec({}), {}).execute(run)
     assert result['failed'] and result['msg'].startswith('Job 5 failed')

@@ -4,6 +4,7 @@ polled, the messages, and the update asked for once."""
 import pytest
 
 from ansible_collections.automation.service.plugins.module_utils import _jobs
+from ansible_collections.automation.service.plugins.module_utils._api_module import ApiTask, ModuleSpec
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, OutcomeUnknown
 
 
@@ -36,12 +37,12 @@ class FakeClient:
         return {'id': 5, 'status': 'pending', 'url': '/api/v2/project_updates/5/'}
 
 
-class Api:
+class Api(ApiTask):
+    """A task whose client is the fake one."""
+
     def __init__(self, client, **params):
-        self.client = client
-        self.check_mode = False
-        self.result = {'changed': False}
-        self.params = dict(dict(wait=True, interval=1.0, timeout=None), **params)
+        super().__init__(ModuleSpec({}), dict(dict(wait=True, interval=1.0, timeout=None), **params))
+        self._client = client
 
 
 def test_wait_polls_the_update_endpoint_and_names_the_kind():
