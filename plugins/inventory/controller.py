@@ -74,6 +74,7 @@ cache_timeout: 600
 from ansible.errors import AnsibleParserError
 from ansible.module_utils.common.text.converters import to_native, to_text
 from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable
+from ansible.utils.unsafe_proxy import wrap_var
 
 from ansible_collections.automation.service.plugins.module_utils._errors import ServiceError
 from ansible_collections.automation.service.plugins.module_utils._options import options_from_getter, resolve
@@ -167,6 +168,9 @@ class InventoryModule(BaseInventoryPlugin, Cacheable):
         return found[0]['id']
 
     def populate(self, data):
+        """Hosts, groups and their variables into the inventory. Every value comes from the service, where
+        anyone who may edit a host or group writes it: each is marked unsafe (``wrap_var``) so that Jinja never
+        templates it (``{{ lookup('pipe', ...) }}`` in a host variable stays that text). Names are keys."""
         script = data['script']
         for group in script:
             if group != '_meta':
@@ -174,7 +178,7 @@ class InventoryModule(BaseInventoryPlugin, Cacheable):
         for host, variables in ((script.get('_meta') or {}).get('hostvars') or {}).items():
             self.inventory.add_host(host)
             for name, value in variables.items():
-                self.inventory.set_variable(host, name, value)
+                self.inventory.set_variable(host, name, wrap_var(value))
         for group, content in script.items():
             if group == '_meta':
                 continue
@@ -190,8 +194,8 @@ class InventoryModule(BaseInventoryPlugin, Cacheable):
                 for child in content.get('children') or []:
                     self.inventory.add_group(child)  # an empty group is listed here alone
             for name, value in (content.get('vars') or {}).items():
-                self.inventory.set_variable(group, name, value)
+                self.inventory.set_variable(group, name, wrap_var(value))
         if 'metadata' in data:
-            self.inventory.set_variable('all', 'controller_metadata', data['metadata'])
-            self.inventory.set_variable('all', 'tower_metadata', data['metadata'])
+            self.inventory.set_variable('all', 'controller_metadata', wrap_var(data['metadata']))
+            self.inventory.set_variable('all', 'tower_metadata', wrap_var(data['metadata']))
         self.inventory.reconcile_inventory()
