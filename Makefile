@@ -129,7 +129,7 @@ matrix: venv system-deps idp-packages  ## sanity + integration under every suppo
 	tests/ci/matrix.sh $(MATRIX)
 
 matrix-ci: venv system-deps idp-packages  ## the matrix's oldest and newest ansible-core (MATRIX_CI), as CI runs it
-	tests/ci/matrix.sh $(MATRIX_CI)
+	MATRIX_AWX_SUITE_COVERS=1 tests/ci/matrix.sh $(MATRIX_CI)
 
 real-service: venv  ## build a real AWX 24.6.1 from source into a cache outside the clone (as root; about 13 min the first time, seconds after)
 	@$(REALAWX) build

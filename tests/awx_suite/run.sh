@@ -30,6 +30,8 @@ shift
 case $kind in reference|real) ;; *) echo "run.sh: unknown service kind $kind" >&2; exit 2 ;; esac
 
 realawx=$root/tests/realawx/realawx
+# One run at a time uses the real AWX (it is reset, started and stopped here).
+if [ "$kind" = real ] && [ -z "${REALAWX_HELD:-}" ]; then exec "$realawx" hold "$0" "$kind" "$@"; fi
 bed=$("$realawx" path)
 src=$bed/src
 awx_collection=$bed/awx-collection/ansible_collections/awx/awx

@@ -18,6 +18,8 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 venv=${VENV:-$root/.venv}
 export PATH="$venv/bin:$PATH"
 realawx=$root/tests/realawx/realawx
+# One run at a time uses the real AWX (it is reset, started and stopped here).
+[ -n "${REALAWX_HELD:-}" ] || exec "$realawx" hold "$0" "$@"
 
 names=() options=()
 for arg in "$@"; do

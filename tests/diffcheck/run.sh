@@ -28,6 +28,8 @@ venv=${VENV:-$root/.venv}
 export PATH="$venv/bin:$PATH"
 here=$root/tests/diffcheck
 realawx=$root/tests/realawx/realawx
+# One run at a time uses the real AWX (it is reset, started and stopped here).
+[ -n "${REALAWX_HELD:-}" ] || [ -n "${DIFFCHECK_PRIMARY_URL:-}" ] || exec "$realawx" hold "$0" "$@"
 output=$root/tests/output/diffcheck
 work=$root/.run/diffcheck
 svcdir=$work/service
