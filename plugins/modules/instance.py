@@ -142,6 +142,8 @@ def id_set(value):
 NORMALIZE = {'capacity_adjustment': two_decimals, 'peers': id_set}
 
 
+# Not Resource.run: an instance is found by host name, never deleted here, and its peers are receptor
+# addresses compared as a set.
 def run(api):
     params = api.params
     existing = api.get_one('instances', hostname=params['hostname'])

@@ -310,6 +310,8 @@ def one_rule(value):
     return value if value is None or isinstance(value, str) else str(value)
 
 
+# Not Resource.run: a schedule is found among the schedules of its template (named by kind as well as
+# name), and its rrule compares in UTC.
 def run(api):
     params = api.params
     template = find_template(api)

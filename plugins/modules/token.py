@@ -218,6 +218,7 @@ def revoke_all(api):
     api.change()
 
 
+# Not Resource: a token has no name to find it by; it is minted (each time) or revoked.
 def run(api):
     params = api.params
     secret = (params['existing_token'] or {}).get('token')

@@ -137,6 +137,8 @@ ARGUMENT_SPEC = dict(
 FIELDS = ('first_name', 'last_name', 'email', 'is_superuser', 'is_system_auditor')
 
 
+# Not Resource.run: a password is sent only on creation or when update_secrets asks for it, over a
+# session of the task's own, and a user made in an organization is posted to that organization's users.
 def run(api):
     params = api.params
     existing = api.lookup('users', params['username'], 'username')
