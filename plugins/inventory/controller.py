@@ -54,6 +54,9 @@ extends_documentation_fragment:
 notes:
   - Each host gets the variables C(remote_tower_enabled) (C("true") or C("false")) and C(remote_tower_id) (its id on
     the service), as from awx.awx's plugin.
+  - The variables read from the service (of hosts, of groups, and C(controller_metadata)) are marked unsafe, as
+    C(!unsafe) marks them in YAML, so a template stored in a variable on the service (C({{ ... }}) or C({% ... %}))
+    reaches plays as that text and is never run.
   - With O(cache=true), a later run reads the inventory from Ansible's inventory cache instead of the service
     until O(cache_timeout) runs out (C(--flush-cache) reads it again).
 '''
