@@ -1,0 +1,125 @@
+"""The gateway's representations of the users, organizations and teams it shares with the
+controller (the fields the platform's gateway answers with, as ansible.platform's modules and
+django-ansible-base's common serializers read them)."""
+from django.contrib.auth import get_user_model
+from rest_framework import serializers
+
+from refsvc.rbac.models import Team
+from refsvc.svc.models import Organization, UserProfile
+
+V1 = "/api/gateway/v1/"
+
+
+def _url(kind, pk):
+    return "%s%s/%d/" % (V1, kind, pk)
+
+
+class _Common(serializers.ModelSerializer):
+    kind = None
+    url = serializers.SerializerMethodField()
+    related = serializers.SerializerMethodField()
+    summary_fields = serializers.SerializerMethodField()
+    created = serializers.DateTimeField(read_only=True)
+    modified = serializers.DateTimeField(read_only=True)
+
+    def get_url(self, obj):
+        return _url(self.kind, obj.pk)
+
+    def get_related(self, obj):
+        return {}
+
+    def get_summary_fields(self, obj):
+        return {}
+
+
+class OrganizationSerializer(_Common):
+    kind = "organizations"
+    managed = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Organization
+        fields = ["id", "url", "related", "summary_fields", "created", "modified", "name", "description", "managed"]
+
+    def get_managed(self, obj):
+        return False
+
+    def get_related(self, obj):
+        return {
+            "teams": _url("organizations", obj.pk) + "teams/",
+            "users": _url("organizations", obj.pk) + "users/",
+            "admins": _url("organizations", obj.pk) + "admins/",
+        }
+
+
+class TeamSerializer(_Common):
+    kind = "teams"
+
+    class Meta:
+        model = Team
+        fields = ["id", "url", "related", "summary_fields", "created", "modified", "name", "description", "organization"]
+
+    def get_related(self, obj):
+        return {"organization": _url("organizations", obj.organization_id)}
+
+    def get_summary_fields(self, obj):
+        org = obj.organization
+        return {"organization": {"id": org.pk, "name": org.name, "description": org.description}}
+
+
+class UserSerializer(_Common):
+    kind = "users"
+    created = serializers.DateTimeField(source="date_joined", read_only=True)
+    modified = serializers.SerializerMethodField()
+    password = serializers.CharField(write_only=False, required=False, allow_blank=True, default="")
+    is_platform_auditor = serializers.BooleanField(required=False, default=False)
+    managed = serializers.SerializerMethodField()
+    authenticators = serializers.SerializerMethodField()
+    authenticator_uid = serializers.SerializerMethodField()
+
+    class Meta:
+        model = get_user_model()
+        fields = [
+            "id", "url", "related", "summary_fields", "created", "modified", "username", "email", "first_name",
+            "last_name", "last_login", "password", "is_superuser", "is_platform_auditor", "managed",
+            "authenticators", "authenticator_uid",
+        ]
+        read_only_fields = ["last_login"]
+
+    def get_modified(self, obj):
+        return serializers.DateTimeField().to_representation(obj.last_login or obj.date_joined)
+
+    def get_managed(self, obj):
+        return False
+
+    def get_authenticators(self, obj):
+        return []
+
+    def get_authenticator_uid(self, obj):
+        return obj.username
+
+    def to_representation(self, obj):
+        data = super().to_representation(obj)
+        data["password"] = "$encrypted$"
+        profile = UserProfile.objects.filter(user=obj).first()
+        data["is_platform_auditor"] = bool(profile and profile.is_system_auditor)
+        return data
+
+    def _save(self, user, validated):
+        password = validated.pop("password", None)
+        auditor = validated.pop("is_platform_auditor", None)
+        for key, value in validated.items():
+            setattr(user, key, value)
+        if password and password != "$encrypted$":
+            user.set_password(password)
+        elif user.pk is None:
+            user.set_unusable_password()
+        user.save()
+        if auditor is not None:
+            UserProfile.objects.update_or_create(user=user, defaults={"is_system_auditor": auditor})
+        return user
+
+    def create(self, validated):
+        return self._save(self.Meta.model(), validated)
+
+    def update(self, instance, validated):
+        return self._save(instance, validated)

@@ -1,0 +1,83 @@
+"""Settings of the gateway layout: the service's own settings (refsvc.settings, the
+controller), plus django-ansible-base's apps with the settings its
+``ansible_base.lib.dynamic_config`` helper derives for them.
+
+The controller and the gateway are one Django project over one database: the users,
+organizations and teams the gateway manages are the rows the controller's API lists, as
+on the platform, where the controller keeps read-only copies of the gateway's."""
+from refsvc.settings import *  # noqa: F401,F403
+from refsvc import settings as _base
+from ansible_base.lib.dynamic_config.settings_logic import get_dab_settings
+
+SERVICE_LAYOUT = "gateway"
+ROOT_URLCONF = "refsvc.gateway.urlconf"
+
+INSTALLED_APPS = list(_base.INSTALLED_APPS) + [
+    "ansible_base.lib",
+    "ansible_base.authentication",
+    "ansible_base.oauth2_provider",
+    "refsvc.gateway",
+]
+
+# The controller's API answers under /api/controller/ (the remount goes first so that
+# every other middleware, the request log included, sees the controller's own paths).
+MIDDLEWARE = ["refsvc.gateway.middleware.LayoutMiddleware"] + list(_base.MIDDLEWARE)
+# django-ansible-base records who made and changed its objects through django-crum.
+MIDDLEWARE.insert(MIDDLEWARE.index("django.contrib.auth.middleware.AuthenticationMiddleware") + 1, "crum.CurrentRequestUserMiddleware")
+
+# The gateway's objects are the service's: its organizations (svc) and teams (rbac).
+ANSIBLE_BASE_ORGANIZATION_MODEL = "svc.Organization"
+ANSIBLE_BASE_TEAM_MODEL = "rbac.Team"
+
+# Authentication at the gateway: its personal tokens (django-ansible-base's OAuth2
+# provider), its session, and Basic while GATEWAY_BASIC_AUTH_ENABLED is on.
+REST_FRAMEWORK = dict(_base.REST_FRAMEWORK)
+REST_FRAMEWORK["DEFAULT_AUTHENTICATION_CLASSES"] = [
+    "refsvc.gateway.auth.GatewayTokenAuthentication",
+    "refsvc.svc.auth.SessionAuthentication",
+    "refsvc.gateway.auth.GatewayBasicAuthentication",
+]
+
+OAUTH2_PROVIDER = dict(_base.OAUTH2_PROVIDER)
+# django-ansible-base's default lifetime of a token (a year), not AWX 24's (1,000 years).
+OAUTH2_PROVIDER["ACCESS_TOKEN_EXPIRE_SECONDS"] = 31536000
+for _key in list(globals()):
+    if _key.startswith("OAUTH2_PROVIDER_") and _key.endswith("_MODEL"):
+        del globals()[_key]
+
+_dab = get_dab_settings(
+    installed_apps=INSTALLED_APPS,
+    rest_framework=REST_FRAMEWORK,
+    spectacular_settings={},
+    authentication_backends=list(AUTHENTICATION_BACKENDS),  # noqa: F405
+    middleware=MIDDLEWARE,
+    oauth2_provider=OAUTH2_PROVIDER,
+    caches=None,
+    templates=TEMPLATES,  # noqa: F405
+)
+for _key, _value in _dab.items():
+    if _key in ("REST_FRAMEWORK", "MIDDLEWARE", "INSTALLED_APPS", "AUTHENTICATION_BACKENDS", "TEMPLATES"):
+        continue  # ours, as set above
+    globals()[_key] = _value
+# The grants (not used by the tests yet) stay django-oauth-toolkit's own models.
+OAUTH2_PROVIDER_GRANT_MODEL = "oauth2_provider.Grant"
+OAUTH2_PROVIDER_DEVICE_GRANT_MODEL = "oauth2_provider.DeviceGrant"
+
+RUNTIME_DEFAULTS = dict(_base.RUNTIME_DEFAULTS)
+RUNTIME_DEFAULTS.update(
+    {
+        "SESSION_COOKIE_NAME": "gateway_sessionid",
+        "GATEWAY_BASIC_AUTH_ENABLED": True,
+        "ACCESS_TOKEN_EXPIRE_SECONDS": 31536000,
+    }
+)
+GATEWAY_VERSION = "2.5"
+
+# django-ansible-base's tables are made from its models (migrate --run-syncdb): its
+# migrations would have to come after the service's organizations and before the service's
+# own OAuth2 models, whose foreign keys follow the OAUTH2_PROVIDER_*_MODEL settings.
+LOGGING = dict(LOGGING)  # noqa: F405
+# The authenticator plugins whose libraries are not installed (LDAP, RADIUS, TACACS+) say so
+# at every start.
+LOGGING["loggers"] = {"ansible_base.authentication.urls": {"level": "CRITICAL"}}
+MIGRATION_MODULES = {"dab_oauth2_provider": None, "dab_authentication": None}

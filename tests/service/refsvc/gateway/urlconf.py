@@ -1,0 +1,34 @@
+"""URLs of the gateway layout: the gateway's API (/api/, /api/gateway/), the controller's
+(served by the service's apps; refsvc.gateway.middleware moves it under /api/controller/)."""
+from ansible_base.lib.dynamic_config import dynamic_urls
+from django.urls import include, path
+
+from refsvc import urls as controller_urls
+from . import views
+
+gateway_v1 = [
+    path("", views.GatewayV1RootView.as_view()),
+    path("ping/", views.PingView.as_view()),
+    path("login/", views.login_view),
+    path("logout/", views.logout_view),
+    path("me/", views.MeView.as_view()),
+    path("users/", views.UserList.as_view()),
+    path("users/<int:pk>/", views.UserDetail.as_view()),
+    path("organizations/", views.OrganizationList.as_view()),
+    path("organizations/<int:pk>/", views.OrganizationDetail.as_view()),
+    path("teams/", views.TeamList.as_view()),
+    path("teams/<int:pk>/", views.TeamDetail.as_view()),
+    # django-ansible-base's own: applications/, tokens/ (oauth2_provider), authenticators/,
+    # authenticator_maps/, authenticator_plugins/ (authentication).
+    path("", include(dynamic_urls.api_version_urls)),
+]
+
+urlpatterns = [
+    path("api/", views.ApiRootView.as_view()),
+    path("api/gateway/", views.GatewayRootView.as_view()),
+    path("api/gateway/v1/", include(gateway_v1)),
+    # django-ansible-base's /o/ views (token, authorize, revoke_token) under the gateway's API.
+    path("api/gateway/v1/", include(dynamic_urls.root_urls)),
+] + [p for p in controller_urls.urlpatterns if str(p.pattern) != "api/"]
+
+handler404 = controller_urls.handler404
