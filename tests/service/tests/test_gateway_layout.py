@@ -1,0 +1,240 @@
+"""The reference service in its gateway layout (svcctl start --layout gateway): a platform
+gateway (Automation Platform 2.5-2.7) at /api/gateway/v1/, built from django-ansible-base's
+apps, in front of the controller's API at /api/controller/v2/ (tests/service/README.md,
+"Gateway layout"). One instance for the module; real HTTPS requests."""
+import base64
+import json
+import os
+import shlex
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+import requests
+
+REPO = Path(__file__).resolve().parents[3]
+SVCCTL = REPO / "tests" / "service" / "svcctl"
+GW = "/api/gateway/v1/"
+CTL = "/api/controller/v2/"
+
+
+class Gateway:
+    def __init__(self, directory):
+        self.dir = directory
+
+    def start(self, *extra):
+        env = dict(os.environ)
+        env.setdefault("REFSVC_PASSWORD_ITERATIONS", "1000")
+        command = [sys.executable, str(SVCCTL), "start", "--dir", str(self.dir), "--layout", "gateway", *extra]
+        result = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env)
+        assert result.returncode == 0, result.stderr
+        self.exports = {}
+        for line in result.stdout.splitlines():
+            if line.startswith("export "):
+                name, _, value = line[len("export "):].partition("=")
+                self.exports[name] = shlex.split(value)[0]
+        self.url = self.exports["SERVICE_URL"]
+        self.ca_path = self.exports["SERVICE_CA_PATH"]
+        self.admin = (self.exports["SERVICE_ADMIN_USERNAME"], self.exports["SERVICE_ADMIN_PASSWORD"])
+        return self
+
+    def stop(self):
+        subprocess.run([sys.executable, str(SVCCTL), "stop", "--dir", str(self.dir)], capture_output=True, timeout=60)
+
+    def session(self):
+        s = requests.Session()
+        s.verify = self.ca_path
+        s.trust_env = False  # REQUESTS_CA_BUNDLE would override verify
+        return s
+
+    def basic(self, user=None, password=None):
+        user, password = (user, password) if user else self.admin
+        return {"Authorization": "Basic " + base64.b64encode(("%s:%s" % (user, password)).encode()).decode()}
+
+    def login(self, user=None, password=None):
+        user, password = (user, password) if user else self.admin
+        s = self.session()
+        r = s.get(self.url + GW + "login/", headers={"Accept": "text/html"})
+        assert r.status_code == 200
+        r = s.post(
+            self.url + GW + "login/",
+            data={"username": user, "password": password},
+            headers={"X-CSRFToken": s.cookies["csrftoken"], "Referer": self.url + GW + "login/"},
+            allow_redirects=False,
+        )
+        return s, r
+
+
+@pytest.fixture(scope="module")
+def gateway(tmp_path_factory):
+    instance = Gateway(tmp_path_factory.mktemp("gateway")).start()
+    yield instance
+    instance.stop()
+
+
+def test_start_exports_the_layout(gateway):
+    assert gateway.exports["SERVICE_LAYOUT"] == "gateway"
+    assert set(gateway.exports) >= {"SERVICE_URL", "SERVICE_CA_PATH", "SERVICE_ADMIN_USERNAME", "SERVICE_ADMIN_PASSWORD"}
+    assert (gateway.dir / "layout").read_text().strip() == "gateway"
+
+
+def test_api_root_tells_a_gateway_apart(gateway):
+    s = gateway.session()
+    root = s.get(gateway.url + "/api/")
+    assert root.status_code == 200
+    body = root.json()
+    # AWX 24 answers {"description": "AWX REST API", "current_version": "/api/v2/", ...}.
+    assert "current_version" not in body
+    assert body["apis"]["gateway"] == "/api/gateway/"
+    assert body["apis"]["controller"] == "/api/controller/"
+    ctl = s.get(gateway.url + body["apis"]["controller"]).json()
+    assert ctl["current_version"] == CTL
+    assert ctl["available_versions"] == {"v2": CTL}
+    gw = s.get(gateway.url + body["apis"]["gateway"]).json()
+    assert gw["current_version"] == GW
+    v1 = s.get(gateway.url + GW)
+    assert v1.status_code == 200
+    assert v1.json()["tokens"] == GW + "tokens/"
+    # The controller's own paths are not served at the gateway.
+    assert s.get(gateway.url + "/api/v2/ping/").status_code == 404
+
+
+def test_controller_api_under_the_controller_prefix(gateway):
+    s = gateway.session()
+    ping = s.get(gateway.url + CTL + "ping/")
+    assert ping.status_code == 200
+    orgs = s.get(gateway.url + CTL + "organizations/", headers=gateway.basic())
+    assert orgs.status_code == 200
+    default = orgs.json()["results"][0]
+    assert default["url"] == CTL + "organizations/%d/" % default["id"]
+    assert all(link.startswith(CTL) for link in default["related"].values() if isinstance(link, str))
+    # A create answers with the controller's path in Location and links.
+    r = s.post(
+        gateway.url + CTL + "inventories/",
+        json={"name": "gw-" + uuid.uuid4().hex[:8], "organization": default["id"]},
+        headers=gateway.basic(),
+    )
+    assert r.status_code == 201, r.text
+    assert r.json()["url"].startswith(CTL + "inventories/")
+
+
+def test_session_login_logout_and_me(gateway):
+    s, r = gateway.login()
+    assert r.status_code == 302
+    assert "gateway_sessionid" in s.cookies
+    cookie = next(c for c in s.cookies if c.name == "gateway_sessionid")
+    assert cookie.expires is not None  # the session cookie's lifetime (SESSION_COOKIE_AGE)
+    me = s.get(gateway.url + GW + "me/")
+    assert me.status_code == 200
+    assert me.json()["results"][0]["username"] == gateway.admin[0]
+    assert me.headers["Session-Timeout"] == "1800"
+    # The same session authenticates to the controller.
+    assert s.get(gateway.url + CTL + "me/").json()["results"][0]["username"] == gateway.admin[0]
+    # A write with the session needs the CSRF token and a Referer, as Django checks them.
+    name = "gw-" + uuid.uuid4().hex[:8]
+    refused = s.post(gateway.url + GW + "organizations/", json={"name": name})
+    assert refused.status_code == 403
+    ok = s.post(
+        gateway.url + GW + "organizations/",
+        json={"name": name},
+        headers={"X-CSRFToken": s.cookies["csrftoken"], "Referer": gateway.url + GW},
+    )
+    assert ok.status_code == 201, ok.text
+    s.get(gateway.url + GW + "logout/", allow_redirects=False)
+    assert s.get(gateway.url + GW + "me/").status_code == 401
+
+
+def test_bad_login(gateway):
+    _, r = gateway.login(gateway.admin[0], "wrong")
+    assert r.status_code == 401
+
+
+def test_personal_tokens(gateway):
+    s = gateway.session()
+    r = s.post(gateway.url + GW + "tokens/", json={"description": "gw test", "scope": "write"}, headers=gateway.basic())
+    assert r.status_code == 201, r.text
+    created = r.json()
+    token = created["token"]
+    assert token and token != "$encrypted$"
+    assert created["application"] is None
+    bearer = {"Authorization": "Bearer " + token}
+    assert s.get(gateway.url + GW + "me/", headers=bearer).json()["results"][0]["username"] == gateway.admin[0]
+    assert s.get(gateway.url + CTL + "me/", headers=bearer).json()["results"][0]["username"] == gateway.admin[0]
+    listed = s.get(gateway.url + GW + "tokens/", headers=bearer).json()["results"]
+    mine = [t for t in listed if t["id"] == created["id"]]
+    assert mine and mine[0]["token"] == "$encrypted$"
+    assert mine[0]["last_used"] is not None
+    # Revoked: the token no longer authenticates.
+    assert s.delete(gateway.url + GW + "tokens/%d/" % created["id"], headers=gateway.basic()).status_code == 204
+    assert s.get(gateway.url + GW + "me/", headers=bearer).status_code == 401
+    assert s.get(gateway.url + CTL + "me/", headers=bearer).status_code == 401
+
+
+def test_organizations_users_teams_are_the_controllers(gateway):
+    s = gateway.session()
+    auth = gateway.basic()
+    name = "gw-org-" + uuid.uuid4().hex[:8]
+    org = s.post(gateway.url + GW + "organizations/", json={"name": name, "description": "d"}, headers=auth)
+    assert org.status_code == 201, org.text
+    org = org.json()
+    assert org["url"] == GW + "organizations/%d/" % org["id"]
+    seen = s.get(gateway.url + CTL + "organizations/", params={"name": name}, headers=auth).json()["results"]
+    assert [o["id"] for o in seen] == [org["id"]]
+
+    team = s.post(gateway.url + GW + "teams/", json={"name": "t1", "organization": org["id"]}, headers=auth)
+    assert team.status_code == 201, team.text
+    team = team.json()
+    assert s.get(gateway.url + CTL + "teams/%d/" % team["id"], headers=auth).json()["name"] == "t1"
+
+    username = "gwuser" + uuid.uuid4().hex[:6]
+    user = s.post(gateway.url + GW + "users/", json={"username": username, "password": "pw-" + username}, headers=auth)
+    assert user.status_code == 201, user.text
+    user = user.json()
+    assert user["password"] == "$encrypted$"
+    assert s.get(gateway.url + CTL + "users/%d/" % user["id"], headers=auth).json()["username"] == username
+    # The new user logs in at the gateway with the password the gateway set.
+    assert s.get(gateway.url + GW + "me/", headers=gateway.basic(username, "pw-" + username)).status_code == 200
+    # and may not change what only an administrator may.
+    assert s.post(gateway.url + GW + "organizations/", json={"name": name + "x"},
+                  headers=gateway.basic(username, "pw-" + username)).status_code == 403
+
+    r = s.patch(gateway.url + GW + "organizations/%d/" % org["id"], json={"description": "changed"}, headers=auth)
+    assert r.status_code == 200
+    assert s.get(gateway.url + CTL + "organizations/%d/" % org["id"], headers=auth).json()["description"] == "changed"
+    assert s.delete(gateway.url + GW + "teams/%d/" % team["id"], headers=auth).status_code == 204
+    assert s.delete(gateway.url + GW + "organizations/%d/" % org["id"], headers=auth).status_code == 204
+    assert s.get(gateway.url + CTL + "organizations/%d/" % org["id"], headers=auth).status_code == 404
+
+
+def test_authenticators_list(gateway):
+    s = gateway.session()
+    r = s.get(gateway.url + GW + "authenticators/", headers=gateway.basic())
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert {"count", "next", "previous", "results"} <= set(body)
+    assert s.get(gateway.url + GW + "authenticators/").status_code == 401
+
+
+def test_basic_auth_can_be_turned_off(tmp_path):
+    instance = Gateway(tmp_path / "nobasic").start("--set", "GATEWAY_BASIC_AUTH_ENABLED=false")
+    try:
+        s = instance.session()
+        assert s.get(instance.url + GW + "me/", headers=instance.basic()).status_code == 401
+        assert s.get(instance.url + CTL + "me/", headers=instance.basic()).status_code == 401
+        # The session login still works.
+        session, r = instance.login()
+        assert r.status_code == 302
+        assert session.get(instance.url + GW + "me/").status_code == 200
+    finally:
+        instance.stop()
+
+
+def test_setting_of_the_gateway_is_refused_in_the_awx_layout(tmp_path):
+    result = subprocess.run(
+        [sys.executable, str(SVCCTL), "start", "--dir", str(tmp_path / "awx"), "--set", "GATEWAY_BASIC_AUTH_ENABLED=false"],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert result.returncode != 0
+    assert "unknown setting GATEWAY_BASIC_AUTH_ENABLED" in result.stderr
