@@ -29,18 +29,21 @@ UNITS_ARGS ?=
 MATRIX_CI ?= 2.16 2.21
 MATRIX ?=
 
-# make test runs two lanes side by side (tests/ci/run_steps.py): the first is
-# mostly CPU-bound work on the tree, the second mostly waits on services.
-# awx.awx's own integration targets run with awx.awx and with ours on the reference service
-# (awx-suite-reference), and with ours on the real AWX beside awx.awx's result recorded there
-# (awx-suite-real-recorded: both are fixed at 24.6.1, so that result cannot change; make
-# awx-suite-real records it again).
-TEST_LANE_TREE := pytest sanity units lint changelog-lint docs importer ee matrix-ci
-TEST_LANE_SERVICES := real-service integration integration-real awx-suite-real-recorded awx-suite-reference
-TEST_STEPS := $(TEST_LANE_TREE) $(TEST_LANE_SERVICES)
+# make test runs two lanes side by side (tests/ci/run_steps.py), of about the same
+# length, each a mix of CPU-bound work and steps that wait on services; the steps that use
+# the real AWX (real-checked in the first, awx-suite-real-recorded in the second) take
+# turns through tests/realawx/realawx hold, and are placed so that they seldom wait.
+# Our integration targets run on the real AWX through the differential check (real-checked:
+# integration-real and diffcheck in one run). awx.awx's own integration targets run with
+# awx.awx and with ours on the reference service (awx-suite-reference), and with ours on the
+# real AWX beside awx.awx's result recorded there (awx-suite-real-recorded: both are fixed at
+# 24.6.1, so that result cannot change; make awx-suite-real records it again).
+TEST_LANE_1 := pytest sanity units matrix-ci real-checked
+TEST_LANE_2 := real-service integration awx-suite-real-recorded awx-suite-reference lint changelog-lint docs importer ee
+TEST_STEPS := $(TEST_LANE_1) $(TEST_LANE_2)
 
 .DEFAULT_GOAL := help
-.PHONY: help venv system-deps idp-packages collection-path demo test $(TEST_STEPS) diffcheck awx-suite awx-suite-reference awx-suite-real awx-suite-real-recorded build clean bench matrix real-service real-service-start real-service-stop real-service-reset
+.PHONY: help venv system-deps idp-packages collection-path demo test $(TEST_STEPS) integration-real diffcheck awx-suite awx-suite-reference awx-suite-real awx-suite-real-recorded build clean bench matrix real-service real-service-start real-service-stop real-service-reset
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 20
@@ -75,7 +78,7 @@ test: venv system-deps idp-packages collection-path  ## the whole suite (what CI
 	@# tests/unit runs once, under ansible-test (the units step), not in the pytest step too.
 	@# (--ignore does not apply to testpaths, which pytest takes as given paths: name the others instead)
 	@PYTEST_ARGS="$(PYTEST_ARGS) tests/service/tests tests/ci/tests tests/idp/tests tests/diffcheck/tests" python tests/ci/run_steps.py --make "$(MAKE)" \
-	    --lane "$(TEST_LANE_TREE)" --lane "$(TEST_LANE_SERVICES)"
+	    --lane "$(TEST_LANE_1)" --lane "$(TEST_LANE_2)"
 
 pytest: venv system-deps idp-packages collection-path  ## unit tests and the reference service's tests (pytest.ini: testpaths)
 	python -m pytest $(PYTEST_ARGS)
@@ -91,6 +94,9 @@ integration: venv system-deps idp-packages  ## ansible-test integration, against
 
 integration-real: venv system-deps idp-packages real-service  ## the integration targets that need no job execution, against the real AWX test bed
 	tests/ci/integration-real.sh $(INTEGRATION_ARGS)
+
+real-checked: venv system-deps idp-packages real-service  ## integration-real through the differential check (diffcheck), then the targets diffcheck leaves out (sso) directly: what make test runs on the real AWX
+	tests/ci/real-checked.sh
 
 diffcheck: venv system-deps real-service  ## the integration-real targets through a proxy that also asks a reference service; compares the answers (tests/output/diffcheck/report.md; DIFFCHECK_ARGS: target names)
 	tests/diffcheck/run.sh $(DIFFCHECK_ARGS)
