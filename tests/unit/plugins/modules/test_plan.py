@@ -14,6 +14,7 @@ from ansible_collections.automation.service.plugins.modules import job_template,
 
 from .test_resolve_before_write import OBJECTS, FakeClient
 
+SCHEDULE_RULE = 'DTSTART:20300101T020000Z RRULE:FREQ=DAILY;INTERVAL=1'
 GROUPS = [{'id': 7, 'name': 'default'}, {'id': 8, 'name': 'gpu'}, {'id': 10, 'name': 'edge'}]
 LABELS = [{'id': 6, 'name': 'l1', 'organization': 1}, {'id': 11, 'name': 'l2', 'organization': 1}]
 
@@ -45,7 +46,10 @@ class SublistClient(FakeClient):
 
 
 def objects(**more):
-    return dict(copy.deepcopy(OBJECTS), instance_groups=GROUPS, labels=LABELS, **more)
+    made = dict(copy.deepcopy(OBJECTS), instance_groups=GROUPS, labels=LABELS,
+                workflow_job_templates=[{'id': 12, 'name': 'wf', 'organization': 1}], workflow_job_template_nodes=[])
+    made.update(more)
+    return made
 
 
 def run(module, params, client, check_mode=False, diff=True):
@@ -155,3 +159,65 @@ def test_the_diff_merges_field_by_field_whatever_the_order_of_the_changes():
     assert quiet.result() == {'changed': True}
     with pytest.raises(ValueError):
         quiet.returns(changed=False)
+
+
+def resource_modules():
+    """(module name, module) for every module declared with a Resource."""
+    import importlib
+    from .module_runner import module_names
+    found = []
+    for name in module_names():
+        module = importlib.import_module('ansible_collections.automation.service.plugins.modules.%s' % name)
+        if getattr(module, 'RESOURCE', None) is not None and hasattr(module, 'run'):
+            found.append((name, module))
+    return found
+
+
+# What a module needs besides its required options to get as far as its references.
+EXTRA = {'schedule': {'unified_job_template': 'deploy', 'rrule': SCHEDULE_RULE},
+         'workflow_job_template_node': {'unified_job_template': 'deploy', 'workflow_job_template': 'wf',
+                                        'identifier': 'it-node'}}
+
+
+def bad_reference_cases():
+    cases = []
+    for name, module in resource_modules():
+        spec = module.SPEC.argument_spec
+        required = dict((key, 'no-such-required') for key, option in spec.items()
+                        if option.get('required') and option.get('type', 'str') == 'str')
+        resource = module.RESOURCE
+        good = {}   # what creating the object needs, named rightly
+        for key in resource.required_on_create:
+            if key in resource.references or key in resource.scope:
+                endpoint = resource.references.get(key) or resource.scope[key]
+                good[key] = objects()[endpoint][0]['name']
+            else:
+                good[key] = (spec[key].get('choices') or ['given'])[-1]
+        for option in sorted(resource.references):
+            if spec.get(option, {}).get('type', 'str') not in ('str', 'raw'):
+                continue
+            params = dict(required, **good)
+            params.update(EXTRA.get(name, {}))
+            params.update({resource.name: 'it-new-object', option: 'no-such-' + option})
+            cases.append(pytest.param(module, params, option, id='%s-%s' % (name, option)))
+    return cases
+
+
+@pytest.mark.parametrize('module, params, option', bad_reference_cases())
+def test_a_bad_reference_fails_clearly_and_writes_nothing(module, params, option):
+    validated = ArgumentSpecValidator(module.SPEC.argument_spec, **module.SPEC.spec_kwargs).validate(
+        dict(params, service_url='https://service.invalid', service_token='t'))
+    assert not validated.error_messages, validated.error_messages
+    client = SublistClient(objects(), {})
+    api = ApiTask(module.SPEC, validated.validated_parameters)
+    api._client = client
+    result = api.execute(module.run)
+    assert result.get('failed') and not result['changed'], result
+    assert 'no-such-' in result['msg'] and ('not found' in result['msg'] or 'returned 0 items' in result['msg']
+                                            or 'Could not find' in result['msg'] or 'Unable to find' in result['msg']), \
+        result['msg']
+    assert client.writes == []
+
+
+def test_bad_references_are_tried_in_most_resource_modules():
+    assert len(set(case.values[0] for case in bad_reference_cases())) >= 10
