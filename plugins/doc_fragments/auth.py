@@ -19,23 +19,44 @@ options:
     description:
       - Base URL of the service, for example V(https://svc.example.com). A bare host name gets V(https://).
       - A path prefix (a service behind a reverse proxy under a sub-path) is kept.
-      - If not set, the environment variables E(SERVICE_URL), E(CONTROLLER_HOST), E(TOWER_HOST) are used, in that
-        order, then the key C(host) of O(service_config_file).
+      - Behind an Automation Platform 2.5 to 2.7 platform gateway, the gateway's URL (see O(service_layout)).
+      - If not set, the environment variables E(SERVICE_URL), E(CONTROLLER_HOST), E(TOWER_HOST), E(AAP_HOSTNAME) are
+        used, in that order, then the key C(host) of O(service_config_file).
+      - The alias C(aap_hostname) and E(AAP_HOSTNAME) are the names of awx.awx's development branch and of
+        ansible.platform.
     type: str
-    aliases: [controller_host]
+    aliases: [controller_host, aap_hostname]
+  service_layout:
+    description:
+      - Where the service serves its API. V(awx) is AWX 24 (C(/api/v2/), its login at C(/api/login/)).
+        V(gateway) is an Automation Platform 2.5 to 2.7 platform gateway in front of the controller, with the
+        controller's API at C(/api/controller/v2/), the gateway's own at C(/api/gateway/v1/), where the session
+        login (C(login/), cookie C(gateway_sessionid)), C(me/) and personal tokens (C(tokens/)) are.
+      - V(auto) (the default) asks C(GET /api/) once, without credentials, before the first login; a gateway
+        answers with its C(apis), AWX with its C(current_version). The answer is kept in the session cache for a day
+        (per O(service_url), for every user and auth method), so later tasks and forks do not ask again. An answer
+        that is neither is taken as V(awx).
+      - Endpoints such as C(hosts) go to the controller's API of the layout; absolute paths and the C(related)
+        links the service returns are used as they are, except that on a gateway a path starting C(/api/v2/) goes to
+        C(/api/controller/v2/).
+      - Environment variable E(SERVICE_LAYOUT).
+    type: str
+    choices: [auto, awx, gateway]
   service_auth:
     description:
       - How to authenticate. V(auto) (the default) picks, in order, V(token) when O(service_token) is set,
         V(session) when O(service_session_id) is set, V(sso) when O(service_sso_backend) is set, V(token) by password
         grant when O(service_client_id) is set with a username and password, and V(session) for a username and
         password.
-      - V(session) logs in once through C(/api/login/) and reuses the session across tasks through the session
-        cache; V(basic) sends the password with every request; V(token) sends O(service_token) as a bearer token.
+      - V(session) logs in once through C(/api/login/) (on a platform gateway C(/api/gateway/v1/login/)) and reuses
+        the session across tasks through the session cache; V(basic) sends the password with every request (a
+        platform gateway may have Basic turned off); V(token) sends O(service_token) as a bearer token.
       - V(sso) logs in through the service's single sign-on (C(/sso/login/<backend>/)) with the identity provider
         user O(service_username) and password O(service_password). It follows the redirects to the identity
         provider, fills in its login form (and one-time-code and consent pages), comes back to the service, and
         caches the session like V(session). No browser and no JavaScript; a page that needs JavaScript fails
-        with its URL. With O(service_session_id) it uses that session as it is.
+        with its URL. With O(service_session_id) it uses that session as it is. Not supported through a platform
+        gateway yet.
       - Environment variable E(SERVICE_AUTH).
     type: str
     choices: [auto, session, basic, token, sso]
@@ -43,26 +64,29 @@ options:
     description:
       - Username of the service user.
       - With O(service_auth=sso), the user at the identity provider.
-      - Environment variables E(SERVICE_USERNAME), E(CONTROLLER_USERNAME), E(TOWER_USERNAME).
+      - Environment variables E(SERVICE_USERNAME), E(CONTROLLER_USERNAME), E(TOWER_USERNAME), E(AAP_USERNAME).
     type: str
-    aliases: [controller_username]
+    aliases: [controller_username, aap_username]
   service_password:
     description:
       - Password of O(service_username).
-      - Environment variables E(SERVICE_PASSWORD), E(CONTROLLER_PASSWORD), E(TOWER_PASSWORD).
+      - Environment variables E(SERVICE_PASSWORD), E(CONTROLLER_PASSWORD), E(TOWER_PASSWORD), E(AAP_PASSWORD).
     type: str
-    aliases: [controller_password]
+    aliases: [controller_password, aap_password]
   service_token:
     description:
       - OAuth2 bearer token, as a string or as the dictionary the P(automation.service.token#module) module returns.
-      - Environment variables E(SERVICE_TOKEN), E(CONTROLLER_OAUTH_TOKEN), E(TOWER_OAUTH_TOKEN).
+      - On a platform gateway, a token the gateway made (its personal tokens); it works for the gateway's API and
+        the controller's behind it.
+      - Environment variables E(SERVICE_TOKEN), E(CONTROLLER_OAUTH_TOKEN), E(TOWER_OAUTH_TOKEN), E(AAP_TOKEN).
     type: raw
-    aliases: [controller_oauthtoken]
+    aliases: [controller_oauthtoken, aap_token]
   service_client_id:
     description:
       - Client id of an OAuth2 application whose grant type is C(password). With O(service_username) and
         O(service_password) (and O(service_client_secret) for a confidential application) the collection obtains a
-        token by password grant at C(/api/o/token/) and sends it as a bearer token.
+        token by password grant at C(/api/o/token/) (on a platform gateway C(/api/gateway/v1/o/token/), with an
+        application of the gateway) and sends it as a bearer token.
       - O(service_auth=auto) chooses this when no O(service_token), O(service_session_id) or O(service_sso_backend)
         is set; with O(service_auth=token) it is used when O(service_token) is not set.
       - The token is kept in the session cache until shortly before it expires, then refreshed with its refresh
@@ -121,8 +145,10 @@ options:
   validate_certs:
     description:
       - Verify the service's TLS certificate. Defaults to V(true); turn it off only for testing.
-      - Environment variables E(SERVICE_VERIFY_SSL), E(CONTROLLER_VERIFY_SSL), E(TOWER_VERIFY_SSL).
+      - Environment variables E(SERVICE_VERIFY_SSL), E(CONTROLLER_VERIFY_SSL), E(TOWER_VERIFY_SSL),
+        E(AAP_VALIDATE_CERTS).
     type: bool
+    aliases: [aap_validate_certs]
   ca_path:
     description:
       - PEM bundle of the CA certificates to trust, in place of the system's bundle.
@@ -131,8 +157,10 @@ options:
   request_timeout:
     description:
       - Seconds to wait for each answer. Defaults to V(10).
-      - Environment variables E(SERVICE_REQUEST_TIMEOUT), E(CONTROLLER_REQUEST_TIMEOUT), E(TOWER_REQUEST_TIMEOUT).
+      - Environment variables E(SERVICE_REQUEST_TIMEOUT), E(CONTROLLER_REQUEST_TIMEOUT), E(TOWER_REQUEST_TIMEOUT),
+        E(AAP_REQUEST_TIMEOUT).
     type: float
+    aliases: [aap_request_timeout]
   allow_insecure_http:
     description:
       - Allow sending a password, token or session over plain C(http://). Defaults to V(false).
@@ -164,7 +192,8 @@ options:
   service_config_file:
     description:
       - A YAML, JSON or INI file (as C(tower_cli.cfg)) with keys C(host), C(username), C(password),
-        C(oauth_token), C(verify_ssl), C(request_timeout), C(ca_path), C(auth), C(session_id), C(session_cache).
+        C(oauth_token), C(verify_ssl), C(request_timeout), C(ca_path), C(auth), C(session_id), C(session_cache),
+        C(layout).
       - Its values are used for options set neither in the task nor in the environment.
       - Environment variables E(SERVICE_CONFIG_FILE), E(CONTROLLER_CONFIG_FILE), E(TOWER_CONFIG_FILE).
     type: path
@@ -182,8 +211,14 @@ options:
       - name: SERVICE_URL
       - name: CONTROLLER_HOST
       - name: TOWER_HOST
+      - name: AAP_HOSTNAME
     vars:
       - name: automation_service_url
+  service_layout:
+    env:
+      - name: SERVICE_LAYOUT
+    vars:
+      - name: automation_service_layout
   service_auth:
     env:
       - name: SERVICE_AUTH
@@ -194,6 +229,7 @@ options:
       - name: SERVICE_USERNAME
       - name: CONTROLLER_USERNAME
       - name: TOWER_USERNAME
+      - name: AAP_USERNAME
     vars:
       - name: automation_service_username
   service_password:
@@ -201,6 +237,7 @@ options:
       - name: SERVICE_PASSWORD
       - name: CONTROLLER_PASSWORD
       - name: TOWER_PASSWORD
+      - name: AAP_PASSWORD
     vars:
       - name: automation_service_password
   service_token:
@@ -208,6 +245,7 @@ options:
       - name: SERVICE_TOKEN
       - name: CONTROLLER_OAUTH_TOKEN
       - name: TOWER_OAUTH_TOKEN
+      - name: AAP_TOKEN
     vars:
       - name: automation_service_token
   service_client_id:
@@ -252,6 +290,7 @@ options:
       - name: SERVICE_VERIFY_SSL
       - name: CONTROLLER_VERIFY_SSL
       - name: TOWER_VERIFY_SSL
+      - name: AAP_VALIDATE_CERTS
     ini:
       - section: automation_service
         key: validate_certs
@@ -270,6 +309,7 @@ options:
       - name: SERVICE_REQUEST_TIMEOUT
       - name: CONTROLLER_REQUEST_TIMEOUT
       - name: TOWER_REQUEST_TIMEOUT
+      - name: AAP_REQUEST_TIMEOUT
     ini:
       - section: automation_service
         key: request_timeout

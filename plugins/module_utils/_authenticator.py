@@ -85,13 +85,15 @@ def build_auth(options, cache=None):
 def connect(options, cache=None, warn=None, environ=None, bounded=False):
     """A Client for ``options`` whose auth method has authenticated.
 
-    The session cache is opened only for a method that keeps logins in it;
-    ``warn`` receives what the cache has to say (another owner, no space).
+    The session cache is opened for a method that keeps logins in it, and to keep the
+    service's layout when ``service_layout`` is ``auto`` (found before the login, whose pages
+    depend on it); ``warn`` receives what the cache has to say (another owner, no space).
     ``environ`` is the task's environment (proxies, the cache directory);
     ``bounded``: the task runs on the controller, where the bound on requests
     in flight applies.
     """
-    if cache is None and method_class(options).keeps_login:
+    finds_layout = (options.get('service_layout') or 'auto') == 'auto'
+    if cache is None and (method_class(options).keeps_login or finds_layout):
         from ansible_collections.automation.service.plugins.module_utils._private_dir import default_directory
         from ansible_collections.automation.service.plugins.module_utils._session_cache import SessionCache
         cache = SessionCache(directory=default_directory(environ), enabled=bool(options.get('session_cache', True)))
@@ -99,6 +101,7 @@ def connect(options, cache=None, warn=None, environ=None, bounded=False):
         client = Client(options, environ=environ, bounded=bounded)
         client.auth = build_auth(options, cache=cache)
         client.cache = cache
+        client.find_layout(cache)
         client.auth.authenticate(client)
         return client
     except (ConfigError, ConnectionFailure) as exc:

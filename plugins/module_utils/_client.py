@@ -27,6 +27,7 @@ from ansible_collections.automation.service.plugins.module_utils._errors import 
 )
 from ansible_collections.automation.service.plugins.module_utils._in_flight import InFlight
 from ansible_collections.automation.service.plugins.module_utils._private_dir import default_directory
+from ansible_collections.automation.service.plugins.module_utils._session_cache import entry_key
 
 try:
     import requests
@@ -49,6 +50,12 @@ IDEMPOTENT = frozenset(('GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'DELETE'))
 UNSAFE = frozenset(('POST', 'PUT', 'PATCH', 'DELETE'))
 TRANSIENT_STATUS = frozenset((429, 502, 503, 504))
 API_PREFIX = '/api/v2/'
+# The Automation Platform (2.5 to 2.7) gateway's layout: the controller's API behind it, and its own.
+GATEWAY_CONTROLLER_PREFIX = '/api/controller/v2/'
+GATEWAY_PREFIX = '/api/gateway/v1/'
+LAYOUTS = ('auto', 'awx', 'gateway')
+# How long the layout a service answered at /api/ is kept in the session cache.
+LAYOUT_CACHE_SECONDS = 86400
 # What a browser asks for: the Accept of every request for a page (the login
 # form, single sign-on, the identity provider). The service's login page
 # answers 406 to ``application/json`` alone; API calls keep asking for JSON.
@@ -78,15 +85,114 @@ def normalize_url(url):
     return urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip('/'), '', ''))
 
 
-def api_path(endpoint):
+def api_path(endpoint, prefix=API_PREFIX):
     """``hosts`` -> ``/api/v2/hosts/``; ``hosts/5`` -> ``/api/v2/hosts/5/``; ``jobs/5/stdout?format=json`` ->
-    ``/api/v2/jobs/5/stdout/?format=json``; absolute paths kept."""
+    ``/api/v2/jobs/5/stdout/?format=json``; absolute paths kept. ``prefix``: the API's root (the
+    controller's ``/api/controller/v2/`` behind a platform gateway)."""
     text = str(endpoint).strip()
     if text.startswith(('http://', 'https://', '/')):
         return text
     text, mark, query = text.partition('?')     # a query in the endpoint stays after the slash
     text = text.strip('/')
-    return (API_PREFIX + text + '/' if text else API_PREFIX) + mark + query
+    return (prefix + text + '/' if text else prefix) + mark + query
+
+
+class Layout:
+    """Where a service serves what: AWX 24's API at ``/api/v2/`` (its login at ``/api/login/``), or an
+    Automation Platform gateway with the controller's API at ``/api/controller/v2/`` and its own
+    (login, logout, ``me/``, personal tokens) at ``/api/gateway/v1/``."""
+
+    def __init__(self, name, controller=API_PREFIX, gateway=None):
+        self.name = name
+        self.controller = controller
+        self.gateway = gateway
+
+    @classmethod
+    def awx(cls):
+        return cls('awx')
+
+    @classmethod
+    def platform_gateway(cls, controller=GATEWAY_CONTROLLER_PREFIX, gateway=GATEWAY_PREFIX):
+        return cls('gateway', controller, gateway)
+
+    @classmethod
+    def named(cls, name):
+        """The layout ``service_layout`` names, or None for ``auto`` (found at the first connection)."""
+        if name in (None, '', 'auto'):
+            return None
+        if name == 'awx':
+            return cls.awx()
+        if name == 'gateway':
+            return cls.platform_gateway()
+        raise ConfigError('service_layout must be one of %s, not %s.' % (', '.join(LAYOUTS), name))
+
+    @classmethod
+    def from_root(cls, body):
+        """The layout from the answer to ``GET /api/``, or None when it is neither's."""
+        if not isinstance(body, dict):
+            return None
+        apis = body.get('apis')
+        if isinstance(apis, dict) and isinstance(apis.get('controller'), str):
+            gateway = apis.get('gateway') if isinstance(apis.get('gateway'), str) else '/api/gateway/'
+            return cls.platform_gateway(apis['controller'].rstrip('/') + '/v2/', gateway.rstrip('/') + '/v1/')
+        if isinstance(body.get('current_version'), str) or isinstance(body.get('available_versions'), dict):
+            return cls.awx()
+        return None
+
+    @classmethod
+    def from_entry(cls, entry):
+        """The layout kept in the session cache (``as_entry``), or None when the entry is not one."""
+        if not isinstance(entry, dict):
+            return None
+        if entry.get('layout') == 'awx':
+            return cls.awx()
+        if entry.get('layout') == 'gateway' and isinstance(entry.get('controller'), str) \
+                and isinstance(entry.get('gateway'), str):
+            return cls.platform_gateway(entry['controller'], entry['gateway'])
+        return None
+
+    def as_entry(self):
+        return {'layout': self.name, 'controller': self.controller, 'gateway': self.gateway,
+                'expires_at': time.time() + LAYOUT_CACHE_SECONDS}
+
+    @property
+    def is_gateway(self):
+        return self.name == 'gateway'
+
+    def path(self, endpoint):
+        """A controller endpoint's path. On a gateway an absolute ``/api/v2/...`` path (a playbook written
+        for AWX) goes to the controller's API as well; the gateway does not serve ``/api/v2/``."""
+        text = str(endpoint).strip()
+        if self.is_gateway and text.startswith(API_PREFIX):
+            text = self.controller + text[len(API_PREFIX):]
+        return api_path(text, self.controller)
+
+    def gateway_path(self, endpoint):
+        """An endpoint of the gateway's own API (``tokens`` -> ``/api/gateway/v1/tokens/``); the controller's
+        on AWX, which has no gateway."""
+        if not self.is_gateway:
+            return api_path(endpoint, self.controller)
+        return api_path(endpoint, self.gateway)
+
+    # The session login's pages and the identity check, per layout.
+    @property
+    def login_path(self):
+        return self.gateway + 'login/' if self.is_gateway else '/api/login/'
+
+    @property
+    def logout_path(self):
+        return self.gateway + 'logout/' if self.is_gateway else '/api/logout/'
+
+    @property
+    def me_path(self):
+        return self.gateway + 'me/' if self.is_gateway else API_PREFIX + 'me/'
+
+    def __repr__(self):
+        return 'Layout(%r, %r, %r)' % (self.name, self.controller, self.gateway)
+
+
+# Layouts found in this process, per base URL: the items of a loop and the tasks of a worker ask once.
+_FOUND_LAYOUTS = {}
 
 
 def error_detail(body):
@@ -211,6 +317,10 @@ class Client:
         self.max_attempts = 1 + (3 if retries is None else retries)
         self.max_retry_seconds = options.get('request_retry_max_seconds') or 60.0
         self.auth = auth
+        # service_layout: awx or gateway as given; auto is found by find_layout (connect() calls it), until
+        # then the AWX layout, as a client made without connect() always had.
+        self.layout = Layout.named(options.get('service_layout')) or Layout.awx()
+        self.layout_found = (options.get('service_layout') or 'auto') != 'auto'
         self._sleep = sleep
         self.environ = os.environ if environ is None else environ
         if not self.validate_certs:
@@ -229,8 +339,38 @@ class Client:
         return (self.base_url, self.validate_certs, self.ca_path,
                 hashlib.sha256(secrets.encode('utf-8')).hexdigest())
 
+    def find_layout(self, cache=None):
+        """With service_layout auto, the layout from ``GET /api/`` (one request, no credentials), kept
+        in this process and in the session cache (per base URL, whoever logs in), so that the
+        other tasks and forks do not ask again. An answer that is neither AWX's nor a gateway's
+        (an older service, a proxy in the way) leaves the AWX layout, as before, and is not kept."""
+        if self.layout_found:
+            return self.layout
+        found = _FOUND_LAYOUTS.get(self.base_url)
+        key = entry_key(self.base_url, 'layout')
+        usable_cache = cache is not None and cache.enabled
+        if found is None and usable_cache:
+            found = Layout.from_entry(cache.load(key))
+        if found is None:
+            response = self.send('GET', '/api/', with_auth=False)
+            body = None
+            if response.status == 200:
+                try:
+                    body = response.json()
+                except ApiError:
+                    body = None
+            found = Layout.from_root(body)
+            if found is None:
+                self.layout_found = True
+                return self.layout
+            if usable_cache:
+                cache.save(key, found.as_entry())
+        _FOUND_LAYOUTS[self.base_url] = found
+        self.layout, self.layout_found = found, True
+        return found
+
     def url(self, path, params=None):
-        path = api_path(path)
+        path = self.layout.path(path)
         if path.startswith(('http://', 'https://')):
             full = path
         elif self.prefix and not path.startswith(self.prefix + '/'):

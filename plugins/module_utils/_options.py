@@ -19,6 +19,7 @@ import os
 from ansible.module_utils.common.text.converters import to_text
 
 from ansible_collections.automation.service.plugins.module_utils._authenticator import METHODS
+from ansible_collections.automation.service.plugins.module_utils._client import LAYOUTS
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
 
 AUTH_METHODS = ('auto',) + tuple(METHODS)
@@ -26,15 +27,17 @@ AUTH_METHODS = ('auto',) + tuple(METHODS)
 # name: (type, aliases, environment variables, extra argspec keys); doc_fragments/auth.py documents them
 # (a unit test checks it against this).
 OPTIONS = {
-    'service_url': ('str', ['controller_host'],
-                    ['SERVICE_URL', 'CONTROLLER_HOST', 'TOWER_HOST'], {}),
+    'service_url': ('str', ['controller_host', 'aap_hostname'],
+                    ['SERVICE_URL', 'CONTROLLER_HOST', 'TOWER_HOST', 'AAP_HOSTNAME'], {}),
+    'service_layout': ('str', [], ['SERVICE_LAYOUT'], {'choices': list(LAYOUTS)}),
     'service_auth': ('str', [], ['SERVICE_AUTH'], {'choices': list(AUTH_METHODS)}),
-    'service_username': ('str', ['controller_username'],
-                         ['SERVICE_USERNAME', 'CONTROLLER_USERNAME', 'TOWER_USERNAME'], {}),
-    'service_password': ('str', ['controller_password'],
-                         ['SERVICE_PASSWORD', 'CONTROLLER_PASSWORD', 'TOWER_PASSWORD'], {'no_log': True}),
-    'service_token': ('raw', ['controller_oauthtoken'],
-                      ['SERVICE_TOKEN', 'CONTROLLER_OAUTH_TOKEN', 'TOWER_OAUTH_TOKEN'], {'no_log': True}),
+    'service_username': ('str', ['controller_username', 'aap_username'],
+                         ['SERVICE_USERNAME', 'CONTROLLER_USERNAME', 'TOWER_USERNAME', 'AAP_USERNAME'], {}),
+    'service_password': ('str', ['controller_password', 'aap_password'],
+                         ['SERVICE_PASSWORD', 'CONTROLLER_PASSWORD', 'TOWER_PASSWORD', 'AAP_PASSWORD'],
+                         {'no_log': True}),
+    'service_token': ('raw', ['controller_oauthtoken', 'aap_token'],
+                      ['SERVICE_TOKEN', 'CONTROLLER_OAUTH_TOKEN', 'TOWER_OAUTH_TOKEN', 'AAP_TOKEN'], {'no_log': True}),
     'service_client_id': ('str', [], ['SERVICE_CLIENT_ID'], {}),
     'service_client_secret': ('str', [], ['SERVICE_CLIENT_SECRET'], {'no_log': True}),
     'service_sso_backend': ('str', [], ['SERVICE_SSO_BACKEND'], {}),
@@ -43,10 +46,12 @@ OPTIONS = {
     'service_sso_allow_insecure_idp': ('bool', [], ['SERVICE_SSO_ALLOW_INSECURE_IDP'], {}),
     'service_session_id': ('str', [], ['SERVICE_SESSION_ID'], {'no_log': True}),
     'session_cache': ('bool', [], ['SERVICE_SESSION_CACHE'], {}),
-    'validate_certs': ('bool', [], ['SERVICE_VERIFY_SSL', 'CONTROLLER_VERIFY_SSL', 'TOWER_VERIFY_SSL'], {}),
+    'validate_certs': ('bool', ['aap_validate_certs'],
+                       ['SERVICE_VERIFY_SSL', 'CONTROLLER_VERIFY_SSL', 'TOWER_VERIFY_SSL', 'AAP_VALIDATE_CERTS'], {}),
     'ca_path': ('path', [], ['SERVICE_CA_PATH'], {}),
-    'request_timeout': ('float', [],
-                        ['SERVICE_REQUEST_TIMEOUT', 'CONTROLLER_REQUEST_TIMEOUT', 'TOWER_REQUEST_TIMEOUT'], {}),
+    'request_timeout': ('float', ['aap_request_timeout'],
+                        ['SERVICE_REQUEST_TIMEOUT', 'CONTROLLER_REQUEST_TIMEOUT', 'TOWER_REQUEST_TIMEOUT',
+                         'AAP_REQUEST_TIMEOUT'], {}),
     'allow_insecure_http': ('bool', [], ['SERVICE_ALLOW_INSECURE_HTTP'], {}),
     'request_retries': ('int', [], ['SERVICE_REQUEST_RETRIES'], {}),
     'request_retry_max_seconds': ('float', [], ['SERVICE_REQUEST_RETRY_MAX_SECONDS'], {}),
@@ -56,6 +61,7 @@ OPTIONS = {
 }
 
 DEFAULTS = {
+    'service_layout': 'auto',
     'service_auth': 'auto',
     'session_cache': True,
     'validate_certs': True,
@@ -70,6 +76,7 @@ DEFAULTS = {
 # Config-file keys (tower_cli.cfg names first, then ours) for each option.
 CONFIG_KEYS = {
     'service_url': ('host', 'service_url'),
+    'service_layout': ('layout', 'service_layout'),
     'service_auth': ('auth', 'service_auth'),
     'service_username': ('username', 'service_username'),
     'service_password': ('password', 'service_password'),
@@ -229,6 +236,9 @@ def resolve(given, environ=None):
     for name, default in DEFAULTS.items():
         if values.get(name) is None:
             values[name] = default
+    if values['service_layout'] not in LAYOUTS:
+        raise ConfigError('service_layout must be one of %s, not %s.'
+                          % (', '.join(LAYOUTS), values['service_layout']))
     if values['service_auth'] not in AUTH_METHODS:
         raise ConfigError('service_auth must be one of %s, not %s.'
                           % (', '.join(AUTH_METHODS), values['service_auth']))
