@@ -41,6 +41,13 @@ class BasicAuth(AuthMethod):
             return AuthError('The service rejected Basic authentication for user %s; telling a bad password '
                              'from Basic being disabled failed: %s' % (self.username, exc), method=self.name)
         probe.logout(client)
+        if client.layout.is_gateway:
+            # AAP 2.7 lets an administrator turn Basic off at the gateway ("Gateway basic auth enabled").
+            return AuthError(
+                'Basic authentication is turned off at this platform gateway (%s): the username and password of %s '
+                'are valid, but the gateway ignores Basic headers. Use service_auth: session (or auto), which logs '
+                'in at the gateway, or a token (service_token, made with automation.service.token) instead.'
+                % (client.base_url, self.username), method=self.name)
         return AuthError(
             'Basic authentication is disabled on the service (an administrator switched off '
             'AUTH_BASIC_ENABLED); the username and password of %s are valid. Use service_auth: session '

@@ -1,7 +1,8 @@
 # -*- coding: utf-8 -*-
 # Copyright: automation.service contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""A token obtained by OAuth2 password grant at /api/o/token/ with an
+"""A token obtained by OAuth2 password grant at /api/o/token/ (a platform gateway's
+/api/gateway/v1/o/token/) with an
 application's client id (and secret), kept in the session cache until shortly
 before it expires, refreshed with its refresh token when possible, and obtained
 again with the password when the service rejects it."""
@@ -20,6 +21,12 @@ from ansible_collections.automation.service.plugins.module_utils._session_cache 
 )
 
 TOKEN_PATH = '/api/o/token/'
+
+
+def token_path(client):
+    """Where the grant is asked for: the service's /api/o/token/, or the gateway's own (its applications)."""
+    layout = client.layout
+    return layout.gateway + 'o/token/' if layout.is_gateway else TOKEN_PATH
 # Stop using a cached token this long before it expires.
 EXPIRY_MARGIN = 30
 EXTERNAL_SETTING = 'ALLOW_OAUTH2_FOR_EXTERNAL_USERS'
@@ -129,7 +136,7 @@ class PasswordGrantAuth(TokenAuth):
             headers['Authorization'] = 'Basic ' + base64.b64encode(pair).decode('ascii')
         else:
             body = dict(body, client_id=self.client_id)
-        return client.send('POST', TOKEN_PATH, data=body, headers=headers, with_auth=False)
+        return client.send('POST', token_path(client), data=body, headers=headers, with_auth=False)
 
     @staticmethod
     def _state_from(answer):
@@ -152,7 +159,7 @@ class PasswordGrantAuth(TokenAuth):
         except ApiError:
             body = {}
         error = body.get('error') if isinstance(body, dict) else None
-        where = client.url(TOKEN_PATH)
+        where = client.url(token_path(client))
         if answer.status == 403 and 'external authentication provider' in text:
             message = ('The service refuses OAuth2 tokens to user %s because the user comes from an external '
                        'authentication provider (SSO) and the setting %s is off. Ask an administrator to turn it '

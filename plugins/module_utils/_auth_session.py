@@ -1,8 +1,9 @@
 # -*- coding: utf-8 -*-
 # Copyright: automation.service contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Session authentication: the CSRF login form of /api/login/, or a session id
-from a browser login, kept in the session cache across tasks."""
+"""Session authentication: the CSRF login form of /api/login/ (a platform gateway's
+/api/gateway/v1/login/), or a session id from a browser login, kept in the session cache
+across tasks."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -20,6 +21,8 @@ from ansible_collections.automation.service.plugins.module_utils._session_cache 
 
 LOGIN_PATH = '/api/login/'
 ME_PATH = '/api/v2/me/'
+# The session cookie of a platform gateway, when its login does not name it (X-API-Session-Cookie-Name).
+GATEWAY_SESSION_COOKIE = 'gateway_sessionid'
 # Stop reusing a cached session this long before the service would expire it.
 EXPIRY_MARGIN = 30
 
@@ -153,28 +156,44 @@ class SessionAuth(AuthMethod):
             self._store(key)
         return True
 
+    @staticmethod
+    def cookie_name_of(client, answer):
+        """The session cookie's name: what the service says, else a platform gateway's own."""
+        name = answer.headers.get('X-API-Session-Cookie-Name')
+        if not name and client.layout.is_gateway:
+            return GATEWAY_SESSION_COOKIE
+        return name
+
     def login(self, client, confirm=True):
-        """GET the CSRF cookie, POST the form, confirm with /api/v2/me/."""
-        first = client.send('GET', LOGIN_PATH, with_auth=False, headers={'Accept': PAGE_ACCEPT})
+        """GET the CSRF cookie, POST the form, confirm with /api/v2/me/ (a gateway's /api/gateway/v1/me/)."""
+        path = client.layout.login_path
+        gateway = client.layout.is_gateway
+        first = client.send('GET', path, with_auth=False, headers={'Accept': PAGE_ACCEPT})
         csrftoken = first.cookies.get('csrftoken')
         if not csrftoken:
             raise AuthError('GET %s answered %s without a csrftoken cookie: is %s an automation service?'
-                            % (client.url(LOGIN_PATH), first.status, client.base_url), method=self.name)
-        login_url = client.url(LOGIN_PATH)
-        answer = client.send('POST', LOGIN_PATH, with_auth=False,
+                            % (client.url(path), first.status, client.base_url), method=self.name)
+        login_url = client.url(path)
+        answer = client.send('POST', path, with_auth=False,
                              data={'username': self.username, 'password': self.password},
                              headers={'X-CSRFToken': csrftoken, 'Referer': login_url, 'Accept': PAGE_ACCEPT,
                                       'Cookie': 'csrftoken=%s' % csrftoken})
-        if answer.status == 401 or (answer.status == 200 and 'X-API-Session-Cookie-Name' not in answer.headers):
+        cookie_name = self.cookie_name_of(client, answer)
+        if gateway:
+            # The gateway's login: a session cookie is the only sign of success it is sure to give.
+            rejected = answer.status in (400, 401) or (answer.status == 200 and not answer.cookies.get(cookie_name))
+        else:
+            rejected = answer.status == 401 or (answer.status == 200 and
+                                                'X-API-Session-Cookie-Name' not in answer.headers)
+        if rejected:
             raise AuthError('Session login failed: the service rejected the username or password of user %s.'
                             % self.username, method=self.name)
         if answer.status == 403:
             raise AuthError('Session login failed: the service rejected the CSRF token or Referer (403 from %s).'
                             % login_url, method=self.name)
-        if answer.status not in (301, 302, 303):
+        if answer.status not in ((200, 204, 301, 302, 303) if gateway else (301, 302, 303)):
             raise AuthError('Session login failed: POST %s answered %s.' % (login_url, answer.status),
                             method=self.name)
-        cookie_name = answer.headers.get('X-API-Session-Cookie-Name')
         if not cookie_name:
             raise AuthError('Session login to %s gave no X-API-Session-Cookie-Name header, so the session '
                             'cookie cannot be found.' % login_url, method=self.name)
@@ -196,8 +215,8 @@ class SessionAuth(AuthMethod):
 
     def adopt_session_id(self, client):
         name, value = split_session_id(self.session_id)
-        first = client.send('GET', LOGIN_PATH, with_auth=False, headers={'Accept': PAGE_ACCEPT})
-        name = name or first.headers.get('X-API-Session-Cookie-Name')
+        first = client.send('GET', client.layout.login_path, with_auth=False, headers={'Accept': PAGE_ACCEPT})
+        name = name or self.cookie_name_of(client, first)
         if not name:
             raise ConfigError('The service does not tell the name of its session cookie before a login: give '
                               'service_session_id as NAME=VALUE, as the browser shows the cookie.')
@@ -208,13 +227,14 @@ class SessionAuth(AuthMethod):
         return self.state
 
     def confirm(self, client):
-        response = client.send('GET', ME_PATH)
+        me_path = client.layout.me_path
+        response = client.send('GET', me_path)
         if response.status == 401:
             if self.session_id:
                 raise AuthError('The session in service_session_id is not valid on %s: it expired, was logged '
                                 'out, or belongs to another service.' % client.base_url, method=self.name)
-            raise AuthError('The session login of %s looked successful but /api/v2/me/ refused the session.'
-                            % self.username, method=self.name)
+            raise AuthError('The session login of %s looked successful but %s refused the session.'
+                            % (self.username, me_path), method=self.name)
         if response.status != 200:
             raise client.error_for('GET', response)
         body = response.json() or {}
@@ -223,7 +243,7 @@ class SessionAuth(AuthMethod):
 
     def logout(self, client):
         if self.state:
-            client.send('GET', '/api/logout/', headers={'Accept': PAGE_ACCEPT})
+            client.send('GET', client.layout.logout_path, headers={'Accept': PAGE_ACCEPT})
 
     @staticmethod
     def _expiry(answer):

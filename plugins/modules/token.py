@@ -160,10 +160,20 @@ ARGUMENT_SPEC = dict(
 REVOKE_OPTIONS = ('existing_token', 'existing_token_id', 'user')
 
 
+def personal_tokens(api, token_id=None):
+    """The personal tokens' endpoint: a platform gateway's own (/api/gateway/v1/tokens/), which the
+    gateway and the controller behind it both accept, else the service's tokens/."""
+    endpoint = 'tokens' if token_id is None else 'tokens/%d' % token_id
+    layout = getattr(api.client, 'layout', None)
+    if layout is not None and layout.is_gateway:
+        return layout.gateway_path(endpoint)
+    return endpoint
+
+
 def mint(api):
     params = api.params
     body = {'description': params['description'] or '', 'scope': params['scope']}
-    endpoint, application = 'tokens', None
+    endpoint, application = personal_tokens(api), None
     if params['application']:
         application = api.resolve_id('applications', params['application'], 'application')
         endpoint = 'applications/%d/tokens' % application
@@ -186,7 +196,7 @@ def revoke_one(api):
     if token_id is None:
         raise ConfigError('state absent needs existing_token (with its id), existing_token_id, or user with all_tokens.')
     try:
-        found = api.client.get('tokens/%d' % token_id)
+        found = api.client.get(personal_tokens(api, token_id))
     except NotFound:
         found = None
     api.ensure_absent(found)
