@@ -32,7 +32,7 @@ from ansible_collections.automation.service.plugins.module_utils._options import
     OPTIONS, module_argument_spec, resolve,
 )
 
-from ansible_collections.automation.service.plugins.module_utils._outcome import NO_LOG_PLACEHOLDER, Outcome, masked  # noqa: F401
+from ansible_collections.automation.service.plugins.module_utils._outcome import Outcome, masked
 SECRET_OPTIONS = [name for name, spec in OPTIONS.items() if spec[3].get('no_log')]
 
 

@@ -15,9 +15,8 @@ __metaclass__ = type
 import secrets
 
 from ansible_collections.automation.service.plugins.module_utils import _jobs
-from ansible_collections.automation.service.plugins.module_utils._api_module import (
-    NO_LOG_PLACEHOLDER, dump_variables, parse_variables,
-)
+from ansible_collections.automation.service.plugins.module_utils._api_module import dump_variables, parse_variables
+from ansible_collections.automation.service.plugins.module_utils._outcome import NO_LOG_PLACEHOLDER
 from ansible_collections.automation.service.plugins.module_utils._assets import (
     BY_KEY, EDGES, JSON_DATA, KINDS, NODE, NOTIFICATION_SECRETS, NOTIFY, SECRET_DATA, TEXT_DATA, Objects, describe,
 )

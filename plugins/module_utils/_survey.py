@@ -11,7 +11,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.automation.service.plugins.module_utils._api_module import NO_LOG_PLACEHOLDER
+from ansible_collections.automation.service.plugins.module_utils._outcome import NO_LOG_PLACEHOLDER
 
 ENCRYPTED = '$encrypted$'
 

@@ -112,7 +112,8 @@ import re
 
 from ansible.module_utils.parsing.convert_bool import boolean
 
-from ansible_collections.automation.service.plugins.module_utils._api_module import NO_LOG_PLACEHOLDER, ModuleSpec
+from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
+from ansible_collections.automation.service.plugins.module_utils._outcome import NO_LOG_PLACEHOLDER
 from ansible_collections.automation.service.plugins.module_utils._errors import ApiError, ConfigError
 
 ARGUMENT_SPEC = dict(
