@@ -1,8 +1,7 @@
 """The workflow modules' inputs that fail before any request: pure, no service needed."""
 
-from ansible_collections.automation.service.plugins.module_utils._api_module import (
-    NO_LOG_PLACEHOLDER, flattened, nested_type_error,
-)
+from ansible_collections.automation.service.plugins.module_utils._api_module import flattened, nested_type_error
+from ansible_collections.automation.service.plugins.module_utils._outcome import NO_LOG_PLACEHOLDER
 from ansible_collections.automation.service.plugins.module_utils._survey import comparable, masked
 
 from .module_runner import run_module
