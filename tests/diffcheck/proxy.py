@@ -120,6 +120,14 @@ SUBLIST_COLLECTIONS = {
     'always_nodes': 'workflow_job_template_nodes', 'teams': 'teams', 'inventory_sources': 'inventory_sources',
     'execution_environments': 'execution_environments', 'peers': 'instances', 'input_inventories': 'inventories',
 }
+# The collection of a role assignment's `object_id`, by the model of its role definition's
+# (or its own) `content_type` ("awx.jobtemplate"); `object_id` is a string there.
+CONTENT_TYPE_COLLECTIONS = {
+    'organization': 'organizations', 'team': 'teams', 'credential': 'credentials', 'project': 'projects',
+    'inventory': 'inventories', 'jobtemplate': 'job_templates', 'workflowjobtemplate': 'workflow_job_templates',
+    'executionenvironment': 'execution_environments', 'instancegroup': 'instance_groups',
+    'notificationtemplate': 'notification_templates', 'credentialtype': 'credential_types', 'user': 'users',
+}
 # An object's `type` when its answer has no `url`.
 TYPE_COLLECTIONS = {
     'inventory': 'inventories', 'o_auth2_application': 'applications', 'o_auth2_access_token': 'tokens',
@@ -150,6 +158,8 @@ class Ids:
     def __init__(self):
         self.ids: dict[tuple[str, int], int] = {}
         self.strings: dict[str, str] = {}
+        # the primary's role definitions' content types (what an assignment's object_id names)
+        self.content_types: dict[int, str] = {}
 
     # -- learning from two answers to one request
 
@@ -171,6 +181,9 @@ class Ids:
                 self.strings[primary] = secondary
 
     def _learn_object(self, primary, secondary, field, under):
+        found = url_object(primary.get('url'))
+        if found and found[0] == 'role_definitions' and isinstance(primary.get('content_type'), str):
+            self.content_types[found[1]] = primary['content_type']
         a, b = primary.get('id'), secondary.get('id')
         if not (isinstance(a, int) and isinstance(b, int)):
             return
@@ -244,12 +257,25 @@ class Ids:
             return [self.value(collections, item) for item in value]
         return value
 
+    def object_collections(self, content_type, role_definition) -> tuple:
+        """The collection an assignment's object_id names: by its content_type ("awx.project"),
+        else by its role definition's (the primary's id, given as a number or a string)."""
+        if not isinstance(content_type, str) or not content_type:
+            try:
+                content_type = self.content_types.get(int(role_definition))
+            except (TypeError, ValueError):
+                content_type = None
+        collection = CONTENT_TYPE_COLLECTIONS.get((content_type or '').rsplit('.', 1)[-1])
+        return (collection,) if collection else ()
+
     def body(self, data, collection_of_id=None):
         if isinstance(data, dict):
             out = {}
             for key, value in data.items():
                 if key == 'id' and collection_of_id:
                     out[key] = self.value((collection_of_id,), value)
+                elif key == 'object_id':
+                    out[key] = self.value(self.object_collections(data.get('content_type'), data.get('role_definition')), value)
                 elif key in FIELD_COLLECTIONS:
                     out[key] = self.value(FIELD_COLLECTIONS[key], value)
                 elif isinstance(value, str) and value in self.strings:
@@ -265,13 +291,17 @@ class Ids:
 
     def query(self, query: str, collection: str | None) -> str:
         pairs = []
-        for key, value in parse_qsl(query, keep_blank_values=True):
+        given = parse_qsl(query, keep_blank_values=True)
+        values = dict(given)
+        for key, value in given:
             base = re.sub(r'^(or__|not__|chain__)', '', key)
             parts = base.split('__')
             field = parts[0]
             names_id = len(parts) == 1 or parts[1:] in (['id'], ['in'], ['id', 'in'])
             if field == 'id' and collection:
                 collections = (collection,)
+            elif field == 'object_id' and names_id:
+                collections = self.object_collections(values.get('content_type'), values.get('role_definition'))
             elif field in FIELD_COLLECTIONS and names_id:
                 collections = FIELD_COLLECTIONS[field]
             else:

@@ -195,3 +195,24 @@ def test_sessions_are_known_by_their_session_cookie():
     assert sessions.jar_for("awx_sessionid=p-admin") == {"awx_sessionid": "s-admin"}
     # a session the proxy never saw has none on the secondary either
     assert sessions.jar_for("awx_sessionid=stale; csrftoken=c") == {}
+
+
+def test_an_assignments_object_id_is_translated_by_its_role_definitions_content_type():
+    ids = proxy.Ids()
+    # a role definition's answer tells what its assignments' object_id names
+    ids.learn({"results": [{"id": 13, "name": "Project Admin", "content_type": "awx.project",
+                            "url": "/api/v2/role_definitions/13/"}]},
+              {"results": [{"id": 14, "name": "Project Admin", "content_type": "awx.project",
+                            "url": "/api/v2/role_definitions/14/"}]})
+    ids.learn({"url": "/api/v2/projects/23/"}, {"url": "/api/v2/projects/21/"})
+    ids.learn({"url": "/api/v2/teams/23/"}, {"url": "/api/v2/teams/5/"})
+    # a string object_id stays a string; the role definition and the user are translated too
+    assert ids.body({"role_definition": 13, "object_id": "23", "user": 6}) == {
+        "role_definition": 14, "object_id": "21", "user": 6}
+    assert ids.body({"role_definition": "13", "object_id": 23}) == {"role_definition": "14", "object_id": 21}
+    # a content_type given beside it wins; one of a model not known leaves the id alone
+    assert ids.body({"content_type": "awx.team", "object_id": "23"})["object_id"] == "5"
+    assert ids.body({"content_type": "awx.nothing", "object_id": "23"})["object_id"] == "23"
+    # an unknown role definition: the id is left as it is
+    assert ids.body({"role_definition": 99, "object_id": "23"})["object_id"] == "23"
+    assert ids.query("object_id=23&role_definition=13&team=23", None) == "object_id=21&role_definition=14&team=5"
