@@ -1,0 +1,381 @@
+"""The collection against the reference service in its gateway layout (an Automation Platform
+2.5-2.7 platform gateway in front of the controller: tests/service/README.md, "Gateway layout"),
+and against the default AWX 24 layout with ``service_layout: auto``. Real HTTPS requests; request
+counts come from the service's own request log (requests.jsonl in its directory).
+
+In the gateway layout the service logs a controller request under the path the controller sees
+(``/api/controller/v2/me/`` as ``/api/v2/me/``), so where a test needs the path the client used it
+reads the address of the answer.
+"""
+
+import os
+import shlex
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+
+from ansible_collections.automation.service.plugins.module_utils import _client
+from ansible_collections.automation.service.plugins.module_utils._authenticator import connect
+from ansible_collections.automation.service.plugins.module_utils._errors import AuthError
+from ansible_collections.automation.service.plugins.module_utils._options import resolve
+from ansible_collections.automation.service.plugins.module_utils._session_cache import SessionCache, entry_key
+
+from ..modules.playbook import run_playbook
+
+SVCCTL = Path(__file__).resolve().parents[4] / 'tests' / 'service' / 'svcctl'
+GATEWAY_LOGIN = '/api/gateway/v1/login/'
+
+
+class Gateway:
+    """One instance of the reference service in the gateway layout, in a directory of its own."""
+
+    def __init__(self, directory):
+        self.dir = Path(directory)
+
+    def start(self, *extra):
+        env = dict(os.environ, REFSVC_PASSWORD_ITERATIONS=os.environ.get('REFSVC_PASSWORD_ITERATIONS', '1000'))
+        command = [sys.executable, str(SVCCTL), 'start', '--dir', str(self.dir), '--layout', 'gateway'] + list(extra)
+        result = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env)
+        if result.returncode != 0:
+            raise RuntimeError('svcctl start failed:\n%s\n%s' % (result.stdout, result.stderr))
+        exports = {}
+        for line in result.stdout.splitlines():
+            if line.startswith('export '):
+                name, _sep, value = line[len('export '):].partition('=')
+                exports[name] = shlex.split(value)[0] if value else ''
+        assert exports['SERVICE_LAYOUT'] == 'gateway'
+        self.url = exports['SERVICE_URL']
+        self.ca_path = exports['SERVICE_CA_PATH']
+        self.admin_username = exports['SERVICE_ADMIN_USERNAME']
+        self.admin_password = exports['SERVICE_ADMIN_PASSWORD']
+        return self
+
+    def stop(self):
+        subprocess.run([sys.executable, str(SVCCTL), 'stop', '--dir', str(self.dir)], capture_output=True, timeout=60)
+
+    def log(self):
+        import json
+        try:
+            text = (self.dir / 'requests.jsonl').read_text()
+        except FileNotFoundError:
+            return []
+        entries = []
+        for line in text.splitlines():
+            try:
+                entries.append(json.loads(line))
+            except ValueError:
+                pass  # a line being written right now
+        return entries
+
+    def mark(self):
+        return len(self.log())
+
+    def since(self, mark):
+        return self.log()[mark:]
+
+
+@pytest.fixture(scope='module')
+def gateway(tmp_path_factory):
+    instance = Gateway(tmp_path_factory.mktemp('gateway-layout')).start()
+    yield instance
+    instance.stop()
+
+
+@pytest.fixture(scope='module')
+def gateway_without_basic(tmp_path_factory):
+    instance = Gateway(tmp_path_factory.mktemp('gateway-nobasic')).start('--set', 'GATEWAY_BASIC_AUTH_ENABLED=false')
+    yield instance
+    instance.stop()
+
+
+@pytest.fixture(autouse=True)
+def forget_layouts():
+    """Each test starts as a new process would: no layout found yet in memory (the autouse
+    isolated_cache fixture gives it an empty session cache too)."""
+    _client._FOUND_LAYOUTS.clear()
+    yield
+    _client._FOUND_LAYOUTS.clear()
+
+
+def options(svc, **given):
+    base = {'service_url': svc.url, 'ca_path': str(svc.ca_path),
+            'service_username': svc.admin_username, 'service_password': svc.admin_password}
+    base.update(given)
+    return resolve(base, environ={})
+
+
+def connect_to(svc, **given):
+    return connect(options(svc, **given))
+
+
+def root_asks(entries):
+    return [e for e in entries if (e['method'], e['path']) == ('GET', '/api/')]
+
+
+def gateway_logins(entries):
+    return [e for e in entries if (e['method'], e['path']) == ('POST', GATEWAY_LOGIN)]
+
+
+def me(client):
+    return client.get('me')['results'][0]['username']
+
+
+# -- the layout, found and kept ------------------------------------------------------------
+
+
+def test_the_layout_is_found_from_the_api_root_once_and_kept_in_the_session_cache(gateway, isolated_cache):
+    mark = gateway.mark()
+    first = connect_to(gateway)
+    assert first.layout.is_gateway
+    assert (first.layout.controller, first.layout.gateway) == ('/api/controller/v2/', '/api/gateway/v1/')
+    entries = gateway.since(mark)
+    assert len(root_asks(entries)) == 1
+    assert entries[0]['path'] == '/api/' and entries[0]['auth'] == 'anonymous'  # before the login, no credentials
+    # kept per service, whoever logs in
+    assert (isolated_cache / (entry_key(first.base_url, 'layout') + '.json')).exists()
+
+    # Another process (a fork, a later task) finds it in the session cache: no GET /api/.
+    _client._FOUND_LAYOUTS.clear()
+    mark = gateway.mark()
+    second = connect_to(gateway, service_auth='basic')
+    assert second.layout.is_gateway and me(second) == gateway.admin_username
+    assert not root_asks(gateway.since(mark))
+
+    # The items of a loop in one process do not read the cache either.
+    mark = gateway.mark()
+    third = connect(options(gateway, service_auth='basic'), SessionCache(directory=str(isolated_cache),
+                                                                         enabled=False))
+    assert third.layout.is_gateway
+    assert not root_asks(gateway.since(mark))
+
+
+def test_a_layout_given_is_not_asked_for(gateway):
+    mark = gateway.mark()
+    client = connect_to(gateway, service_layout='gateway', service_auth='basic')
+    assert me(client) == gateway.admin_username
+    assert not root_asks(gateway.since(mark))
+
+
+def test_without_the_session_cache_each_process_asks_again(gateway):
+    connect_to(gateway, session_cache=False, service_auth='basic')
+    _client._FOUND_LAYOUTS.clear()
+    mark = gateway.mark()
+    connect_to(gateway, session_cache=False, service_auth='basic')
+    assert len(root_asks(gateway.since(mark))) == 1
+
+
+# -- controller endpoints, absolute paths and related links ----------------------------------
+
+
+def test_controller_endpoints_go_to_the_controller_prefix_and_links_keep_working(gateway):
+    client = connect_to(gateway, service_auth='basic')
+    answer = client.send('GET', 'me')
+    assert answer.status == 200
+    assert answer.url == gateway.url + '/api/controller/v2/me/'
+    assert client.url('jobs/5/stdout?format=json') == gateway.url + '/api/controller/v2/jobs/5/stdout/?format=json'
+
+    orgs = client.get('organizations')
+    default = orgs['results'][0]
+    assert default['url'].startswith('/api/controller/v2/organizations/')
+    # a related link the service gave, as it is
+    teams = client.send('GET', default['related']['teams'])
+    assert teams.status == 200 and teams.url == gateway.url + default['related']['teams']
+    # an absolute /api/v2/ path written for AWX goes to the controller's API too
+    assert client.get('/api/v2/organizations/%d/' % default['id'])['id'] == default['id']
+    # a page's next link
+    pages = list(client.iterate('organizations', params={'page_size': 1}))
+    assert len(pages) == orgs['count']
+
+
+def test_a_create_and_delete_through_the_controller_prefix(gateway):
+    client = connect_to(gateway)  # auto: a session at the gateway
+    name = 'gw-' + uuid.uuid4().hex[:8]
+    created = client.request('POST', 'inventories', json_body={'name': name, 'organization': 1})
+    assert created['url'].startswith('/api/controller/v2/inventories/')
+    assert client.get('inventories', params={'name': name})['count'] == 1
+    client.request('DELETE', created['url'])
+    assert client.get('inventories', params={'name': name})['count'] == 0
+
+
+# -- authentication through the gateway ------------------------------------------------------
+
+
+def test_session_login_at_the_gateway_is_confirmed_there_and_reused(gateway):
+    mark = gateway.mark()
+    first = connect_to(gateway, service_auth='session')
+    entries = gateway.since(mark)
+    assert [(e['method'], e['path'], e['status']) for e in entries] == [
+        ('GET', '/api/', 200),
+        ('GET', GATEWAY_LOGIN, 200),
+        ('POST', GATEWAY_LOGIN, 302),
+        ('GET', '/api/gateway/v1/me/', 200),
+    ]
+    assert first.auth.state['cookie_name'] == 'gateway_sessionid'
+    assert first.auth.state['username'] == gateway.admin_username
+    assert me(first) == gateway.admin_username
+
+    # a later task reuses it: no login, no GET /api/
+    _client._FOUND_LAYOUTS.clear()
+    mark = gateway.mark()
+    second = connect_to(gateway, service_auth='session')
+    assert second.auth.from_cache and me(second) == gateway.admin_username
+    entries = gateway.since(mark)
+    assert not gateway_logins(entries) and not root_asks(entries)
+    assert [e['status'] for e in entries] == [200]
+
+    # logout at the gateway ends it
+    ended = second.auth.state['session_id']
+    mark = gateway.mark()
+    second.auth.logout(second)
+    assert [(e['method'], e['path']) for e in gateway.since(mark)] == [('GET', '/api/gateway/v1/logout/')]
+    cookie = {'Cookie': 'gateway_sessionid=%s' % ended}
+    assert second.send('GET', '/api/gateway/v1/me/', headers=cookie, with_auth=False).status == 401
+
+
+def test_a_bad_password_at_the_gateway_login(gateway):
+    with pytest.raises(AuthError, match='rejected the username or password of user %s' % gateway.admin_username):
+        connect_to(gateway, service_auth='session', service_password='not-the-password')
+
+
+def test_a_gateway_token_works_on_both_apis(gateway):
+    admin = connect_to(gateway, service_auth='basic')
+    token = admin.request('POST', admin.layout.gateway_path('tokens'), json_body={'description': 'gw', 'scope': 'write'})
+    assert token['token'] and token['url'].startswith('/api/gateway/v1/tokens/')
+    mark = gateway.mark()
+    client = connect_to(gateway, service_username=None, service_password=None, service_token=token['token'])
+    assert me(client) == gateway.admin_username
+    assert client.get(client.layout.gateway_path('me'))['results'][0]['username'] == gateway.admin_username
+    assert [e['status'] for e in gateway.since(mark)] == [200, 200]
+    admin.request('DELETE', token['url'])
+    with pytest.raises(AuthError, match='rejected the token'):
+        me(connect_to(gateway, service_username=None, service_password=None, service_token=token))
+
+
+def test_basic_at_the_gateway(gateway):
+    mark = gateway.mark()
+    client = connect_to(gateway, service_auth='basic')
+    assert me(client) == gateway.admin_username
+    entries = gateway.since(mark)
+    assert not gateway_logins(entries)
+    assert [e['auth'] for e in entries if e['path'] == '/api/v2/me/'] == ['basic']
+
+
+def test_basic_turned_off_at_the_gateway_says_so_and_names_the_alternatives(gateway_without_basic):
+    svc = gateway_without_basic
+    client = connect_to(svc, service_auth='basic')
+    with pytest.raises(AuthError) as caught:
+        me(client)
+    message = str(caught.value)
+    assert 'Basic authentication is turned off at this platform gateway (%s)' % svc.url in message
+    assert 'service_auth: session' in message and 'service_token' in message
+    # a wrong password is still told apart
+    with pytest.raises(AuthError, match='rejected the username or password of user'):
+        me(connect_to(svc, service_auth='basic', service_password='not-the-password'))
+    # and the session login works there
+    assert me(connect_to(svc)) == svc.admin_username
+
+
+def test_single_sign_on_through_the_gateway_is_refused_clearly(gateway):
+    with pytest.raises(AuthError, match='Single sign-on through the platform gateway at .* is not supported yet'):
+        connect_to(gateway, service_auth='sso', service_sso_backend='oidc')
+
+
+# -- awx.awx's and ansible.platform's names ------------------------------------------------
+
+
+def test_the_aap_environment_variables_connect(gateway):
+    environ = {'AAP_HOSTNAME': gateway.url, 'AAP_USERNAME': gateway.admin_username,
+               'AAP_PASSWORD': gateway.admin_password, 'AAP_VALIDATE_CERTS': 'true', 'AAP_REQUEST_TIMEOUT': '7'}
+    resolved = resolve({'ca_path': str(gateway.ca_path)}, environ=environ)
+    assert resolved['request_timeout'] == 7.0 and resolved['validate_certs'] is True
+    assert me(connect(resolved)) == gateway.admin_username
+    # AAP_TOKEN
+    admin = connect_to(gateway, service_auth='basic')
+    token = admin.request('POST', admin.layout.gateway_path('tokens'), json_body={'scope': 'read'})
+    resolved = resolve({'ca_path': str(gateway.ca_path)}, environ={'AAP_HOSTNAME': gateway.url, 'AAP_TOKEN': token['token']})
+    client = connect(resolved)
+    assert client.auth.name == 'token' and me(client) == gateway.admin_username
+    admin.request('DELETE', token['url'])
+    # the names of this collection come first
+    assert resolve({}, environ={'SERVICE_URL': 'https://ours', 'AAP_HOSTNAME': 'https://theirs'})['service_url'] == \
+        'https://ours'
+
+
+# -- modules through the action plugin ----------------------------------------------------
+
+
+def test_modules_on_the_gateway_with_aap_names(gateway, tmp_path):
+    tag = uuid.uuid4().hex[:8]
+    connection = {'aap_hostname': gateway.url, 'aap_username': gateway.admin_username,
+                  'aap_password': gateway.admin_password, 'ca_path': str(gateway.ca_path)}
+    tasks = [
+        {'name': 'organization', 'automation.service.organization': dict(connection, name='gw-org-' + tag),
+         'register': 'org'},
+        {'name': 'inventory', 'automation.service.inventory': dict(
+            connection, name='gw-inv-' + tag, organization='gw-org-' + tag), 'register': 'inv'},
+        {'name': 'again', 'automation.service.organization': dict(connection, name='gw-org-' + tag),
+         'register': 'again'},
+        {'name': 'personal token', 'automation.service.token': dict(connection, description='gw ' + tag),
+         'register': 'minted'},
+        {'name': 'use it', 'automation.service.organization': {
+            'aap_hostname': gateway.url, 'ca_path': str(gateway.ca_path), 'aap_token': '{{ minted.token }}',
+            'name': 'gw-org-' + tag, 'description': 'by token'}, 'register': 'by_token'},
+        {'name': 'revoke it', 'automation.service.token': dict(
+            connection, existing_token='{{ minted.token }}', state='absent'), 'register': 'revoked'},
+        {'name': 'check', 'ansible.builtin.assert': {'that': [
+            'org is changed', 'inv is changed', 'again is not changed', 'by_token is changed',
+            'revoked is changed', "minted.token.url.startswith('/api/gateway/v1/tokens/')"]}},
+    ]
+    mark = gateway.mark()
+    code, output = run_playbook(tmp_path, tasks, env={'SERVICE_CACHE_DIR': str(tmp_path / 'cache')})
+    assert code == 0, output
+    entries = gateway.since(mark)
+    # one GET /api/ for the whole play: the forks and later tasks read the session cache
+    assert len(root_asks(entries)) == 1
+    # the token was minted and revoked at the gateway
+    assert [e['status'] for e in entries if (e['method'], e['path']) == ('POST', '/api/gateway/v1/tokens/')] == [201]
+    assert [e['status'] for e in entries if e['method'] == 'DELETE' and e['path'].startswith('/api/gateway/v1/tokens/')
+            ] == [204]
+    client = connect_to(gateway, service_auth='basic')
+    org = client.get('organizations', params={'name': 'gw-org-' + tag})['results'][0]
+    assert org['description'] == 'by token'
+    assert client.get('inventories', params={'name': 'gw-inv-' + tag})['results'][0]['organization'] == org['id']
+
+
+# -- AWX 24 ---------------------------------------------------------------------------------
+
+
+def test_auto_against_awx_finds_awx_and_works_as_before(service, isolated_cache):
+    mark = service.mark()
+    client = connect_to(service)
+    assert client.layout.name == 'awx'
+    assert me(client) == service.admin_username
+    entries = service.since(mark)
+    assert [(e['method'], e['path']) for e in entries] == [
+        ('GET', '/api/'), ('GET', '/api/login/'), ('POST', '/api/login/'), ('GET', '/api/v2/me/'), ('GET', '/api/v2/me/')]
+    assert client.send('GET', 'ping').url == service.url + '/api/v2/ping/'
+    # the next task: the cached session and the cached layout, one request
+    _client._FOUND_LAYOUTS.clear()
+    mark = service.mark()
+    assert me(connect_to(service)) == service.admin_username
+    assert [(e['method'], e['path']) for e in service.since(mark)] == [('GET', '/api/v2/me/')]
+
+
+def test_awx_layout_given_against_awx_asks_nothing_more(service):
+    mark = service.mark()
+    client = connect_to(service, service_layout='awx', service_auth='basic')
+    assert me(client) == service.admin_username
+    assert [(e['method'], e['path'], e['auth']) for e in service.since(mark)] == [('GET', '/api/v2/me/', 'basic')]
+    # an absolute /api/v2/ path stays as it is on AWX
+    assert client.url('/api/v2/hosts/') == service.url + '/api/v2/hosts/'
+
+
+def test_sso_against_awx_is_not_refused_for_the_layout(service):
+    # The SSO round trip is not started against a service without that backend, but the refusal is not
+    # the gateway's.
+    with pytest.raises(AuthError) as caught:
+        connect_to(service, service_auth='sso', service_sso_backend='nosuchbackend')
+    assert 'platform gateway' not in str(caught.value)
