@@ -39,7 +39,8 @@ options:
   include_metadata:
     description:
       - Also set C(controller_metadata) (and C(tower_metadata), its old name) on the C(all) group, with the service's
-        C(version), C(ansible_version) and C(license_type), from one more request (C(/api/v2/config/)).
+        C(version), C(ansible_version) and C(license_type), from one more request (C(/api/v2/config/), behind a
+        platform gateway C(/api/controller/v2/config/)).
     type: bool
     default: false
   include_disabled:

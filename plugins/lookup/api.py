@@ -11,14 +11,16 @@ name: api
 short_description: Read objects from any endpoint of the service's API
 version_added: 0.1.0
 description:
-  - GETs an endpoint of C(/api/v2/) and returns its objects, following C(next) pages when asked to.
+  - GETs an endpoint of C(/api/v2/) (behind an Automation Platform gateway, C(/api/controller/v2/); see
+    O(service_layout)) and returns its objects, following C(next) pages when asked to.
   - A list endpoint gives its objects; a detail endpoint gives the one object.
 author:
   - automation.service maintainers (@automation-service)
 options:
   _terms:
     description:
-      - The endpoint, relative to C(/api/v2/) (V(hosts), V(inventories/3/hosts)) or as an absolute path.
+      - The endpoint, relative to C(/api/v2/) (V(hosts), V(inventories/3/hosts)), or to C(/api/controller/v2/)
+        behind a platform gateway, or as an absolute path.
     required: true
     type: list
     elements: str
