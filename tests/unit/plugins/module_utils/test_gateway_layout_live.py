@@ -379,3 +379,32 @@ def test_sso_against_awx_is_not_refused_for_the_layout(service):
     with pytest.raises(AuthError) as caught:
         connect_to(service, service_auth='sso', service_sso_backend='nosuchbackend')
     assert 'platform gateway' not in str(caught.value)
+
+
+def test_the_lookup_and_the_inventory_plugin_on_the_gateway(gateway, tmp_path):
+    admin = connect_to(gateway, service_auth='basic')
+    tag = uuid.uuid4().hex[:8]
+    inv = admin.request('POST', 'inventories', json_body={'name': 'gw-lookup-' + tag, 'organization': 1})
+    admin.request('POST', 'hosts', json_body={'name': 'web-' + tag, 'inventory': inv['id']})
+    env = {'SERVICE_CACHE_DIR': str(tmp_path / 'cache'), 'AAP_HOSTNAME': gateway.url,
+           'SERVICE_CA_PATH': str(gateway.ca_path), 'AAP_USERNAME': gateway.admin_username,
+           'AAP_PASSWORD': gateway.admin_password}
+    tasks = [
+        {'name': 'lookup', 'ansible.builtin.set_fact': {
+            'found': "{{ query('automation.service.api', 'hosts', query_params={'inventory': %d}) }}" % inv['id']}},
+        {'name': 'check', 'ansible.builtin.assert': {'that': [
+            "found | map(attribute='name') | list == ['web-%s']" % tag,
+            "found[0].url.startswith('/api/controller/v2/hosts/')"]}},
+    ]
+    code, output = run_playbook(tmp_path, tasks, env=env)
+    assert code == 0, output
+
+    source = tmp_path / 'gw.controller.yml'
+    source.write_text('plugin: automation.service.controller\ninventory_id: %d\n' % inv['id'])
+    full_env = dict(os.environ, **env)
+    full_env['ANSIBLE_COLLECTIONS_PATH'] = str(tmp_path / 'collections')
+    full_env['ANSIBLE_INVENTORY_ENABLED'] = 'automation.service.controller'
+    result = subprocess.run([os.path.join(os.path.dirname(sys.executable), 'ansible-inventory'), '-i', str(source),
+                             '--list'], env=full_env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert 'web-' + tag in result.stdout, result.stdout + result.stderr
