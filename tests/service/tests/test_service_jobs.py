@@ -185,3 +185,47 @@ def test_cancel_running_job(service, setup):
     assert job["elapsed"] < 25
     assert call(service, "GET", "/api/v2/jobs/%d/cancel/" % job_id).json() == {"can_cancel": False}
     assert call(service, "POST", "/api/v2/jobs/%d/cancel/" % job_id).status_code == 405
+
+
+# Observed on AWX 24.6.1 (through the differential check, tests/diffcheck): the fields of a job's
+# own page (JobDetailSerializer), those the list leaves out (UnifiedJobListSerializer), launched_by
+# with its url and not in summary_fields, the template's last_job and last_update once a job finished.
+JOB_FIELDS = {
+    "allow_simultaneous", "artifacts", "controller_node", "force_handlers", "instance_group", "job_slice_number",
+    "passwords_needed_to_start", "scm_revision", "start_at_task", "use_fact_cache", "webhook_credential",
+    "webhook_guid", "webhook_service", "work_unit_id",
+}
+DETAIL_ONLY = {"job_args", "job_cwd", "job_env", "result_traceback", "event_processing_finished"}
+
+
+def test_a_job_shows_the_fields_of_the_real_serializers(service, setup):
+    jt = template(service, setup, "fields", force_handlers=True, start_at_task="Greet", allow_simultaneous=True)
+    launched = call(service, "POST", "/api/v2/job_templates/%d/launch/" % jt["id"], json={}).json()
+    assert JOB_FIELDS | DETAIL_ONLY <= set(launched)
+    assert "playbook_counts" not in launched and "launched_by" not in launched["summary_fields"]
+    job = wait_until(service, "jobs/%d/" % launched["id"])
+    assert JOB_FIELDS | DETAIL_ONLY <= set(job)
+    assert job["force_handlers"] is True and job["start_at_task"] == "Greet" and job["allow_simultaneous"] is True
+    assert job["use_fact_cache"] is False and job["job_slice_number"] == 0 and job["artifacts"] == {}
+    assert job["passwords_needed_to_start"] == [] and job["webhook_service"] == "" and job["scm_revision"] == ""
+    assert job["playbook_counts"] == {"play_count": 0, "task_count": 0} and "host_status_counts" in job
+    assert job["custom_virtualenv"] is None
+    assert job["launched_by"]["url"] == "/api/v2/users/%d/" % job["launched_by"]["id"]
+    assert "launched_by" not in job["summary_fields"]
+    assert job["summary_fields"]["unified_job_template"] == {"id": jt["id"], "name": jt["name"], "description": "",
+                                                             "unified_job_type": "job"}
+    assert job["related"]["unified_job_template"] == "/api/v2/job_templates/%d/" % jt["id"]
+    listed = call(service, "GET", "/api/v2/jobs/?id=%d" % job["id"]).json()["results"][0]
+    assert JOB_FIELDS <= set(listed) and not DETAIL_ONLY & set(listed)
+    assert "playbook_counts" not in listed and "custom_virtualenv" not in listed
+    # the template's last job, and last_update its alias
+    summary = call(service, "GET", "/api/v2/job_templates/%d/" % jt["id"]).json()["summary_fields"]
+    assert summary["last_job"]["id"] == job["id"] and summary["last_job"]["status"] == job["status"]
+    assert summary["last_update"] == {"id": job["id"], "name": jt["name"], "description": "", "status": job["status"],
+                                      "failed": job["failed"]}
+
+
+def test_a_manual_projects_last_job_run_is_its_directory_time(service, setup):
+    # Observed on AWX 24.6.1: a new manual project has last_job_run and last_updated (its directory's mtime).
+    project = call(service, "GET", "/api/v2/projects/%d/" % setup["project"]).json()
+    assert project["last_job_run"] and project["last_updated"] == project["last_job_run"]

@@ -117,3 +117,17 @@ def test_updates_of_one_project_run_one_after_the_other(service, org, repo):
     assert [u["status"] for u in done] == ["successful"] * 3
     for earlier, later in zip(done, done[1:]):
         assert later["started"] >= earlier["finished"]
+
+
+def test_a_projects_credential_is_linked_and_summed_up(service, org, repo):
+    # Observed on AWX 24.6.1: related.credential, and kubernetes in summary_fields.credential.
+    scm = call(service, "GET", "credential_types/?namespace=scm").json()["results"][0]
+    credential = created(service, "credentials/", {"name": unique("scm"), "organization": org["id"],
+                                                   "credential_type": scm["id"], "inputs": {"username": "u"}})
+    project = created(service, "projects/", {"name": unique("proj"), "organization": org["id"], "scm_type": "git",
+                                             "scm_url": "file://%s" % repo, "credential": credential["id"]})
+    assert project["related"]["credential"] == "/api/v2/credentials/%d/" % credential["id"]
+    assert project["summary_fields"]["credential"] == {
+        "id": credential["id"], "name": credential["name"], "description": "", "kind": "scm", "cloud": False,
+        "kubernetes": False, "credential_type_id": scm["id"]}
+    settle(service, project)

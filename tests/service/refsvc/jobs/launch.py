@@ -215,6 +215,8 @@ def launch(jt, data, user):
         limit=accepted.get("limit", jt.limit), job_tags=accepted.get("job_tags", jt.job_tags),
         skip_tags=accepted.get("skip_tags", jt.skip_tags), verbosity=accepted.get("verbosity", jt.verbosity),
         extra_vars=json.dumps(extra_vars) if extra_vars else "",
+        force_handlers=jt.force_handlers, start_at_task=jt.start_at_task, use_fact_cache=jt.use_fact_cache,
+        allow_simultaneous=jt.allow_simultaneous,
     )
     job.credentials.set(accepted.get("credentials", list(jt.credentials.all())))
     job.labels.set(accepted.get("labels", list(jt.labels.all())))

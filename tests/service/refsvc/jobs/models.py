@@ -242,6 +242,14 @@ class Job(UnifiedJob, JobOptions):
     execution_environment = models.PositiveIntegerField(null=True, blank=True, default=None)
     labels = models.ManyToManyField("resources.Label", blank=True, related_name="jobs")
     instance_groups = models.ManyToManyField("resources.InstanceGroup", blank=True, related_name="+")
+    # Copied from the template at launch, as the real JobTemplate.create_unified_job does
+    # (JobOptions' fields); scm_revision is the project's revision the run used.
+    force_handlers = models.BooleanField(default=False)
+    start_at_task = models.CharField(max_length=1024, blank=True, default="")
+    use_fact_cache = models.BooleanField(default=False)
+    allow_simultaneous = models.BooleanField(default=False)
+    job_slice_number = models.PositiveIntegerField(default=0)
+    scm_revision = models.CharField(max_length=1024, blank=True, default="")
 
     class Meta(UnifiedJob.Meta):
         pass

@@ -249,7 +249,10 @@ def run(job_id):
     if project_dir is None or job.inventory is None:
         return finish(job, "error", started_at, "The project directory or the inventory is missing.")
     job.status = "running"
-    job.save(update_fields=["status", "started", "modified"])
+    if job.project:  # the revision the run uses (the real RunJob.pre_run_hook)
+        job.scm_revision = job.project.project_updates.filter(status="successful").order_by("-id").values_list(
+            "scm_revision", flat=True).first() or ""
+    job.save(update_fields=["status", "started", "scm_revision", "modified"])
 
     private_data_dir = private_data_dir_for("jobs", job.id)
     try:
@@ -277,7 +280,7 @@ def run(job_id):
             "pexpect_timeout": FLUSH_SECONDS}))
         inventory = write_inventory_script(private_data_dir, inventory_data(job))
         recorder = Recorder(job, safe_env)
-        fact_cache = "jsonfile" if getattr(job.job_template, "use_fact_cache", False) else ""
+        fact_cache = "jsonfile" if job.use_fact_cache else ""
         status, _rc = run_with_runner(job, private_data_dir, recorder, playbook=job.playbook, inventory=str(inventory),
                                       fact_cache_type=fact_cache)
         job.result_stdout = recorder.text()
@@ -306,7 +309,7 @@ def options_of(job):
         args.append("--diff")
     if job.forks:
         args.append("--forks=%d" % job.forks)
-    if getattr(job.job_template, "force_handlers", False):
+    if job.force_handlers:
         args.append("--force-handlers")
     if job.limit:
         args += ["-l", job.limit]
@@ -316,7 +319,7 @@ def options_of(job):
         args += ["-t", job.job_tags]
     if job.skip_tags:
         args.append("--skip-tags=%s" % job.skip_tags)
-    start_at = getattr(job.job_template, "start_at_task", "")
+    start_at = job.start_at_task
     if start_at:
         args.append("--start-at-task=%s" % start_at)
     return args
@@ -331,8 +334,7 @@ def build_env(job, private_data_dir):
     env["JOB_ID"] = str(job.pk)
     env["INVENTORY_ID"] = str(job.inventory.pk)
     if job.project:
-        env["PROJECT_REVISION"] = job.project.project_updates.filter(status="successful").order_by("-id").values_list(
-            "scm_revision", flat=True).first() or ""
+        env["PROJECT_REVISION"] = job.scm_revision
     env["ANSIBLE_RETRY_FILES_ENABLED"] = "False"
     env["MAX_EVENT_RES"] = "700000"
     env["AWX_HOST"] = service_setting("system", "TOWER_URL_BASE") or ""

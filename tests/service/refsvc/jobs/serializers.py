@@ -135,6 +135,8 @@ class ProjectSerializer(ResourceSerializer):
             related["notification_templates_" + event] = base + "notification_templates_%s/" % event
         if obj.organization_id:
             related["organization"] = "/api/v2/organizations/%d/" % obj.organization_id
+        if obj.credential_id:  # the real ProjectOptionsSerializer links the credential only
+            related["credential"] = "/api/v2/credentials/%d/" % obj.credential_id
         return related
 
     def get_summary_fields(self, obj):
@@ -152,7 +154,10 @@ class ProjectSerializer(ResourceSerializer):
             if cred is not None:
                 data[name] = {"id": cred.id, "name": cred.name, "description": cred.description,
                               "kind": cred.credential_type.namespace, "cloud": cred.credential_type.kind == "cloud",
+                              "kubernetes": cred.credential_type.kind == "kubernetes",
                               "credential_type_id": cred.credential_type_id}
+                if name == "signature_validation_credential":  # its summary (SUMMARIZABLE_FK_FIELDS)
+                    del data[name]["cloud"], data[name]["kubernetes"]
         return data
 
     def validate(self, attrs):
@@ -240,6 +245,13 @@ JT_FLAGS = (
 )
 
 
+def last_finished_job(template):
+    """The template's last job, set when a job finishes (the real UnifiedJob._update_parent_instance)."""
+    from .models import FINISHED
+
+    return template.jobs.filter(status__in=FINISHED).order_by("-finished", "-id").first()
+
+
 def validate_webhook(serializer, attrs):
     """JobTemplateMixin.validate of the real service (job and workflow job templates): a webhook
     credential is a personal access token of the webhook service's kind."""
@@ -280,6 +292,9 @@ class JobTemplateSerializer(JobOptionsSerializer):
             related["organization"] = "/api/v2/organizations/%d/" % obj.organization_id
         if obj.webhook_credential_id:
             related["webhook_credential"] = "/api/v2/credentials/%d/" % obj.webhook_credential_id
+        last = last_finished_job(obj)
+        if last is not None:
+            related["last_job"] = "/api/v2/jobs/%d/" % last.id
         return related
 
     def get_summary_fields(self, obj):
@@ -295,6 +310,14 @@ class JobTemplateSerializer(JobOptionsSerializer):
                                           "credential_type_id": cred.credential_type_id}
         labels = obj.labels.order_by("name")
         data["labels"] = {"count": labels.count(), "results": [{"id": lb.id, "name": lb.name} for lb in labels[:10]]}
+        last = last_finished_job(obj)
+        if last is not None:
+            # the real UnifiedJobTemplate's last_job, and last_update its alias
+            data["last_job"] = {"id": last.id, "name": last.name, "description": last.description,
+                                "finished": date(last.finished), "status": last.status, "failed": last.failed,
+                                "canceled_on": date(last.canceled_on)}
+            data["last_update"] = {"id": last.id, "name": last.name, "description": last.description,
+                                   "status": last.status, "failed": last.failed}
         return data
 
     def validate_execution_environment(self, value):
@@ -355,25 +378,52 @@ class JobSerializer(UnifiedJobSerializer, JobOptionsSerializer):
         related.update({"stdout": base + "stdout/", "cancel": base + "cancel/"})
         if obj.job_template_id:
             related["job_template"] = "/api/v2/job_templates/%d/" % obj.job_template_id
+            related["unified_job_template"] = related["job_template"]
+        if obj.organization is not None:
+            related["organization"] = "/api/v2/organizations/%d/" % obj.organization.id
         return related
 
     def get_summary_fields(self, obj):
         data = super().get_summary_fields(obj)
         data["job_template"] = summary(obj.job_template, "id", "name", "description")
-        data["launched_by"] = {"id": obj.launched_by.id, "name": obj.launched_by.username, "type": "user"} if obj.launched_by else {}
+        if obj.job_template is not None:
+            data["unified_job_template"] = dict(summary(obj.job_template, "id", "name", "description"), unified_job_type="job")
         data["user_capabilities"] = {"delete": True, "start": True}
         labels = obj.labels.order_by("name")
         data["labels"] = {"count": labels.count(), "results": [{"id": lb.id, "name": lb.name} for lb in labels[:10]]}
         return data
 
+    # The list shows neither (the real UnifiedJobListSerializer), the detail and a launch's answer do.
+    detail_only = ("job_args", "job_cwd", "job_env", "result_traceback", "event_processing_finished")
+
     def to_representation(self, obj):
         data = super().to_representation(obj)
         data["organization"] = obj.organization.id if obj.organization else None
         data["unified_job_template"] = obj.job_template_id
-        data.update(unified_job_data(obj, ("launch_type", "execution_node")))
-        data["launched_by"] = data["summary_fields"]["launched_by"]
+        data.update(unified_job_data(obj, ("launch_type", "execution_node", "controller_node", "launched_by",
+                                           "work_unit_id")))
         data.update(scm_branch=obj.scm_branch, diff_mode=obj.diff_mode, job_slice_count=obj.job_slice_count,
-                    execution_environment=obj.execution_environment)
-        if not isinstance(self.parent, serializers.ListSerializer):
-            data.update(unified_job_data(obj, ("job_env",)))  # the detail's, as the real JobSerializer's
+                    execution_environment=obj.execution_environment, force_handlers=obj.force_handlers,
+                    start_at_task=obj.start_at_task, use_fact_cache=obj.use_fact_cache,
+                    allow_simultaneous=obj.allow_simultaneous, job_slice_number=obj.job_slice_number,
+                    scm_revision=obj.scm_revision,
+                    # Not modelled: no passwords are asked for at launch here, set_stats artifacts are not
+                    # collected, jobs run on this host outside any instance group, webhooks launch no job.
+                    passwords_needed_to_start=[], artifacts={}, instance_group=None,
+                    webhook_service="", webhook_credential=None, webhook_guid="")
+        if isinstance(self.parent, serializers.ListSerializer):
+            for name in self.detail_only:
+                data.pop(name, None)
+        else:
+            data.update(unified_job_data(obj, ("job_env", "result_traceback", "event_processing_finished")))
+        return data
+
+
+class JobDetailSerializer(JobSerializer):
+    """A job's own page (the real JobDetailSerializer): also its host and play counts."""
+
+    def to_representation(self, obj):
+        data = super().to_representation(obj)
+        # Job events are not recorded here: no counts of hosts, plays or tasks.
+        data.update(host_status_counts=None, playbook_counts={"play_count": 0, "task_count": 0}, custom_virtualenv=None)
         return data

@@ -12,7 +12,7 @@ from refsvc.svc.views import ApiMixin, CreatedByMixin, ResourceDetail, ResourceL
 
 from . import launch, projects, runner, surveys
 from .models import ACTIVE, Job, JobTemplate, Project
-from .serializers import JobSerializer, JobTemplateSerializer, ProjectSerializer
+from .serializers import JobDetailSerializer, JobSerializer, JobTemplateSerializer, ProjectSerializer
 
 
 def can_change(user, obj, action="change"):
@@ -168,7 +168,7 @@ class JobList(ApiMixin, generics.ListAPIView):
 
 class JobDetail(ApiMixin, generics.RetrieveDestroyAPIView):
     model = Job
-    serializer_class = JobSerializer
+    serializer_class = JobDetailSerializer
 
     def get_queryset(self):
         return access.visible(Job, self.request.user)

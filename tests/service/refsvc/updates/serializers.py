@@ -98,11 +98,27 @@ def project_state(project):
     updates = ProjectUpdate.objects.filter(project=project)
     done = _last(updates.filter(status__in=FINISHED))
     good = _last(updates.filter(status="successful"))
+    last_run = _date(done.finished) if done else None
+    if not project.scm_type:
+        # a manual project's is the time its directory last changed (the real Project._get_last_job_run)
+        last_run = _directory_time(project)
     return {
         "status": project_status(project), "scm_revision": good.scm_revision if good else "",
-        "last_job_run": _date(done.finished) if done else None, "last_job_failed": bool(done and done.failed),
-        "last_update_failed": bool(done and done.failed), "last_updated": _date(done.finished) if done else None,
+        "last_job_run": last_run, "last_job_failed": bool(done and done.failed),
+        "last_update_failed": bool(done and done.failed), "last_updated": last_run,
     }
+
+
+def _directory_time(project):
+    import datetime
+
+    path = projects.directory(project)
+    if path is None:
+        return None
+    try:
+        return _date(datetime.datetime.fromtimestamp(path.stat().st_mtime, tz=datetime.timezone.utc))
+    except OSError:
+        return None
 
 
 def source_status(source):
