@@ -174,6 +174,8 @@ def test_user_and_team_assignments(service, org, rando, jt):
     # Observed on AWX 24.6.1: the resource ids are not read back.
     assert assignment["object_ansible_id"] is None and assignment["user_ansible_id"] is None
     assert assignment["summary_fields"]["role_definition"]["name"] == "JobTemplate Execute"
+    # Observed on AWX 24.6.1: the object's summary is its model's (id, name, description and its kind's own).
+    assert assignment["summary_fields"]["content_object"] == {"id": jt["id"], "name": jt["name"], "description": jt["description"]}
     assert call(service, "GET", "job_templates/%d/" % jt["id"], auth=auth).status_code == 200
     listed = call(service, "GET", "role_user_assignments/?user=%d" % user_id).json()["results"]
     assert assignment["id"] in [a["id"] for a in listed]
@@ -198,6 +200,7 @@ def test_user_and_team_assignments(service, org, rando, jt):
     body = {"role_definition": audit["id"], "team_ansible_id": resource["ansible_id"], "object_ansible_id": org_aid}
     r = call(service, "POST", "role_team_assignments/", json=body)
     assert r.status_code == 201 and (r.json()["team"], r.json()["object_id"]) == (team["id"], str(org["id"]))
+    assert set(r.json()["summary_fields"]["content_object"]) == {"id", "name", "description"}
     r = call(service, "POST", "role_team_assignments/", json={"role_definition": rd["id"], "team": team["id"], "object_ansible_id": org_aid})
     assert r.status_code == 400 and r.json() == {"object_ansible_id": "Object type of organization does not match role type of jobtemplate"}
     member = call(service, "GET", "role_definitions/?name=Organization+Member").json()["results"][0]

@@ -257,7 +257,7 @@ class AssignmentSerializer(CommonSerializer):
             summary["team"] = {"id": actor.id, "name": actor.name, "description": actor.description}
         target = self.content_object(obj)
         if target is not None:
-            summary["content_object"] = {"id": target.id, "name": target.name}
+            summary["content_object"] = content_object_summary(obj.content_type, target)
         return summary
 
     @staticmethod
@@ -266,6 +266,26 @@ class AssignmentSerializer(CommonSerializer):
         if kind is None or not obj.object_id or kind.model is None:
             return None
         return kind.model.objects.filter(pk=obj.object_id).first()
+
+
+def content_object_summary(content_type, target):
+    """An assignment's object as the real service sums it up (the model's summary_fields(),
+    from SUMMARIZABLE_FK_FIELDS): id, name, description, and what its kind adds."""
+    kind = registry.BY_LABEL[content_type].key
+    if kind == "instance_group":
+        return {"id": target.id, "name": target.name, "is_container_group": bool(getattr(target, "is_container_group", False))}
+    data = {"id": target.id, "name": target.name, "description": getattr(target, "description", "")}
+    if kind == "project":
+        from refsvc.updates.serializers import project_status
+
+        data.update(status=project_status(target), scm_type=target.scm_type, allow_override=target.allow_override)
+    elif kind == "credential":
+        ctype = target.credential_type
+        data.update(kind=ctype.namespace, cloud=ctype.kind == "cloud", kubernetes=ctype.kind == "kubernetes",
+                    credential_type_id=ctype.id)
+    elif kind == "execution_environment":
+        data["image"] = target.image
+    return data
 
 
 def _actor_field(queryset):
