@@ -23,6 +23,10 @@
 # probes.txt, the targets' own output under integration/).
 set -euo pipefail
 
+# All of it is in main, called on the script's last line: bash reads a script as it runs
+# it, and this one runs for many minutes, so an edit of the file meanwhile would otherwise
+# make it run other lines than those it started with (once, a second integration run).
+main() {
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 venv=${VENV:-$root/.venv}
 export PATH="$venv/bin:$PATH"
@@ -137,3 +141,7 @@ if [ "$status" != 0 ]; then
     exit "$status"
 fi
 exit "$compare"
+}
+
+# (on one line: bash reads a script as it runs it)
+main "$@"; exit $?
