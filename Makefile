@@ -90,7 +90,7 @@ units: venv system-deps idp-packages  ## ansible-test units: tests/unit, with th
 	tests/ci/units.sh $(UNITS_ARGS)
 
 integration: venv system-deps idp-packages  ## ansible-test integration, against a reference service started for the run
-	tests/ci/integration.sh $(INTEGRATION_ARGS)
+	tests/ci/integration.sh --continue-on-error $(INTEGRATION_ARGS)
 
 integration-real: venv system-deps idp-packages real-service  ## the integration targets that need no job execution, against the real AWX test bed
 	tests/ci/integration-real.sh $(INTEGRATION_ARGS)
