@@ -32,7 +32,8 @@ options:
         V(gateway) is an Automation Platform 2.5 to 2.7 platform gateway in front of the controller, with the
         controller's API at C(/api/controller/v2/), the gateway's own at C(/api/gateway/v1/), where the session
         login (C(login/), cookie C(gateway_sessionid)), C(me/) and personal tokens (C(tokens/)) are.
-      - V(auto) (the default) asks C(GET /api/) once, without credentials, before the first login; a gateway
+      - V(auto) (the default) sends requests as AWX 24 lays them out; the first 404 to one of them asks C(GET /api/)
+        once, without credentials, and sends the request again where the layout says; a gateway
         answers with its C(apis), AWX with its C(current_version). The answer is kept in the session cache for a day
         (per O(service_url), for every user and auth method), so later tasks and forks do not ask again. An answer
         that is neither is taken as V(awx).

@@ -131,7 +131,7 @@ class SsoAuth(SessionAuth):
     # -- the round trip --------------------------------------------------------
 
     def login(self, client, confirm=True):
-        if client.layout.is_gateway:
+        if client.settled_layout().is_gateway:
             raise AuthError('Single sign-on through the platform gateway at %s is not supported yet by this '
                             'collection. Log in with service_auth: session or basic (a user the gateway knows), '
                             'with a token the gateway made (service_token), or with a gateway session from a '

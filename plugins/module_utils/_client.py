@@ -161,11 +161,23 @@ class Layout:
 
     def path(self, endpoint):
         """A controller endpoint's path. On a gateway an absolute ``/api/v2/...`` path (a playbook written
-        for AWX) goes to the controller's API as well; the gateway does not serve ``/api/v2/``."""
+        for AWX) goes to the controller's API as well; the gateway does not serve ``/api/v2/``. AWX's
+        login and logout pages and its OAuth2 token endpoint are the gateway's there."""
         text = str(endpoint).strip()
-        if self.is_gateway and text.startswith(API_PREFIX):
-            text = self.controller + text[len(API_PREFIX):]
+        if self.is_gateway:
+            if text.startswith(API_PREFIX):
+                text = self.controller + text[len(API_PREFIX):]
+            for awx, gateway in (('/api/login/', 'login/'), ('/api/logout/', 'logout/'), ('/api/o/', 'o/')):
+                if text.startswith(awx):
+                    text = self.gateway + gateway + text[len(awx):]
         return api_path(text, self.controller)
+
+    @staticmethod
+    def tells(endpoint):
+        """Whether a 404 to ``endpoint`` (as AWX 24 lays it out) may mean that the service is a gateway."""
+        text = str(endpoint).strip()
+        return not text.startswith(('http://', 'https://', '/')) or \
+            text.startswith((API_PREFIX, '/api/login/', '/api/logout/', '/api/o/'))
 
     def gateway_path(self, endpoint):
         """An endpoint of the gateway's own API (``tokens`` -> ``/api/gateway/v1/tokens/``); the controller's
@@ -340,31 +352,46 @@ class Client:
                 hashlib.sha256(secrets.encode('utf-8')).hexdigest())
 
     def find_layout(self, cache=None):
-        """With service_layout auto, the layout from ``GET /api/`` (one request, no credentials), kept
-        in this process and in the session cache (per base URL, whoever logs in), so that the
-        other tasks and forks do not ask again. An answer that is neither AWX's nor a gateway's
-        (an older service, a proxy in the way) leaves the AWX layout, as before, and is not kept."""
+        """With service_layout auto, the layout found before: in this process, or in the session cache
+        (per base URL, whoever logs in). Nothing is sent: until a layout is found, requests go as AWX 24
+        lays them out, and the first 404 to one of them asks ``GET /api/`` (discover()). So a task
+        against AWX 24 sends no request more than before, and one against a gateway one 404 and one
+        ``GET /api/`` per day."""
         if self.layout_found:
             return self.layout
         found = _FOUND_LAYOUTS.get(self.base_url)
-        key = entry_key(self.base_url, 'layout')
-        usable_cache = cache is not None and cache.enabled
-        if found is None and usable_cache:
-            found = Layout.from_entry(cache.load(key))
+        if found is None and cache is not None and cache.enabled:
+            found = Layout.from_entry(cache.load(entry_key(self.base_url, 'layout')))
+        if found is not None:
+            _FOUND_LAYOUTS[self.base_url] = found
+            self.layout, self.layout_found = found, True
+        return self.layout
+
+    def settled_layout(self):
+        """The layout, asked for now when it is not known yet (for a choice made before any request)."""
+        if not self.layout_found:
+            self.discover()
+        return self.layout
+
+    def discover(self):
+        """The layout from ``GET /api/`` (one request, no credentials), kept in this process and in the
+        session cache, so that the other tasks and forks do not ask again. An answer that is neither
+        AWX's nor a gateway's (an older service, a proxy in the way) leaves the AWX layout, as before,
+        and is not kept."""
+        self.layout_found = True    # asked once, whatever it answers
+        response = self.send('GET', '/api/', with_auth=False)
+        body = None
+        if response.status == 200:
+            try:
+                body = response.json()
+            except ApiError:
+                body = None
+        found = Layout.from_root(body)
         if found is None:
-            response = self.send('GET', '/api/', with_auth=False)
-            body = None
-            if response.status == 200:
-                try:
-                    body = response.json()
-                except ApiError:
-                    body = None
-            found = Layout.from_root(body)
-            if found is None:
-                self.layout_found = True
-                return self.layout
-            if usable_cache:
-                cache.save(key, found.as_entry())
+            return self.layout
+        cache = getattr(self, 'cache', None)
+        if cache is not None and cache.enabled:
+            cache.save(entry_key(self.base_url, 'layout'), found.as_entry())
         _FOUND_LAYOUTS[self.base_url] = found
         self.layout, self.layout_found = found, True
         return found
@@ -422,6 +449,12 @@ class Client:
             if with_auth and self.auth is not None:
                 self.auth.apply(self, method, send_headers)
             response = self._send_with_retries(method, url, body, send_headers)
+            if response.status == 404 and not self.layout_found and Layout.tells(path):
+                # AWX 24's path is not served: a platform gateway, maybe. A 404 was not processed: send it
+                # again where the layout found says.
+                if self.discover().is_gateway:
+                    url = self.url(path, params)
+                    continue
             if with_auth and self.auth is not None:
                 self.auth.answered(self, response)
             if response.status == 401 and with_auth and self.auth is not None and not renewed:

@@ -164,10 +164,8 @@ def personal_tokens(api, token_id=None):
     """The personal tokens' endpoint: a platform gateway's own (/api/gateway/v1/tokens/), which the
     gateway and the controller behind it both accept, else the service's tokens/."""
     endpoint = 'tokens' if token_id is None else 'tokens/%d' % token_id
-    layout = getattr(api.client, 'layout', None)
-    if layout is not None and layout.is_gateway:
-        return layout.gateway_path(endpoint)
-    return endpoint
+    layout = api.client.settled_layout()
+    return layout.gateway_path(endpoint) if layout.is_gateway else endpoint
 
 
 def mint(api):
