@@ -20,13 +20,10 @@ from ansible_collections.automation.service.plugins.module_utils._session_cache 
     check_verifier, entry_key, make_verifier,
 )
 
+# Where the grant is asked for; behind a platform gateway the client sends it to the gateway's own
+# o/token/ (its applications): Layout.path.
 TOKEN_PATH = '/api/o/token/'
 
-
-def token_path(client):
-    """Where the grant is asked for: the service's /api/o/token/, or the gateway's own (its applications)."""
-    layout = client.layout
-    return layout.gateway + 'o/token/' if layout.is_gateway else TOKEN_PATH
 # Stop using a cached token this long before it expires.
 EXPIRY_MARGIN = 30
 EXTERNAL_SETTING = 'ALLOW_OAUTH2_FOR_EXTERNAL_USERS'
@@ -136,7 +133,7 @@ class PasswordGrantAuth(TokenAuth):
             headers['Authorization'] = 'Basic ' + base64.b64encode(pair).decode('ascii')
         else:
             body = dict(body, client_id=self.client_id)
-        return client.send('POST', token_path(client), data=body, headers=headers, with_auth=False)
+        return client.send('POST', TOKEN_PATH, data=body, headers=headers, with_auth=False)
 
     @staticmethod
     def _state_from(answer):
@@ -159,7 +156,7 @@ class PasswordGrantAuth(TokenAuth):
         except ApiError:
             body = {}
         error = body.get('error') if isinstance(body, dict) else None
-        where = client.url(token_path(client))
+        where = client.url(TOKEN_PATH)
         if answer.status == 403 and 'external authentication provider' in text:
             message = ('The service refuses OAuth2 tokens to user %s because the user comes from an external '
                        'authentication provider (SSO) and the setting %s is off. Ask an administrator to turn it '
