@@ -3,24 +3,15 @@ behind it alike): a personal token of the gateway (django-ansible-base's OAuth2
 authentication, which looks the token up by its hash), the gateway's session, and Basic
 while the gateway's setting GATEWAY_BASIC_AUTH_ENABLED is on."""
 from ansible_base.oauth2_provider.authentication import LoggedOAuth2Authentication
-from django.utils import timezone
 
 from refsvc.svc import runtime
-from refsvc.svc.auth import BasicAuthentication
+from refsvc.svc.auth import BasicAuthentication, RecordsLastUse
 
 WWW_AUTHENTICATE = 'Bearer realm="api"'
 
 
-class GatewayTokenAuthentication(LoggedOAuth2Authentication):
+class GatewayTokenAuthentication(RecordsLastUse, LoggedOAuth2Authentication):
     kind = "bearer"
-
-    def authenticate(self, request):
-        result = super().authenticate(request)
-        if result is not None:
-            token = result[1]
-            token.last_used = timezone.now()
-            token.save(update_fields=["last_used"])
-        return result
 
     def authenticate_header(self, request):
         return WWW_AUTHENTICATE

@@ -7,8 +7,8 @@ from . import runtime
 WWW_AUTHENTICATE = "Bearer realm=api authorization_url=/api/o/authorize/"
 
 
-class BearerAuthentication(OAuth2Authentication):
-    kind = "bearer"
+class RecordsLastUse:
+    """A token authentication that records when the token was last used (the token's last_used)."""
 
     def authenticate(self, request):
         result = super().authenticate(request)
@@ -17,6 +17,10 @@ class BearerAuthentication(OAuth2Authentication):
             token.last_used = timezone.now()
             token.save(update_fields=["last_used"])
         return result
+
+
+class BearerAuthentication(RecordsLastUse, OAuth2Authentication):
+    kind = "bearer"
 
     def authenticate_header(self, request):
         return WWW_AUTHENTICATE
