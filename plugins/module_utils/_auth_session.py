@@ -183,8 +183,8 @@ class SessionAuth(AuthMethod):
             # The gateway's login: a session cookie is the only sign of success it is sure to give.
             rejected = answer.status in (400, 401) or (answer.status == 200 and not answer.cookies.get(cookie_name))
         else:
-            rejected = answer.status == 401 or (answer.status == 200 and
-                                                'X-API-Session-Cookie-Name' not in answer.headers)
+            rejected = answer.status == 401 or (
+                answer.status == 200 and 'X-API-Session-Cookie-Name' not in answer.headers)
         if rejected:
             raise AuthError('Session login failed: the service rejected the username or password of user %s.'
                             % self.username, method=self.name)
