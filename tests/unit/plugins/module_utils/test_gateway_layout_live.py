@@ -10,6 +10,7 @@ reads the address of the answer.
 
 import os
 import shlex
+import signal
 import subprocess
 import sys
 import uuid
@@ -54,7 +55,20 @@ class Gateway:
         return self
 
     def stop(self):
-        subprocess.run([sys.executable, str(SVCCTL), 'stop', '--dir', str(self.dir)], capture_output=True, timeout=60)
+        try:
+            pid = int((self.dir / 'gunicorn.pid').read_text().strip())
+        except (OSError, ValueError):
+            pid = None
+        try:
+            subprocess.run([sys.executable, str(SVCCTL), 'stop', '--dir', str(self.dir)], capture_output=True,
+                           timeout=120)
+        finally:
+            # Never leave a service behind, whatever svcctl managed (its workers follow their master).
+            if pid is not None:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
 
     def log(self):
         import json
