@@ -18,7 +18,7 @@
 # The plays run under ansible-core 2.16, the oldest this collection supports and
 # the newest of the time the targets were written for (2.19 changed templating:
 # a string is no longer a condition, a lookup's number no longer equals a
-# string), in a virtualenv of their own (.run/awx-suite/venv).
+# string), in a virtualenv of their own.
 #
 # The table goes to tests/output/awx-suite/<kind>/table.txt; the exit status is
 # 1 when a target passes with awx.awx and fails with automation.service.
@@ -79,19 +79,9 @@ mv "$gitconfig.new" "$gitconfig"
 
 # ansible-core for the plays, and what the modules of both collections need (awx.awx's
 # export and import need awxkit: the one of the same sources, as AWX's own CI installs it).
-venv=$root/.run/awx-suite/venv
-requirements="ansible-core==2.16.19 requests python-dateutil pytz $src/awxkit"
+# The virtualenv is kept in the machine's cache (tests/ci/cached-venv.sh).
+venv=$("$root/tests/ci/cached-venv.sh" awx-suite "${PYTHON:-python3.11}" ansible-core==2.16.19 requests python-dateutil pytz "$src/awxkit")
 mkdir -p "$root/.run/awx-suite"
-exec 8>"$venv.lock"
-flock 8  # the two kinds may run side by side
-if [ ! -x "$venv/bin/ansible-playbook" ] || [ "$(cat "$venv/.requirements" 2>/dev/null)" != "$requirements" ]; then
-    rm -rf "$venv"
-    "${PYTHON:-python3.11}" -m venv "$venv"
-    # shellcheck disable=SC2086  # the list is words
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check $requirements
-    echo "$requirements" > "$venv/.requirements"
-fi
-flock -u 8
 export AWX_SUITE_PYTHON=$venv/bin/python
 
 svcdir=$root/.run/awx-suite-service-$kind

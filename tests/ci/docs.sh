@@ -14,7 +14,7 @@
 #    diagrams become ``graphviz`` directives there.
 # 4. sphinx-build -W with docs/conf.py (graphviz for the diagrams, no intersphinx).
 #
-# The tools come from requirements-docs.txt, in .run/tools/docs. Needs graphviz's `dot` (make system-deps).
+# The tools come from requirements-docs.txt (tests/ci/tools-venv.sh). Needs graphviz's `dot` (make system-deps).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)

@@ -8,7 +8,7 @@
 #    which lists requests).
 # 2. ansible-builder create writes the build context of an execution environment
 #    that installs this collection's artifact; no image is built (no container engine).
-# Tools: requirements-importer.txt in .run/tools/importer. Output in .run/ee/.
+# Tools: requirements-importer.txt, in a virtualenv of the machine's cache (tests/ci/tools-venv.sh). Output in .run/ee/.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)

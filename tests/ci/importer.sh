@@ -5,7 +5,7 @@
 #
 #   tests/ci/importer.sh
 #
-# Tools: requirements-importer.txt in .run/tools/importer. Config: tests/ci/galaxy-importer.cfg.
+# Tools: requirements-importer.txt, in a virtualenv of the machine's cache (tests/ci/tools-venv.sh). Config: tests/ci/galaxy-importer.cfg.
 # The importer's output goes to tests/output/importer/importer.log.
 set -euo pipefail
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The version matrix: ansible-test sanity and the integration targets under each
-# supported ansible-core, each in its own virtualenv under .run/matrix/.
+# supported ansible-core, each in its own virtualenv.
 #
 #   tests/ci/matrix.sh [VERSION...]      # default: every version below
 #   MATRIX_STEPS="sanity" tests/ci/matrix.sh 2.16
@@ -9,8 +9,9 @@
 # VERSION is an ansible-core minor version from the table. Each virtualenv gets
 # that ansible-core, plus requirements-dev.txt without the tools that pin their
 # own ansible-core: the modules need requests, and the reference service that
-# the integration targets run against needs Django and friends. A virtualenv is
-# built again only when its requirements change.
+# the integration targets run against needs Django and friends. The virtualenvs are
+# kept in the machine's cache (tests/ci/cached-venv.sh), built again only when their
+# requirements change.
 # Sanity uses the ignore file of its version (tests/sanity/ignore-X.Y.txt) and
 # runs its Python-specific tests on the virtualenv's Python only (make sanity
 # covers every Python under the development ansible-core); MATRIX_SANITY_PYTHON=all
@@ -75,19 +76,11 @@ for version in "${versions[@]}"; do
         continue
     fi
 
-    venv=$root/.run/matrix/$version
     reqs=$root/.run/matrix/$version.requirements.txt
     mkdir -p "$root/.run/matrix"
-    { echo "ansible-core==$release"; grep -vE "$drop" requirements-dev.txt; } > "$reqs.new"
+    { echo "ansible-core==$release"; grep -vE "$drop" requirements-dev.txt; } > "$reqs"
     t0=$SECONDS
-    if [ ! -x "$venv/bin/ansible-test" ] || ! cmp -s "$reqs.new" "$venv/.requirements.txt"; then
-        echo "===== matrix $version: virtualenv (Python $pyver, ansible-core $release)"
-        rm -rf "$venv"
-        "$python" -m venv "$venv"
-        "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$reqs.new"
-        cp "$reqs.new" "$venv/.requirements.txt"
-    fi
-    rm -f "$reqs.new"
+    venv=$(tests/ci/cached-venv.sh "matrix-$version" "$python" -r "$reqs")
     setup=$((SECONDS - t0))
 
     results=()

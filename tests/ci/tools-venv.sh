@@ -1,23 +1,13 @@
 #!/usr/bin/env bash
 # Make (or reuse) a tool virtualenv from a pinned requirements file and print its path.
 #
-#   venv=$(tests/ci/tools-venv.sh NAME REQUIREMENTS)    # .run/tools/NAME
+#   venv=$(tests/ci/tools-venv.sh NAME REQUIREMENTS)
 #
-# Built again only when the requirements file changes. PYTHON (default python3.11)
-# is the interpreter it is made from.
+# The virtualenv is kept in the machine's cache (tests/ci/cached-venv.sh), made again only
+# when the requirements file or the interpreter changes. PYTHON (default python3.11) is the
+# interpreter it is made from.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 name=${1:?usage: tools-venv.sh NAME REQUIREMENTS}
 reqs=${2:?usage: tools-venv.sh NAME REQUIREMENTS}
-venv=$root/.run/tools/$name
-mkdir -p "$root/.run/tools"
-exec 8>"$venv.lock"
-flock 8
-if [ ! -x "$venv/bin/python" ] || ! cmp -s "$reqs" "$venv/.requirements.txt"; then
-    echo "tools: building $venv from $reqs" >&2
-    rm -rf "$venv"
-    "${PYTHON:-python3.11}" -m venv "$venv"
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$reqs" >&2
-    cp "$reqs" "$venv/.requirements.txt"
-fi
-echo "$venv"
+exec "$root/tests/ci/cached-venv.sh" "tools-$name" "${PYTHON:-python3.11}" -r "$reqs"
