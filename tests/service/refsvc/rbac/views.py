@@ -12,7 +12,10 @@ from refsvc.svc import access
 from refsvc.svc.filters import FieldLookupBackend
 from refsvc.svc.models import RESOURCE_KINDS, Credential, Organization, ansible_id
 from refsvc.svc.serializers import UserSerializer
-from refsvc.svc.views import ApiMixin, CreatedByMixin, ResourceDetail, ResourceList
+from refsvc.svc.views import (
+    CREATE_REFUSED, ApiMixin, CreatedByMixin, ResourceDetail, ResourceList, immutable_shared_fields,
+    local_resource_management, membership_refused,
+)
 
 from . import registry
 from .models import Role, RoleDefinition, RoleTeamAssignment, RoleUserAssignment, Team
@@ -69,6 +72,7 @@ def can_change(user, obj, action="change"):
     return user.is_superuser or registry.has_perm(user, obj, action)
 
 
+@immutable_shared_fields
 class TeamList(CreatedByMixin, ResourceList):
     model = Team
     serializer_class = TeamSerializer
@@ -86,6 +90,7 @@ class TeamList(CreatedByMixin, ResourceList):
         serializer.save(**self.extra_save_kwargs())
 
 
+@immutable_shared_fields
 class TeamDetail(ResourceDetail):
     model = Team
     serializer_class = TeamSerializer
@@ -98,6 +103,7 @@ class TeamDetail(ResourceDetail):
             raise PermissionDenied()
 
 
+@immutable_shared_fields
 class OrganizationTeams(TeamList):
     """/organizations/<pk>/teams/: the organization's teams; POST creates one in it."""
 
@@ -166,6 +172,10 @@ class TeamUsers(SubList):
 
     def post(self, request, pk):
         team = self.get_parent()
+        if isinstance(request.data, dict) and not request.data.get("id") and "disassociate" not in request.data \
+                and not local_resource_management():
+            # TeamUsersList creates a user from a body without id: AWX's refused create.
+            raise PermissionDenied({"detail": CREATE_REFUSED})
         sub_id, disassociate, error = association(request, "User")
         if error:
             return error
@@ -216,6 +226,9 @@ class RoleUsers(SubList):
         if error:
             return error
         user = get_object_or_400(User.objects.all(), sub_id)
+        refused = membership_refused(role)
+        if refused is not None:
+            return refused
         target = role.content_object
         if isinstance(target, Credential) and not disassociate:
             if target.organization_id and not target.organization.members.filter(pk=user.pk).exists() \
@@ -293,6 +306,9 @@ class UserRoles(SubList):
         if error:
             return error
         role = get_object_or_400(Role.objects.all(), sub_id)
+        refused = membership_refused(role)
+        if refused is not None:
+            return refused
         if not can_grant(request.user, role):
             raise PermissionDenied()
         set_role_user(role, user, not disassociate)

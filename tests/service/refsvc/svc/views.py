@@ -211,16 +211,89 @@ class ResourceDetail(ApiMixin, generics.RetrieveUpdateDestroyAPIView):
         instance.delete()
 
 
+# ---------------------------------------------------------------- shared resources behind a gateway
+# The controller behind a platform gateway (ALLOW_LOCAL_RESOURCE_MANAGEMENT False: the gateway
+# layout) keeps read-only copies of the gateway's organizations, users and teams: AWX 24.6.1's
+# awx/api/views/__init__.py immutablesharedfields, with its words. The shared fields are
+# django-ansible-base's (ansible_base.resource_registry.shared_types: OrganizationType, UserType,
+# TeamType of the release requirements-dev.txt pins).
+SHARED_FIELDS = {
+    "organization": ("name", "description"),
+    "user": ("username", "email", "first_name", "last_name", "is_superuser"),
+    "team": ("name", "organization", "description"),
+}
+CREATE_REFUSED = "Creation of this resource is not allowed. Create this resource via the platform ingress."
+DELETE_REFUSED = "Deletion of this resource is not allowed. Delete this resource via the platform ingress."
+SHARED_FIELD_REFUSED = "Cannot change shared field '%s'. Alter this field via the platform ingress."
+MEMBERSHIP_REFUSED = "Cannot directly modify user membership to %s. Direct shared resource management disabled"
+
+
+def local_resource_management():
+    """AWX's setting ALLOW_LOCAL_RESOURCE_MANAGEMENT: True on its own, False behind the platform's gateway
+    (the gateway layout, unless a setting says otherwise)."""
+    return getattr(settings, "ALLOW_LOCAL_RESOURCE_MANAGEMENT", getattr(settings, "SERVICE_LAYOUT", "awx") != "gateway")
+
+
+def membership_refused(role):
+    """AWX's 403 to granting or revoking an organization's or a team's member or admin role of a user
+    through the legacy roles (UserRolesList, RoleUsersList), or None."""
+    if local_resource_management() or role.role_field not in ("member_role", "admin_role"):
+        return None
+    kind = role.content_type.model
+    if kind not in ("organization", "team"):
+        return None
+    return Response({"msg": MEMBERSHIP_REFUSED % kind}, status=403)
+
+
+def immutable_shared_fields(cls):
+    """The view refuses to create and delete its objects, and to change their shared fields, while
+    local resource management is off (as AWX's decorator does: create, delete, perform_update)."""
+    if hasattr(cls, "create"):
+        create = cls.create
+
+        def create_refused(self, request, *args, **kwargs):
+            if local_resource_management():
+                return create(self, request, *args, **kwargs)
+            raise PermissionDenied({"detail": CREATE_REFUSED})
+
+        cls.create = create_refused
+    if hasattr(cls, "delete"):
+        delete = cls.delete
+
+        def delete_refused(self, request, *args, **kwargs):
+            if local_resource_management():
+                return delete(self, request, *args, **kwargs)
+            raise PermissionDenied({"detail": DELETE_REFUSED})
+
+        cls.delete = delete_refused
+    if hasattr(cls, "perform_update"):
+        perform_update = cls.perform_update
+
+        def shared_fields_kept(self, serializer):
+            if not local_resource_management():
+                instance = self.get_object()
+                attrs = serializer.validated_data
+                for field in SHARED_FIELDS.get(instance._meta.model_name, ()):
+                    if field in attrs and getattr(instance, field) != attrs[field]:
+                        raise PermissionDenied({field: SHARED_FIELD_REFUSED % field})
+            return perform_update(self, serializer)
+
+        cls.perform_update = shared_fields_kept
+    return cls
+
+
 class CreatedByMixin:
     def extra_save_kwargs(self):
         return {"created_by": self.request.user}
 
 
+@immutable_shared_fields
 class OrganizationList(ResourceList):
     model = Organization
     serializer_class = OrganizationSerializer
 
 
+@immutable_shared_fields
 class OrganizationDetail(ResourceDetail):
     model = Organization
     serializer_class = OrganizationSerializer
@@ -300,6 +373,7 @@ class CredentialDetail(ResourceDetail):
     serializer_class = CredentialSerializer
 
 
+@immutable_shared_fields
 class UserList(ResourceList):
     model = User
     serializer_class = UserSerializer
@@ -309,6 +383,7 @@ class UserList(ResourceList):
         return super().get_queryset().order_by("id")
 
 
+@immutable_shared_fields
 class UserDetail(ResourceDetail):
     model = User
     serializer_class = UserSerializer
@@ -367,6 +442,9 @@ class OrganizationUsersView(ApiMixin, generics.ListAPIView):
             raise PermissionDenied()
         relation = getattr(org, self.relation)
         if "id" not in request.data:
+            if not local_resource_management():
+                # OrganizationUsersList and OrganizationAdminsList: their create is AWX's refused one.
+                raise PermissionDenied({"detail": CREATE_REFUSED})
             # A body without id creates the user and adds it, as the real sublist does.
             serializer = UserSerializer(data=request.data, context=self.get_serializer_context())
             serializer.is_valid(raise_exception=True)
