@@ -107,6 +107,20 @@ def prepare(directory: Path, service_url: str) -> None:
     }, indent=2), 0o600)
 
 
+def point_at(directory: Path, redirect_uris: list, sp_metadata_url: str) -> None:
+    """Send the IdPs' users back to another service than the one ``prepare`` named: the OIDC
+    client's redirect URIs and the SAML service provider's metadata URL (a platform gateway's
+    authenticators answer at their own paths)."""
+    idp = directory / "idp"
+    oidc = json.loads((idp / "oidc.json").read_text())
+    for client in oidc["clients"]:
+        client["redirect_uris"] = list(redirect_uris)
+    _write(idp / "oidc.json", json.dumps(oidc, indent=2), 0o600)
+    saml = json.loads((idp / "saml.json").read_text())
+    saml["sp_metadata_url"] = sp_metadata_url
+    _write(idp / "saml.json", json.dumps(saml, indent=2), 0o600)
+
+
 def clear(directory: Path) -> None:
     """Unwire the service (a start without --with-idp)."""
     for name in ("sso.json", "ca-bundle.pem"):

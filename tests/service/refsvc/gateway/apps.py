@@ -34,3 +34,8 @@ class GatewayConfig(AppConfig):
         meta = OAuth2TokenSerializer.Meta
         if "token_checksum" in meta.fields:
             meta.fields = [f for f in meta.fields if f != "token_checksum"]
+
+        # What single sign-on through the authenticators needs of the installed libraries.
+        from refsvc.gateway.sso import adapt
+
+        adapt()

@@ -81,3 +81,8 @@ LOGGING = dict(LOGGING)  # noqa: F405
 # at every start.
 LOGGING["loggers"] = {"ansible_base.authentication.urls": {"level": "CRITICAL"}}
 MIGRATION_MODULES = {"dab_oauth2_provider": None, "dab_authentication": None}
+
+# Single sign-on through django-ansible-base's authenticators (refsvc/gateway/sso.py).
+from refsvc.gateway.sso import configure as _configure_sso  # noqa: E402
+
+_configure_sso(globals())

@@ -29,6 +29,8 @@ urlpatterns = [
     path("api/gateway/v1/", include(gateway_v1)),
     # django-ansible-base's /o/ views (token, authorize, revoke_token) under the gateway's API.
     path("api/gateway/v1/", include(dynamic_urls.root_urls)),
-] + [p for p in controller_urls.urlpatterns if str(p.pattern) != "api/"]
+    # Single sign-on through the authenticators: social_django's views (refsvc/gateway/sso_urls.py).
+    path("api/gateway/social/", include("refsvc.gateway.sso_urls", namespace="social")),
+] + [p for p in controller_urls.urlpatterns if str(p.pattern) not in ("api/", "sso/")]
 
 handler404 = controller_urls.handler404
