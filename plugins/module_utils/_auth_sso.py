@@ -1,8 +1,9 @@
 # -*- coding: utf-8 -*-
 # Copyright: automation.service contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Single sign-on without a browser: the service's /sso/login/<backend>/ round trip through
-the identity provider's own pages, ending in a session that is cached like a session login."""
+"""Single sign-on without a browser: the service's /sso/login/<backend>/ round trip (on a platform
+gateway, the login URL of one of its authenticators) through the identity provider's own pages,
+ending in a session that is cached like a session login."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -10,15 +11,18 @@ __metaclass__ = type
 
 import re
 
-from ansible_collections.automation.service.plugins.module_utils._auth_session import SessionAuth, LOGIN_PATH
+from ansible_collections.automation.service.plugins.module_utils import _gateway_authenticators
+from ansible_collections.automation.service.plugins.module_utils._auth_session import (
+    GATEWAY_SESSION_COOKIE, LOGIN_PATH, SessionAuth,
+)
 from ansible_collections.automation.service.plugins.module_utils._client import PAGE_ACCEPT
 from ansible_collections.automation.service.plugins.module_utils._errors import AuthError, ConfigError
 from ansible_collections.automation.service.plugins.module_utils._session_cache import entry_key
 
 try:
-    from urllib.parse import urljoin, urlsplit, parse_qs, urlencode
+    from urllib.parse import urljoin, urlsplit, parse_qs, parse_qsl, urlencode
 except ImportError:  # pragma: no cover - Python 2 is not supported
-    from urlparse import urljoin, urlsplit, parse_qs  # type: ignore
+    from urlparse import urljoin, urlsplit, parse_qs, parse_qsl  # type: ignore
     from urllib import urlencode  # type: ignore
 
 MAX_STEPS = 30
@@ -26,6 +30,9 @@ USER_FIELD = r'user|login|email|e-mail|account|ident|principal|\bname\b|uid'
 OTP_FIELD = r'otp|totp|one.?time|passcode|\bcode\b|token|mfa|2fa|two.?factor|verif'
 ALLOW = r'allow|accept|approve|authori[sz]e|consent|agree|grant|\byes\b|continue|confirm'
 DENY = r'deny|decline|reject|cancel|refuse|\bno\b|abort'
+# Where the identity provider sends the user back: AWX 24's /sso/complete/<backend>/, a platform
+# gateway's /api/gateway/social/complete/<slug>/ (django-ansible-base's social-auth URLs).
+COMPLETE_PATHS = ('/sso/complete/', '/social/complete/')
 
 
 def _page(text):
@@ -116,12 +123,20 @@ class SsoAuth(SessionAuth):
         if self.session_id:
             return super(SsoAuth, self).validate()
         self.require('service_sso_backend', 'service_username', 'service_password')
+        # A gateway's authenticator may be named with spaces; nothing of a URL or a control character.
+        if not self.backend.strip() or re.search(r'[/?#%\\\x00-\x1f\x7f]', self.backend):
+            raise ConfigError('service_sso_backend %s is not a backend name such as oidc or saml, nor the slug or '
+                              'the name of a platform gateway\'s authenticator.' % self.backend)
+        self.refuse_plain_http()
+
+    def check_awx_backend(self):
+        """What AWX 24's /sso/login/<backend>/ needs: a path segment, and the SAML IdP's name (a gateway's
+        authenticator names its identity provider itself)."""
         if not re.match(r'^[A-Za-z0-9_.-]+$', self.backend):
             raise ConfigError('service_sso_backend %s is not a backend name such as oidc or saml.' % self.backend)
         if self.backend.startswith('saml') and not self.idp:
             raise ConfigError('service_sso_backend %s needs service_sso_idp, the name of the SAML identity provider.'
                               % self.backend)
-        self.refuse_plain_http()
 
     def _key(self, client):
         if self.session_id:
@@ -132,11 +147,10 @@ class SsoAuth(SessionAuth):
 
     def login(self, client, confirm=True):
         if client.settled_layout().is_gateway:
-            raise AuthError('Single sign-on through the platform gateway at %s is not supported yet by this '
-                            'collection. Log in with service_auth: session or basic (a user the gateway knows), '
-                            'with a token the gateway made (service_token), or with a gateway session from a '
-                            'browser (service_session_id).' % client.base_url, method=self.name)
-        flow = _Flow(self, client)
+            flow = _GatewayFlow(self, client)
+        else:
+            self.check_awx_backend()
+            flow = _Flow(self, client)
         state = flow.run()
         self.state = state
         me = self.confirm_sso(client, flow)
@@ -144,10 +158,11 @@ class SsoAuth(SessionAuth):
         return state
 
     def confirm_sso(self, client, flow):
-        response = client.send('GET', '/api/v2/me/')
+        me_path = client.layout.me_path
+        response = client.send('GET', me_path)
         if response.status == 401:
-            raise AuthError('The %s single sign-on of %s came back to the service, but /api/v2/me/ refused the '
-                            'session: the service did not log the user in.' % (self.backend, self.username),
+            raise AuthError('The %s single sign-on of %s came back to the service, but %s refused the '
+                            'session: the service did not log the user in.' % (self.backend, self.username, me_path),
                             method=self.name)
         if response.status != 200:
             raise client.error_for('GET', response)
@@ -195,19 +210,23 @@ class _Flow:
         self.jar.keep(response)
         return response
 
-    def start(self):
+    def start_url(self):
         path = '/sso/login/%s/' % self.auth.backend
         params = {'idp': self.auth.idp} if self.auth.idp else None
-        url = self.client.url(path, params)
+        return self.client.url(path, params)
+
+    def start(self):
+        url = self.start_url()
         response = self.send('GET', url)
         if response.status != 405:
             return url, response
-        # social-auth-app-django 6 and later: POST with the CSRF token only.
+        # social-auth-app-django 6 and later: POST with the CSRF token only (the query's parameters,
+        # such as SAML's idp, in the body, where the view reads them).
         first = self.send('GET', self.client.url(LOGIN_PATH))
         csrftoken = self.jar.get(first.url, 'csrftoken')
         if not csrftoken:
             raise self.fail('The service answered 405 to GET %s and gave no csrftoken to POST it with.' % _where(url))
-        data = [('csrfmiddlewaretoken', csrftoken)] + ([('idp', self.auth.idp)] if self.auth.idp else [])
+        data = [('csrfmiddlewaretoken', csrftoken)] + parse_qsl(urlsplit(url).query)
         return url, self._post_csrf(url, data, csrftoken, self.client.base_url + '/')
 
     def _post_csrf(self, url, data, csrftoken, referer):
@@ -264,7 +283,7 @@ class _Flow:
 
     def follow(self, url, response):
         target = urljoin(url, response.headers.get('Location', ''))
-        if self.on_service(target) and '/sso/complete/' in urlsplit(target).path:
+        if self.on_service(target) and any(mark in urlsplit(target).path for mark in COMPLETE_PATHS):
             query = parse_qs(urlsplit(target).query)
             if 'error' in query:
                 self.idp_error = ': '.join(v[0] for k, v in sorted(query.items())
@@ -382,3 +401,66 @@ class _Flow:
             return before[-1]
         named = [f for f in candidates if f.describes(USER_FIELD)]
         return (named or candidates or [None])[0]
+
+
+class _GatewayFlow(_Flow):
+    """A platform gateway's login: the start URL of the authenticator that service_sso_backend names (its
+    slug, its name, or its type as AWX 24 names backends: oidc, saml), through the identity provider, back to
+    the gateway's /api/gateway/social/complete/<slug>/, which sets the gateway's session cookie."""
+
+    def __init__(self, auth, client):
+        _Flow.__init__(self, auth, client)
+        self.authenticator = None
+        self.completed = False      # the gateway's callback has answered
+
+    def start_url(self):
+        self.authenticator = _gateway_authenticators.find(self.client, self.auth.backend)
+        login_url = self.authenticator['login_url']
+        url = urljoin(self.client.origin + '/', login_url)
+        if _origin(url) != _origin(self.client.base_url):
+            raise self.fail('The authenticator %s of the platform gateway at %s starts its login on %s, another '
+                            'origin than the gateway\'s: this client starts a login at the gateway only.'
+                            % (self.authenticator.get('name'), self.client.base_url, _origin(url)))
+        return url
+
+    def describe(self):
+        entry = self.authenticator or {}
+        return 'authenticator %s (%s)' % (entry.get('name'), entry.get('type'))
+
+    def finished(self, url, response):
+        if not self.on_service(url):
+            return None
+        path = urlsplit(url).path
+        if not any(mark in path for mark in COMPLETE_PATHS):
+            if self.completed and response.status < 300:
+                raise self.fail('The %s single sign-on of %s through the gateway\'s %s ended on %s without a login.'
+                                % (self.auth.backend, self.auth.username, self.describe(), _where(url)))
+            return None
+        self.completed = True
+        location = response.headers.get('Location', '') if response.status in (301, 302, 303, 307, 308) else ''
+        if not location and response.status == 200 and any(self.kind(form) == 'post' for form in
+                                                            _page(response.text if response.content else '').forms):
+            return None     # a page that posts the answer on (an interstitial of newer social-auth versions)
+        query = parse_qs(urlsplit(urljoin(url, location)).query, keep_blank_values=True) if location else {}
+        if not location or 'auth_failed' in query:
+            # django-ansible-base sends a failed login to its LOGIN_ERROR_URL, /?auth_failed.
+            text = ''
+            if not location:
+                page = _page(response.text if response.content else '')
+                text = ': %s' % (page.error_text() or page.title or 'no reason given')
+            if self.idp_error:
+                raise AuthError('The identity provider refused the %s single sign-on of %s: %s (the gateway\'s %s '
+                                'then failed the login%s)' % (self.auth.backend, self.auth.username, self.idp_error,
+                                                              self.describe(), text), method='sso')
+            answer = '%s to %s?auth_failed' % (response.status, _where(urljoin(url, location))) if location \
+                else '%s%s' % (response.status, text)
+            raise self.fail('The platform gateway did not log %s in through its %s: its callback %s answered %s. The '
+                            'gateway refused the identity provider\'s answer or the user (its authenticator maps, an '
+                            'inactive user: see its log).' % (self.auth.username, self.describe(), _where(url), answer))
+        name = response.headers.get('X-API-Session-Cookie-Name') or GATEWAY_SESSION_COOKIE
+        session_id = response.cookies.get(name)
+        if not session_id:
+            raise self.fail('The gateway\'s callback %s answered %s to %s without setting its session cookie %s.'
+                            % (_where(url), response.status, _where(urljoin(url, location)), name))
+        return {'cookie_name': name, 'session_id': session_id,
+                'csrftoken': self.jar.get(url, 'csrftoken') or '', 'expires_at': self.auth._expiry(response)}
