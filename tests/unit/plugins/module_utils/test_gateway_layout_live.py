@@ -292,8 +292,9 @@ def test_basic_turned_off_at_the_gateway_says_so_and_names_the_alternatives(gate
     assert me(connect_to(svc)) == svc.admin_username
 
 
-def test_single_sign_on_through_the_gateway_is_refused_clearly(gateway):
-    with pytest.raises(AuthError, match='Single sign-on through the platform gateway at .* is not supported yet'):
+def test_single_sign_on_without_an_authenticator_at_the_gateway_fails_clearly(gateway):
+    # (SSO through the gateway's authenticators: test_gateway_sso_live.py)
+    with pytest.raises(AuthError, match='The platform gateway at .* has no enabled single sign-on authenticator'):
         connect_to(gateway, service_auth='sso', service_sso_backend='oidc')
 
 
