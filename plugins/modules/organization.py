@@ -124,7 +124,8 @@ organization:
   sample: {"id": 2, "name": "Engineering", "description": "Everything the engineers run", "max_hosts": 500}
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._resource import CUSTOM_VIRTUALENV, STATE_EXISTS, Resource
+from ansible_collections.automation.service.plugins.module_utils._resource import CUSTOM_VIRTUALENV, STATE_EXISTS
+from ansible_collections.automation.service.plugins.module_utils._shared_resources import SharedResource
 
 ARGUMENT_SPEC = dict(
     custom_virtualenv=CUSTOM_VIRTUALENV,
@@ -144,8 +145,10 @@ ASSOCIATIONS = {'galaxy_credentials': ('galaxy_credentials', 'credentials'),
                 'instance_groups': ('instance_groups', 'instance_groups')}
 ASSOCIATIONS.update((option, (option, 'notification_templates')) for option in NOTIFICATIONS)
 
-RESOURCE = Resource(
+# Behind a platform gateway, the name and description are the gateway's; the rest is the controller's.
+RESOURCE = SharedResource(
     'organizations', 'organization', 'organization',
+    shared=('description',),
     fields=('description', 'max_hosts'),
     references={'default_environment': 'execution_environments'},
     associations=ASSOCIATIONS,

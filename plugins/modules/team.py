@@ -81,7 +81,8 @@ team:
   sample: {"id": 4, "name": "Operators", "organization": 1, "description": "Runs the production jobs"}
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS, Resource
+from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS
+from ansible_collections.automation.service.plugins.module_utils._shared_resources import SharedResource
 
 ARGUMENT_SPEC = dict(
     name=dict(type='str', required=True),
@@ -91,8 +92,10 @@ ARGUMENT_SPEC = dict(
     state=STATE_EXISTS,
 )
 
-RESOURCE = Resource(
+# Behind a platform gateway, every field of a team is the gateway's (its organization: the gateway's of that name).
+RESOURCE = SharedResource(
     'teams', 'team', 'team',
+    shared=('description',),
     scope={'organization': 'organizations'},
     fields=('description',),
 )

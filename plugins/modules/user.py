@@ -119,6 +119,10 @@ user:
 '''
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
+from ansible_collections.automation.service.plugins.module_utils._outcome import masked
+from ansible_collections.automation.service.plugins.module_utils._shared_resources import (
+    CONTROLLER, GATEWAY, Gateway, absent, controller_fields, copy_after, no_copy_yet, on_gateway, side,
+)
 
 ARGUMENT_SPEC = dict(
     username=dict(type='str', required=True),
@@ -135,22 +139,13 @@ ARGUMENT_SPEC = dict(
     state=dict(type='str', choices=['present', 'absent', 'exists'], default='present'),
 )
 FIELDS = ('first_name', 'last_name', 'email', 'is_superuser', 'is_system_auditor')
+# Behind a platform gateway: the controller's own fields (the others, username and password are the gateway's).
+CONTROLLER_FIELDS = ('is_system_auditor',)
 
 
-# Not Resource.run: a password is sent only on creation or when update_secrets asks for it, over a
-# session of the task's own, and a user made in an organization is posted to that organization's users.
-def run(api):
+def wanted(api, existing):
+    """The fields asked for, the password, and the id of the organization to create the user in."""
     params = api.params
-    existing = api.lookup('users', params['username'], 'username')
-    if existing is None and params['new_username']:
-        existing = api.lookup('users', params['new_username'], 'username')
-
-    if params['state'] == 'absent':
-        api.ensure_absent(existing)
-        return
-    if params['state'] == 'exists' and existing is not None:
-        api.ensure_present(existing, {})
-        return
     desired = dict((key, params[key]) for key in FIELDS if params[key] is not None)
     desired['username'] = params['new_username'] or (existing or {}).get('username') or params['username']
     password = params['password']
@@ -164,13 +159,90 @@ def run(api):
         # The service replaces the session of a request that sets a password: send it with a
         # session of this task's own, not the one other tasks share.
         api.client.auth = api.client.auth.private(api.client)
+    return desired, password, organization
+
+
+def without_password(user):
+    return dict((key, value) for key, value in user.items() if key != 'password')
+
+
+# Not Resource.run: a password is sent only on creation or when update_secrets asks for it, over a
+# session of the task's own, and a user made in an organization is posted to that organization's users.
+def run(api):
+    params = api.params
+    existing = api.lookup('users', params['username'], 'username')
+    if existing is None and params['new_username']:
+        existing = api.lookup('users', params['new_username'], 'username')
+    if on_gateway(api):     # known once the look-up above went to the controller's API
+        return run_at_gateway(api, existing)
+
+    if params['state'] == 'absent':
+        api.ensure_absent(existing)
+        return
+    if params['state'] == 'exists' and existing is not None:
+        api.ensure_present(existing, {})
+        return
+    desired, password, organization = wanted(api, existing)
     # A user made in an organization is posted to its users (as awx.awx does): its admins may.
     user = api.ensure_present(existing, desired, create=lambda: {'password': password} if password else {},
                               secret=('password',),
                               endpoint=None if organization is None else 'organizations/%d/users' % organization)
-    api.returns(user=dict((key, value) for key, value in user.items() if key != 'password'))
+    api.returns(user=without_password(user))
     if organization is not None:
         api.show(None, {'organization': organization})
+
+
+def run_at_gateway(api, copy):
+    """Behind a platform gateway: the user is the gateway's (its username, password, names, e-mail and
+    is_superuser are written there, and it is deleted there); is_system_auditor is the controller's copy's,
+    and so is the membership of the organization a new user is made a member of."""
+    params = api.params
+    gateway = Gateway(api, 'users', 'username')
+    at_gateway = gateway.find(*([copy['username']] if copy else [params['username'], params['new_username']]))
+    if params['state'] == 'absent':
+        return absent(api, copy, at_gateway, 'username')
+    if params['state'] == 'exists' and (copy or at_gateway) is not None:
+        api.ensure_present(copy or at_gateway, {})
+        api.returns(user=without_password(copy or at_gateway), written_at=[])
+        return
+    desired, password, organization = wanted(api, at_gateway)
+    shared = dict((key, value) for key, value in desired.items() if key not in CONTROLLER_FIELDS)
+    local = dict((key, value) for key, value in desired.items() if key in CONTROLLER_FIELDS)
+    new = at_gateway is None
+    written = []
+    holder = {}
+
+    def write_gateway():
+        holder['gateway'] = gateway.write(at_gateway, shared, 'user', secret=('password',),
+                                          create=lambda: {'password': password} if password else {})
+
+    if side(api, write_gateway):
+        written.append(GATEWAY)
+    original = copy
+    if GATEWAY in written or copy is None:
+        copy = copy_after(api, copy, shared, lambda: api.lookup('users', shared['username'], 'username'))
+    if copy is None and not api.check_mode and (local or organization is not None):
+        raise no_copy_yet(api, shared['username'])
+
+    def write_controller():
+        if copy is None:        # check mode: the user is not there yet; or nothing to write at the controller
+            if local:
+                api.show({}, local)
+                api.change()
+            holder['controller'] = dict(holder['gateway'], **local)
+        else:
+            holder['controller'] = controller_fields(api, copy, local, new, ('password',))
+        if organization is not None:
+            if not api.check_mode:
+                api.client.request('POST', 'organizations/%d/users' % organization,
+                                   json_body={'id': holder['controller']['id']}, expect=(204,))
+            api.change(None, {'organization': organization})
+
+    if side(api, write_controller):
+        written.append(CONTROLLER)
+    user = holder['controller']
+    api.returns(id=user.get('id'), existing={} if new else masked(original or at_gateway, ('password',)),
+                end_state=masked(user, ('password',)), user=without_password(user), written_at=written)
 
 
 SPEC = ModuleSpec(ARGUMENT_SPEC, resource='users', result_key='user')
