@@ -103,6 +103,9 @@ options:
   service_sso_backend:
     description:
       - Single sign-on backend name, as in the service's C(/sso/login/<backend>/), for example V(oidc) or V(saml).
+      - Behind a platform gateway, the authenticator to log in through, among the enabled ones its login page
+        lists: its slug, its name, or its type (V(oidc), V(saml), as on AWX 24) when only one authenticator
+        of that type is enabled.
       - Used with O(service_auth=sso), and chosen by O(service_auth=auto) when set.
       - Environment variable E(SERVICE_SSO_BACKEND).
     type: str
@@ -110,6 +113,7 @@ options:
     description:
       - Name of the SAML identity provider (the C(idp) parameter of C(/sso/login/saml/)), for backends that
         need one.
+      - Not used behind a platform gateway, where each SAML authenticator names its identity provider.
       - Environment variable E(SERVICE_SSO_IDP).
     type: str
   service_sso_otp:
@@ -124,8 +128,8 @@ options:
         or its page is on plain C(http://), so that anyone on the network can read the password. For test
         identity providers only.
       - Whatever this says, the password and one-time code go only to the identity provider the service's own
-        C(/sso/login/<backend>/) redirected to (its scheme, host and port), and never through a form sent with
-        GET (in the URL).
+        C(/sso/login/<backend>/) (a platform gateway's authenticator's login URL) redirected to (its scheme,
+        host and port), and never through a form sent with GET (in the URL).
       - Defaults to V(false). Environment variable E(SERVICE_SSO_ALLOW_INSECURE_IDP).
     type: bool
   service_session_id:
