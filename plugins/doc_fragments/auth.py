@@ -104,8 +104,8 @@ options:
     description:
       - Single sign-on backend name, as in the service's C(/sso/login/<backend>/), for example V(oidc) or V(saml).
       - Behind a platform gateway, the authenticator to log in through, among the enabled ones its login page
-        lists: its slug, its name, or its type (V(oidc), V(saml), as on AWX 24) when only one authenticator
-        of that type is enabled.
+        lists, named by its slug, its name, or its type (V(oidc), V(saml), as on AWX 24) when only one
+        authenticator of that type is enabled.
       - Used with O(service_auth=sso), and chosen by O(service_auth=auto) when set.
       - Environment variable E(SERVICE_SSO_BACKEND).
     type: str
