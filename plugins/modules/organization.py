@@ -14,6 +14,10 @@ version_added: 0.2.0
 description:
   - Makes an organization of the service match the fields given; fields not given are left alone.
   - Takes the options of awx.awx's C(organization) module.
+  - Behind an Automation Platform platform gateway (see O(service_layout)), the gateway keeps the organizations; the
+    name and O(description) are written at the gateway (C(/api/gateway/v1/organizations/)), and the organization is
+    created and deleted there. The other options are the controller's own and are written at the controller's copy
+    of the organization, once the gateway created or found it. RV(written_at) says where the task wrote.
 author:
   - automation.service maintainers (@automation-service)
 options:
@@ -122,6 +126,15 @@ organization:
   returned: with O(state=present) or O(state=exists)
   type: dict
   sample: {"id": 2, "name": "Engineering", "description": "Everything the engineers run", "max_hosts": 500}
+written_at:
+  description:
+    - Where the task wrote (in check mode, would write) behind a platform gateway, in that order - V(gateway) for the
+      name and description, the creation and the deletion, V(controller) for the controller's own fields and lists.
+    - An empty list when nothing changed.
+  returned: when the service is a platform gateway
+  type: list
+  elements: str
+  sample: [gateway, controller]
 '''
 
 from ansible_collections.automation.service.plugins.module_utils._resource import CUSTOM_VIRTUALENV, STATE_EXISTS

@@ -15,6 +15,10 @@ description:
   - Makes a team of an organization match the fields given; fields not given are left alone.
   - A team is named within its organization; O(organization) says which one.
   - Takes the options of awx.awx's C(team) module.
+  - Behind an Automation Platform platform gateway (see O(service_layout)), the gateway keeps the teams; the team is
+    created, changed and deleted there (C(/api/gateway/v1/teams/)), in the gateway's organization of the name given
+    (an id names the controller's organization, whose name the gateway's has). RV(written_at) says where the task
+    wrote.
 author:
   - automation.service maintainers (@automation-service)
 options:
@@ -79,6 +83,14 @@ team:
   returned: with O(state=present) or O(state=exists)
   type: dict
   sample: {"id": 4, "name": "Operators", "organization": 1, "description": "Runs the production jobs"}
+written_at:
+  description:
+    - Where the task wrote (in check mode, would write) behind a platform gateway - V(gateway), or nothing (an empty
+      list) when nothing changed.
+  returned: when the service is a platform gateway
+  type: list
+  elements: str
+  sample: [gateway]
 '''
 
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS

@@ -16,6 +16,11 @@ description:
   - The service never shows a password, so it cannot be compared. With O(update_password=on_create) (the
     default) the password is set only when the user is created, and re-runs stay unchanged; with
     O(update_password=always) it is sent on every run, which always reports a change.
+  - Behind an Automation Platform platform gateway (see O(service_layout)), the gateway keeps the users; the username,
+    password, names, e-mail and O(is_superuser) are written at the gateway (C(/api/gateway/v1/users/)), and the user is
+    created and deleted there. O(is_system_auditor) is the controller's own and is written at the controller's copy
+    of the user, and so is the membership of O(organization) (the controller's C(organizations/<id>/users/)).
+    RV(written_at) says where the task wrote.
 author:
   - automation.service maintainers (@automation-service)
 options:
@@ -62,6 +67,8 @@ options:
       - An organization, by name or id, the user is made a member of when created (the user is created through the
         organization's list of users, as awx.awx does, so that an organization admin may create it). A user found
         is left in its organizations.
+      - Behind a platform gateway the user is created at the gateway, then added to the organization's users at the
+        controller.
     type: str
   is_superuser:
     description:
@@ -116,6 +123,16 @@ user:
   returned: with O(state=present) or O(state=exists)
   type: dict
   sample: {"id": 7, "username": "alice", "first_name": "Alice", "email": "alice@example.com", "is_superuser": false}
+written_at:
+  description:
+    - Where the task wrote (in check mode, would write) behind a platform gateway, in that order - V(gateway) for the
+      username, password, names, e-mail, O(is_superuser), the creation and the deletion, V(controller) for
+      O(is_system_auditor) and the membership of O(organization).
+    - An empty list when nothing changed.
+  returned: when the service is a platform gateway
+  type: list
+  elements: str
+  sample: [gateway, controller]
 '''
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
