@@ -66,6 +66,9 @@ DATABASES = {
     "default": {
         "ENGINE": "django.db.backends.sqlite3",
         "NAME": str(INSTANCE_DIR / "db.sqlite3"),
+        # Each of the server's threads keeps its connection: opening one (and its PRAGMAs) for
+        # every request cost more processor time than the request itself.
+        "CONN_MAX_AGE": None,
         "OPTIONS": {
             "timeout": 120,
             "transaction_mode": "IMMEDIATE",

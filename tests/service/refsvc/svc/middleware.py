@@ -85,7 +85,7 @@ class RuntimeSettingsMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        runtime.refresh()
+        runtime.refresh(new_request=True)
         return self.get_response(request)
 
 

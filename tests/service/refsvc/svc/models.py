@@ -35,6 +35,16 @@ class RuntimeSetting(models.Model):
     value = models.JSONField(null=True)
 
 
+def _runtime_setting_changed(**kwargs):
+    from . import runtime
+
+    runtime.changed(**kwargs)
+
+
+models.signals.post_save.connect(_runtime_setting_changed, sender=RuntimeSetting, dispatch_uid="runtime-setting-saved")
+models.signals.post_delete.connect(_runtime_setting_changed, sender=RuntimeSetting, dispatch_uid="runtime-setting-deleted")
+
+
 class TimestampedModel(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     modified = models.DateTimeField(auto_now=True)
