@@ -36,6 +36,19 @@ def on_gateway(api):
     return bool(layout is not None and layout.is_gateway)
 
 
+def merge(task, own):
+    """Merge the outcome ``own`` of a part of the task into the task's; whether it changed anything."""
+    result = own.result()
+    diff = result.pop('diff', None)
+    changed = result.pop('changed')
+    if diff:
+        task.show(diff['before'], diff['after'])
+    if changed:
+        task.change()
+    task.returns(**result)
+    return changed
+
+
 def side(api, write, diff=True):
     """Run ``write()`` with an outcome of its own; merge it into the task's; whether it changed anything.
     ``diff`` False: what it shows is left out of the diff (said otherwise by the caller)."""
@@ -45,14 +58,7 @@ def side(api, write, diff=True):
         write()
     finally:
         own, api.outcome = api.outcome, task
-        result = own.result()
-        diff = result.pop('diff', None)
-        changed = result.pop('changed')
-        if diff:
-            task.show(diff['before'], diff['after'])
-        if changed:
-            task.change()
-        task.returns(**result)
+        changed = merge(task, own)
     return changed
 
 
@@ -236,15 +242,20 @@ class SharedResource(Resource):
                 at_gateway, shared, self.label, secret=self.secret,
                 create=lambda: dict((option, obj['id']) for option, obj in scope.items()))
 
-        if side(api, write_gateway):
-            written.append(GATEWAY)
-        original = copy
-        if GATEWAY in written or copy is None:
-            copy = copy_after(api, copy, shared, lambda: Resource.find(self, api))
-        if copy is None and not api.check_mode and (local or lists):
-            raise no_copy_yet(api, shared[self.name])
+        def write_both():
+            if side(api, write_gateway):
+                written.append(GATEWAY)
+            copy = original
+            if GATEWAY in written or copy is None:
+                copy = copy_after(api, copy, shared, lambda: Resource.find(self, api))
+            if copy is None and not api.check_mode and (local or lists):
+                raise no_copy_yet(api, shared[self.name])
+            holder['copy'] = copy
+            if side(api, write_controller):
+                written.append(CONTROLLER)
 
         def write_controller():
+            copy = holder['copy']
             if copy is None:        # check mode: the object is not there yet; or nothing to write at the controller
                 if local:
                     api.show({}, local, self.secret)
@@ -255,8 +266,25 @@ class SharedResource(Resource):
             holder['controller'] = controller_fields(api, copy, local, new, self.secret)
             self.set_sublists(api, holder['controller'], new, lists)
 
-        if side(api, write_controller):
-            written.append(CONTROLLER)
+        original = copy
+        if not new or api.check_mode:
+            write_both()
+        else:
+            # All or nothing: when the controller refuses its fields of an object this task made at the
+            # gateway, the object is deleted again there, and the task changed nothing.
+            task, api.outcome = api.outcome, Outcome(api.outcome.diff_mode)
+            try:
+                write_both()
+            except ServiceError as exc:
+                made = holder.get('gateway')
+                api.outcome = task
+                if made is not None and made.get('id') is not None and not isinstance(exc, NotFound):
+                    gateway.delete(made, self.label)
+                    exc.message = '%s (the %s %s made at the platform gateway by this task was deleted again)' % (
+                        exc.message, self.label, made.get(self.name))
+                raise
+            own, api.outcome = api.outcome, task
+            merge(task, own)
         obj = holder['controller']
         api.returns(id=obj.get('id'), existing={} if new else masked(original or at_gateway, self.secret),
                     end_state=masked(obj, self.secret), written_at=written, **{self.result_key: obj})

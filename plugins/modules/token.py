@@ -56,6 +56,8 @@ options:
   user:
     description:
       - With O(state=absent) and O(all_tokens=true), the user (username or id) whose tokens are all revoked.
+      - Behind a platform gateway, the gateway's user of that username (an id is the gateway's), whose tokens
+        the gateway keeps.
     type: str
   all_tokens:
     description:
@@ -200,17 +202,27 @@ def revoke_one(api):
     api.ensure_absent(found)
 
 
-def user_id(api, user):
+def user_id(api, user, users='users'):
     if is_id(user):
         return int(user)
-    found = api.get_one('users', username=user)
+    found = api.get_one(users, username=user)
     if found is None:
         raise NotFound('user %r was not found.' % user)
     return found['id']
 
 
+def users_tokens(api, user):
+    """The personal tokens of ``user``: the gateway's (its own list, filtered by its user's id) behind a
+    platform gateway, else the controller's users/N/tokens/."""
+    layout = api.client.settled_layout()
+    if layout.is_gateway:
+        owner = user_id(api, user, layout.gateway_path('users'))
+        return api.client.iterate(personal_tokens(api), params={'user': owner, 'page_size': 200})
+    return api.client.iterate('users/%d/tokens' % user_id(api, user), params={'page_size': 200})
+
+
 def revoke_all(api):
-    tokens = list(api.client.iterate('users/%d/tokens' % user_id(api, api.params['user']), params={'page_size': 200}))
+    tokens = list(users_tokens(api, api.params['user']))
     # The token this task connects with (if it is among them) goes last.
     current = api.client.auth.options.get('service_token')
     current = current.get('id') if isinstance(current, dict) else None
@@ -221,7 +233,7 @@ def revoke_all(api):
     api.show({'tokens': ids}, {'tokens': []})
     if not api.check_mode:
         for token_id in ids:
-            api.client.request('DELETE', 'tokens/%d' % token_id, expect=(202, 204, 404))
+            api.client.request('DELETE', personal_tokens(api, token_id), expect=(202, 204, 404))
             api.change()
     api.change()
 
