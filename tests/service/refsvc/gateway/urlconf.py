@@ -3,6 +3,7 @@
 from ansible_base.lib.dynamic_config import dynamic_urls
 from django.urls import include, path
 
+from ansible_base.lib.utils.views.django_app_api import AnsibleBaseDjangoAppApiView
 from refsvc import urls as controller_urls
 from . import views
 
@@ -34,3 +35,19 @@ urlpatterns = [
 ] + [p for p in controller_urls.urlpatterns if str(p.pattern) not in ("api/", "sso/")]
 
 handler404 = controller_urls.handler404
+
+
+# The platform's gateway filters its lists with django-ansible-base's filter backends
+# (?description=..., ?name__icontains=...), its default ones (ansible_base.rest_filters). Here the
+# controller's views keep the service's defaults, so django-ansible-base's own list views, imported
+# by the includes above, get them directly (a ModelViewSet takes the default filter backends before
+# django-ansible-base's base view can give its own).
+def _subclasses(cls):
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from _subclasses(sub)
+
+
+for _view in _subclasses(AnsibleBaseDjangoAppApiView):
+    if not _view.filter_backends:
+        _view.filter_backends = list(AnsibleBaseDjangoAppApiView.filter_backends)

@@ -5,6 +5,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import ensure_csrf_cookie
+from ansible_base.oauth2_provider.permissions import OAuth2ScopePermission
 from rest_framework import generics, permissions
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -27,6 +28,9 @@ class GatewayPermission(permissions.BasePermission):
         if getattr(view, "anonymous_allowed", False):
             return True
         if not (request.user and request.user.is_authenticated):
+            return False
+        # django-ansible-base's scope check: a token of read scope cannot write.
+        if not OAuth2ScopePermission().has_permission(request, view):
             return False
         return request.method in permissions.SAFE_METHODS or request.user.is_superuser
 
