@@ -21,7 +21,11 @@
 # SECOND_SERVICE_CA_PATH, SECOND_SERVICE_ADMIN_USERNAME and SECOND_SERVICE_ADMIN_PASSWORD
 # describe the second service (without them, the import target applies its export
 # to the first service again).
-# Results are copied back to tests/output/integration/.
+# INTEGRATION_LAYOUT=gateway starts the reference service in the platform gateway's layout
+# (svcctl start --layout gateway: the gateway's API at /api/gateway/v1/, the controller's
+# at /api/controller/v2/) and no second service (the import and instance targets are not run
+# there); the targets are given the gateway's URL only, and the collection finds the layout.
+# Results are copied back to tests/output/integration/ (TEST_OUTPUT).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -59,11 +63,14 @@ trap stop_service EXIT
 if [ "${INTEGRATION_EXTERNAL:-}" != 1 ]; then
     port=$(python "$root/tests/ci/free_port.py")
     started=1
-    exports=$("$root/tests/ci/svcctl.sh" start --port "$port" --dir "$svcdir" --with-idp)
-    second_port=$(python "$root/tests/ci/free_port.py")
-    # The second service also acts as one deployed on Kubernetes (the instance target adds nodes there).
-    second=$("$root/tests/ci/svcctl.sh" start --port "$second_port" --dir "$second_svcdir" --set IS_K8S=true)
-    eval "$(printf '%s\n' "$second" | sed 's/^export SERVICE_/export SECOND_SERVICE_/')"
+    layout=${INTEGRATION_LAYOUT:-awx}
+    exports=$("$root/tests/ci/svcctl.sh" start --port "$port" --dir "$svcdir" --with-idp --layout "$layout")
+    if [ "$layout" = awx ]; then
+        second_port=$(python "$root/tests/ci/free_port.py")
+        # The second service also acts as one deployed on Kubernetes (the instance target adds nodes there).
+        second=$("$root/tests/ci/svcctl.sh" start --port "$second_port" --dir "$second_svcdir" --set IS_K8S=true)
+        eval "$(printf '%s\n' "$second" | sed 's/^export SERVICE_/export SECOND_SERVICE_/')"
+    fi
     eval "$exports"
 fi
 : "${SERVICE_URL:?the service did not give SERVICE_URL}"
@@ -81,6 +88,8 @@ import yaml
 
 config = {
     'service_url': os.environ['SERVICE_URL'],
+    # Where the controller's API is, for the targets that call it without the collection.
+    'service_api': '/api/controller/v2/' if os.environ.get('INTEGRATION_LAYOUT') == 'gateway' else '/api/v2/',
     'service_ca_path': os.environ.get('SERVICE_CA_PATH', ''),
     'service_admin_username': os.environ.get('SERVICE_ADMIN_USERNAME', ''),
     'service_admin_password': os.environ.get('SERVICE_ADMIN_PASSWORD', ''),
