@@ -29,21 +29,25 @@ UNITS_ARGS ?=
 MATRIX_CI ?= 2.16 2.21
 MATRIX ?=
 
-# make test runs two lanes side by side (tests/ci/run_steps.py), of about the same
-# length, each a mix of CPU-bound work and steps that wait on services; the steps that use
-# the real AWX (real-checked in the first, awx-suite-real-recorded in the second) take
-# turns through tests/realawx/realawx hold, and are placed so that they seldom wait.
+# make test runs its steps TEST_JOBS at a time (tests/ci/run_steps.py): each time one ends,
+# the next of TEST_STEPS starts. Most steps wait on a service or a job part of their time, so
+# three at a time keep two cores busy. The list goes longest first, after real-service (which
+# builds the real AWX when the cache lacks it, beside steps that do not need it); the two
+# steps that use the real AWX (real-checked and awx-suite-real-recorded) take turns through
+# tests/realawx/realawx hold, and are far apart in the list so that they seldom wait.
 # Our integration targets run on the real AWX through the differential check (real-checked:
-# integration-real and diffcheck in one run). awx.awx's own integration targets run with
-# awx.awx and with ours on the reference service (awx-suite-reference), and with ours on the
-# real AWX beside awx.awx's result recorded there (awx-suite-real-recorded: both are fixed at
-# 24.6.1, so that result cannot change; make awx-suite-real records it again).
-TEST_LANE_1 := pytest sanity units matrix-ci real-checked
-TEST_LANE_2 := real-service integration awx-suite-real-recorded awx-suite-reference lint changelog-lint docs importer ee
-TEST_STEPS := $(TEST_LANE_1) $(TEST_LANE_2)
+# integration-real and diffcheck in one run), on the reference service (integration), and on
+# the reference service in the platform gateway's layout (integration-gateway). awx.awx's own
+# integration targets run with awx.awx and with ours on the reference service
+# (awx-suite-reference), and with ours on the real AWX beside awx.awx's result recorded there
+# (awx-suite-real-recorded: both are fixed at 24.6.1, so that result cannot change; make
+# awx-suite-real records it again).
+TEST_STEPS := real-service awx-suite-reference real-checked integration matrix-ci units pytest integration-gateway \
+    docs sanity awx-suite-real-recorded importer lint changelog-lint ee
+TEST_JOBS ?= 3
 
 .DEFAULT_GOAL := help
-.PHONY: help venv system-deps idp-packages collection-path demo test $(TEST_STEPS) integration-real diffcheck awx-suite awx-suite-reference awx-suite-real awx-suite-real-recorded build clean bench matrix real-service real-service-start real-service-stop real-service-reset
+.PHONY: help venv system-deps idp-packages collection-path demo test $(TEST_STEPS) integration-gateway integration-real diffcheck awx-suite awx-suite-reference awx-suite-real awx-suite-real-recorded build clean bench matrix real-service real-service-start real-service-stop real-service-reset
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 20
@@ -78,7 +82,7 @@ test: venv system-deps idp-packages collection-path  ## the whole suite (what CI
 	@# tests/unit runs once, under ansible-test (the units step), not in the pytest step too.
 	@# (--ignore does not apply to testpaths, which pytest takes as given paths: name the others instead)
 	@PYTEST_ARGS="$(PYTEST_ARGS) tests/service/tests tests/ci/tests tests/idp/tests tests/diffcheck/tests" python tests/ci/run_steps.py --make "$(MAKE)" \
-	    --lane "$(TEST_LANE_1)" --lane "$(TEST_LANE_2)"
+	    --jobs $(TEST_JOBS) $(TEST_STEPS)
 
 pytest: venv system-deps idp-packages collection-path  ## unit tests and the reference service's tests (pytest.ini: testpaths)
 	python -m pytest $(PYTEST_ARGS)
@@ -91,6 +95,17 @@ units: venv system-deps idp-packages  ## ansible-test units: tests/unit, with th
 
 integration: venv system-deps idp-packages  ## ansible-test integration, against a reference service started for the run
 	tests/ci/integration.sh --continue-on-error $(INTEGRATION_ARGS)
+
+# The targets run on the platform gateway's layout as well: those whose requests the layout
+# changes beyond the path prefix (authentication, tokens, the objects the gateway keeps, single
+# sign-on), the ones that read the API through the lookup and the inventory plugin, an awx.awx
+# playbook with its prefix changed, and a job launched and waited on. The others go through the
+# same client, which maps every path in one place (Layout.path).
+GATEWAY_TARGETS ?= organization user team token sso lookup_api inventory_plugin info_modules awx_compat job_launch job_wait
+integration-gateway: venv system-deps idp-packages  ## the targets of GATEWAY_TARGETS against a reference service in the platform gateway's layout (svcctl start --layout gateway)
+	INTEGRATION_LAYOUT=gateway INTEGRATION_SERVICE_DIR=$(abspath $(RUN))/integration-gateway-service \
+	ANSIBLE_TEST_WORK=$(abspath $(RUN))/ansible-test/integration-gateway TEST_OUTPUT=$(CURDIR)/tests/output/integration-gateway \
+	    tests/ci/integration.sh --continue-on-error $(GATEWAY_TARGETS) $(INTEGRATION_ARGS)
 
 integration-real: venv system-deps idp-packages real-service  ## the integration targets that need no job execution, against the real AWX test bed
 	tests/ci/integration-real.sh $(INTEGRATION_ARGS)

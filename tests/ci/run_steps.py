@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
-"""Run test steps in lanes, then print what ran, how long, and the verdict.
+"""Run test steps, several at a time, then print what ran, when, how long, and the verdict.
 
-    run_steps.py [--make MAKE] STEP [STEP...]
+    run_steps.py [--make MAKE] [--jobs N] STEP [STEP...]
     run_steps.py [--make MAKE] --lane "STEP STEP..." --lane "STEP..."
 
-Each STEP is a make target, run as ``MAKE --no-print-directory STEP``. The
-steps of a lane run one after another; lanes run side by side, so that a machine
-with two cores runs a CPU-bound lane beside one that mostly waits on services.
-With lanes, a step's output goes to tests/output/steps/STEP.log and is printed
-whole when the step ends, so that the lanes' outputs do not interleave. Every
-step runs even when an earlier one failed, so one run shows all the problems;
-the exit status is 0 only when every step passed. A summary table goes to stdout
-and, when possible, to tests/output/steps.txt.
+Each STEP is a make target, run as ``MAKE --no-print-directory STEP``. With
+``--jobs N``, N steps run at a time: each time one ends, the next of the list
+starts, so the list goes longest first. A step mostly waits on a service or on a
+job part of its time, so on a machine with two cores three steps at a time keep
+both cores busy where two leave one idle. With ``--lane``, the steps of a lane
+run one after another, lanes side by side. When more than one step runs at a
+time, a step's output goes to tests/output/steps/STEP.log and is printed whole
+when the step ends, so that the outputs do not interleave. Every step runs even
+when an earlier one failed, so one run shows all the problems; the exit status
+is 0 only when every step passed. A summary table (with how busy the machine's
+processors were) goes to stdout and, when possible, to tests/output/steps.txt.
 """
 
 from __future__ import annotations
@@ -32,12 +35,32 @@ def fmt_duration(seconds: float) -> str:
     return f'{minutes}m{secs:02d}s' if minutes else f'{seconds:.1f}s'
 
 
+def cpu_times() -> tuple[float, float] | None:
+    """The machine's processor time so far, busy and total, in jiffies (Linux's /proc/stat)."""
+    try:
+        with open('/proc/stat', encoding='ascii') as f:
+            fields = [float(v) for v in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0.0)  # idle and iowait
+    total = sum(fields[:8])  # guest time is counted in user time already
+    return total - idle, total
+
+
+def busy_share(before, after) -> str:
+    if not before or not after or after[1] <= before[1]:
+        return '-'
+    return f'{100 * (after[0] - before[0]) / (after[1] - before[1]):.0f}%'
+
+
 class Runner:
     def __init__(self, make: str, buffered: bool):
         self.make = shlex.split(make)
         self.buffered = buffered
-        self.results: dict[str, tuple[float, str]] = {}
+        self.started = time.monotonic()
+        self.results: dict[str, tuple[float, float, str]] = {}
         self.print_lock = threading.Lock()
+        self.queue: list[str] = []
 
     def say(self, text: str) -> None:
         with self.print_lock:
@@ -60,7 +83,7 @@ class Runner:
                 text = f.read()
         elapsed = time.monotonic() - t0
         verdict = 'pass' if status == 0 else 'FAIL'
-        self.results[step] = (elapsed, verdict)
+        self.results[step] = (t0 - self.started, elapsed, verdict)
         if self.buffered:
             self.say(f'\n===== {step}: output\n{text.rstrip()}\n===== {step}: {verdict} in {fmt_duration(elapsed)}')
         else:
@@ -70,23 +93,40 @@ class Runner:
         for step in steps:
             self.step(step)
 
+    def worker(self) -> None:
+        while True:
+            with self.print_lock:
+                if not self.queue:
+                    return
+                step = self.queue.pop(0)
+            self.step(step)
+
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--make', default=os.environ.get('MAKE', 'make'))
+    parser.add_argument('--jobs', type=int, default=1, help='steps run at a time')
     parser.add_argument('--lane', action='append', default=[], help='steps run one after another, beside the other lanes')
     parser.add_argument('steps', nargs='*')
     args = parser.parse_args()
 
     lanes = [lane.split() for lane in args.lane if lane.split()]
-    if args.steps:
-        lanes.append(args.steps)
-    if not lanes:
+    if lanes and args.steps:
+        parser.error('give steps either in lanes or as a list, not both')
+    if not lanes and not args.steps:
         parser.error('no step given')
-    runner = Runner(args.make, buffered=len(lanes) > 1)
+    if args.jobs < 1:
+        parser.error('--jobs must be at least 1')
+    ordered = [step for lane in lanes for step in lane] or list(args.steps)
+    parallel = len(lanes) if lanes else min(args.jobs, len(args.steps))
+    runner = Runner(args.make, buffered=parallel > 1)
 
-    started = time.monotonic()
-    threads = [threading.Thread(target=runner.lane, args=(lane,), daemon=True) for lane in lanes]
+    before = cpu_times()
+    if lanes:
+        threads = [threading.Thread(target=runner.lane, args=(lane,), daemon=True) for lane in lanes]
+    else:
+        runner.queue = list(args.steps)
+        threads = [threading.Thread(target=runner.worker, daemon=True) for _ in range(parallel)]
     try:
         for thread in threads:
             thread.start()
@@ -95,21 +135,22 @@ def main() -> int:
                 thread.join(0.5)
     except KeyboardInterrupt:
         pass
-    total = time.monotonic() - started
+    total = time.monotonic() - runner.started
+    busy = busy_share(before, cpu_times())
 
-    ordered = [(n, step) for n, lane in enumerate(lanes, 1) for step in lane]
-    width = max(len('step'), *(len(step) for _, step in ordered))
-    lines = [f'{"lane":>4}  {"step":<{width}}  {"time":>8}  result', f'{"-" * 4}  {"-" * width}  {"-" * 8}  ------']
+    width = max(len('step'), *(len(step) for step in ordered))
+    lines = [f'{"step":<{width}}  {"start":>6}  {"time":>8}  result', f'{"-" * width}  {"-" * 6}  {"-" * 8}  ------']
     failed = False
-    for n, step in ordered:
+    for step in ordered:
         if step in runner.results:
-            secs, verdict = runner.results[step]
-            lines.append(f'{n:>4}  {step:<{width}}  {fmt_duration(secs):>8}  {verdict}')
+            start, secs, verdict = runner.results[step]
+            lines.append(f'{step:<{width}}  {fmt_duration(start):>6}  {fmt_duration(secs):>8}  {verdict}')
             failed = failed or verdict != 'pass'
         else:
-            lines.append(f'{n:>4}  {step:<{width}}  {"-":>8}  not run')
+            lines.append(f'{step:<{width}}  {"-":>6}  {"-":>8}  not run')
             failed = True
-    lines.append(f'{"":>4}  {"total":<{width}}  {fmt_duration(total):>8}  {"FAIL" if failed else "pass"}')
+    lines.append(f'{"total":<{width}}  {"":>6}  {fmt_duration(total):>8}  {"FAIL" if failed else "pass"}')
+    lines.append(f'{parallel} at a time; processors busy {busy} of the time')
     table = '\n'.join(lines)
 
     print('\n' + table)
