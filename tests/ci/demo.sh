@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Start the reference service, run examples/demo.yml against it, stop the
-# service whatever happened, and exit with the playbook's status.
+# For each layout of DEMO_LAYOUTS (default: "awx gateway", AWX 24's and the platform
+# gateway's), start the reference service in that layout, run examples/demo.yml against it,
+# stop the service whatever happened; exit with 0 when every run passed.
 #
 #   tests/ci/demo.sh [ansible-playbook options]
 #
@@ -17,14 +18,20 @@ mkdir -p "$(dirname "$svcdir")"
 exec 9>"$svcdir.lock"
 flock 9
 
-trap '"$root/tests/ci/svcctl.sh" stop --dir "$svcdir" >&2 || true' EXIT
-
-exports=$("$root/tests/ci/svcctl.sh" start --port "$port" --dir "$svcdir" --with-idp)
-eval "$exports"
-export SERVICE_URL SERVICE_CA_PATH SERVICE_ADMIN_USERNAME SERVICE_ADMIN_PASSWORD
-export SSO_USERNAME SSO_PASSWORD  # the identity provider's user for examples/demo_sso.yml
-echo "demo: service at $SERVICE_URL" >&2
+svcctl=$root/tests/ci/svcctl.sh
+trap '"$svcctl" stop --dir "$svcdir" >&2 || true' EXIT
 
 status=0
-ansible-playbook "$root/examples/demo.yml" "$@" </dev/null || status=$?
+for layout in ${DEMO_LAYOUTS:-awx gateway}; do
+    exports=$("$svcctl" start --port "$port" --dir "$svcdir" --with-idp --layout "$layout")
+    (
+        eval "$exports"
+        export SERVICE_URL SERVICE_CA_PATH SERVICE_ADMIN_USERNAME SERVICE_ADMIN_PASSWORD
+        export SERVICE_LAYOUT=$layout
+        export SSO_USERNAME SSO_PASSWORD  # the identity provider's user for examples/demo_sso.yml
+        echo "demo: the $layout layout, service at $SERVICE_URL" >&2
+        ansible-playbook "$root/examples/demo.yml" "$@" </dev/null
+    ) || { echo "demo: FAILED on the $layout layout" >&2; status=1; }
+    "$svcctl" stop --dir "$svcdir" >&2
+done
 exit "$status"
