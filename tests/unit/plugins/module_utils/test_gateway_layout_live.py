@@ -9,12 +9,9 @@ reads the address of the answer.
 """
 
 import os
-import shlex
-import signal
 import subprocess
 import sys
 import uuid
-from pathlib import Path
 
 import pytest
 
@@ -25,70 +22,9 @@ from ansible_collections.automation.service.plugins.module_utils._options import
 from ansible_collections.automation.service.plugins.module_utils._session_cache import SessionCache, entry_key
 
 from ..modules.playbook import run_playbook
+from .helpers import Gateway
 
-SVCCTL = Path(__file__).resolve().parents[4] / 'tests' / 'service' / 'svcctl'
 GATEWAY_LOGIN = '/api/gateway/v1/login/'
-
-
-class Gateway:
-    """One instance of the reference service in the gateway layout, in a directory of its own."""
-
-    def __init__(self, directory):
-        self.dir = Path(directory)
-
-    def start(self, *extra):
-        env = dict(os.environ, REFSVC_PASSWORD_ITERATIONS=os.environ.get('REFSVC_PASSWORD_ITERATIONS', '1000'))
-        command = [sys.executable, str(SVCCTL), 'start', '--dir', str(self.dir), '--layout', 'gateway'] + list(extra)
-        result = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env)
-        if result.returncode != 0:
-            raise RuntimeError('svcctl start failed:\n%s\n%s' % (result.stdout, result.stderr))
-        exports = {}
-        for line in result.stdout.splitlines():
-            if line.startswith('export '):
-                name, _sep, value = line[len('export '):].partition('=')
-                exports[name] = shlex.split(value)[0] if value else ''
-        assert exports['SERVICE_LAYOUT'] == 'gateway'
-        self.url = exports['SERVICE_URL']
-        self.ca_path = exports['SERVICE_CA_PATH']
-        self.admin_username = exports['SERVICE_ADMIN_USERNAME']
-        self.admin_password = exports['SERVICE_ADMIN_PASSWORD']
-        return self
-
-    def stop(self):
-        try:
-            pid = int((self.dir / 'gunicorn.pid').read_text().strip())
-        except (OSError, ValueError):
-            pid = None
-        try:
-            subprocess.run([sys.executable, str(SVCCTL), 'stop', '--dir', str(self.dir)], capture_output=True,
-                           timeout=120)
-        finally:
-            # Never leave a service behind, whatever svcctl managed (its workers follow their master).
-            if pid is not None:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except OSError:
-                    pass
-
-    def log(self):
-        import json
-        try:
-            text = (self.dir / 'requests.jsonl').read_text()
-        except FileNotFoundError:
-            return []
-        entries = []
-        for line in text.splitlines():
-            try:
-                entries.append(json.loads(line))
-            except ValueError:
-                pass  # a line being written right now
-        return entries
-
-    def mark(self):
-        return len(self.log())
-
-    def since(self, mark):
-        return self.log()[mark:]
 
 
 @pytest.fixture(scope='module')
@@ -358,6 +294,40 @@ def test_modules_on_the_gateway_with_aap_names(gateway, tmp_path):
     org = client.get('organizations', params={'name': 'gw-org-' + tag})['results'][0]
     assert org['description'] == 'by token'
     assert client.get('inventories', params={'name': 'gw-inv-' + tag})['results'][0]['organization'] == org['id']
+
+
+def test_application_tokens_and_all_tokens_at_the_gateway(gateway, tmp_path):
+    """An application token is made at the gateway for one of the gateway's applications, and
+    all_tokens revokes the tokens the gateway keeps for a user."""
+    tag = uuid.uuid4().hex[:8]
+    admin = connect_to(gateway, service_auth='basic')
+    layout = admin.settled_layout()
+    org = admin.get(layout.gateway_path('organizations'), params={'name': 'Default'})['results'][0]
+    app = admin.request('POST', layout.gateway_path('applications'), json_body={
+        'name': 'gw-app-' + tag, 'organization': org['id'], 'client_type': 'confidential',
+        'authorization_grant_type': 'password'})
+    connection = {'service_url': gateway.url, 'service_username': gateway.admin_username,
+                  'service_password': gateway.admin_password, 'ca_path': str(gateway.ca_path)}
+    tasks = [
+        {'name': 'application token', 'automation.service.token': dict(
+            connection, description='app ' + tag, application='gw-app-' + tag), 'register': 'app_token'},
+        {'name': 'a personal one', 'automation.service.token': dict(connection, description='own ' + tag),
+         'register': 'own'},
+        {'name': 'revoke every token of the admin', 'automation.service.token': dict(
+            connection, user=gateway.admin_username, all_tokens=True, state='absent'), 'register': 'revoked_all'},
+        {'name': 'check', 'ansible.builtin.assert': {'that': [
+            'app_token is changed', 'app_token.token.application == %d' % app['id'],
+            "app_token.token.url.startswith('/api/gateway/v1/tokens/')",
+            'app_token.id in revoked_all.revoked', 'own.id in revoked_all.revoked']}},
+    ]
+    mark = gateway.mark()
+    code, output = run_playbook(tmp_path, tasks, env={'SERVICE_CACHE_DIR': str(tmp_path / 'cache')})
+    assert code == 0, output
+    entries = gateway.since(mark)
+    assert [e['status'] for e in entries if (e['method'], e['path']) == ('POST', '/api/gateway/v1/tokens/')] == [201, 201]
+    assert not [e for e in entries if '/tokens/' in e['path'] and not e['path'].startswith('/api/gateway/v1/')]
+    left = admin.get(layout.gateway_path('tokens'), params={'description__startswith': 'app ' + tag})['results']
+    assert left == []
 
 
 # -- AWX 24 ---------------------------------------------------------------------------------

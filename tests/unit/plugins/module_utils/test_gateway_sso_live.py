@@ -4,11 +4,7 @@ reference service in its gateway layout with the test identity providers (svcctl
 test-saml). Real HTTPS round trips; counts come from the service's request log."""
 
 import json
-import os
 import re
-import shlex
-import signal
-import subprocess
 import sys
 from pathlib import Path
 
@@ -21,9 +17,9 @@ from ansible_collections.automation.service.plugins.module_utils._options import
 from ansible_collections.automation.service.plugins.module_utils._session_cache import SessionCache
 
 from ..modules.playbook import run_playbook
+from . import helpers
 
 ROOT = Path(__file__).resolve().parents[4]
-SVCCTL = ROOT / 'tests' / 'service' / 'svcctl'
 sys.path.insert(0, str(ROOT / 'tests' / 'idp'))
 import idpctl  # noqa: E402
 
@@ -32,68 +28,11 @@ NAMES = {'oidc': 'Test OIDC', 'saml': 'Test SAML'}
 AUTHENTICATORS = '/api/gateway/v1/authenticators/'
 
 
-class Gateway:
+class Gateway(helpers.Gateway):
     """One gateway-layout instance with the test identity providers, in a directory of its own."""
 
-    def __init__(self, directory):
-        self.dir = Path(directory)
-
     def start(self):
-        env = dict(os.environ, REFSVC_PASSWORD_ITERATIONS=os.environ.get('REFSVC_PASSWORD_ITERATIONS', '1000'))
-        command = [sys.executable, str(SVCCTL), 'start', '--dir', str(self.dir), '--layout', 'gateway', '--with-idp']
-        result = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env)
-        if result.returncode != 0:
-            self.stop()
-            raise RuntimeError('svcctl start failed:\n%s\n%s' % (result.stdout, result.stderr))
-        self.exports = {}
-        for line in result.stdout.splitlines():
-            if line.startswith('export '):
-                name, _sep, value = line[len('export '):].partition('=')
-                self.exports[name] = shlex.split(value)[0] if value else ''
-        assert self.exports['SERVICE_LAYOUT'] == 'gateway'
-        self.url = self.exports['SERVICE_URL']
-        self.ca_path = self.exports['SERVICE_CA_PATH']      # the service's CA and the identity providers'
-        return self
-
-    def stop(self):
-        try:
-            pid = int((self.dir / 'gunicorn.pid').read_text().strip())
-        except (OSError, ValueError):
-            pid = None
-        try:
-            subprocess.run([sys.executable, str(SVCCTL), 'stop', '--dir', str(self.dir)], capture_output=True,
-                           timeout=120)
-        finally:
-            if pid is not None:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except OSError:
-                    pass
-
-    def manage(self, *args):
-        result = subprocess.run([sys.executable, str(SVCCTL), 'manage', '--dir', str(self.dir)] + list(args),
-                                capture_output=True, text=True, timeout=120)
-        assert result.returncode == 0, result.stderr
-        return result.stdout
-
-    def log(self):
-        try:
-            text = (self.dir / 'requests.jsonl').read_text()
-        except FileNotFoundError:
-            return []
-        entries = []
-        for line in text.splitlines():
-            try:
-                entries.append(json.loads(line))
-            except ValueError:
-                pass
-        return entries
-
-    def mark(self):
-        return len(self.log())
-
-    def since(self, mark):
-        return self.log()[mark:]
+        return super().start('--with-idp')
 
     def admin(self):
         return connect(resolve({'service_url': self.url, 'ca_path': self.ca_path, 'service_auth': 'basic',

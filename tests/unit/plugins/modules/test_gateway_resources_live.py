@@ -15,8 +15,7 @@ import pytest
 from ansible_collections.automation.service.plugins.module_utils import _client
 from ansible_collections.automation.service.plugins.module_utils._errors import ApiError
 
-from ..module_utils.helpers import connect_as
-from ..module_utils.test_gateway_layout_live import Gateway
+from ..module_utils.helpers import Gateway, connect_as
 from .module_runner import run_module
 
 WRITES = ('POST', 'PATCH', 'PUT', 'DELETE')
