@@ -37,6 +37,8 @@ options:
   application:
     description:
       - The OAuth2 application of the new token, by name or id. Without it the token is a personal access token.
+      - Behind a platform gateway, one of the gateway's applications (C(/api/gateway/v1/applications/)), where the
+        token is made too.
     type: str
   state:
     description:
@@ -175,8 +177,14 @@ def mint(api):
     body = {'description': params['description'] or '', 'scope': params['scope']}
     endpoint, application = personal_tokens(api), None
     if params['application']:
-        application = api.resolve_id('applications', params['application'], 'application')
-        endpoint = 'applications/%d/tokens' % application
+        layout = api.client.settled_layout()
+        if layout.is_gateway:
+            # The gateway's applications; its token list takes the application in the body.
+            application = api.resolve_id(layout.gateway_path('applications'), params['application'], 'application')
+            body['application'] = application
+        else:
+            application = api.resolve_id('applications', params['application'], 'application')
+            endpoint = 'applications/%d/tokens' % application
     if api.check_mode:
         api.change({}, dict(body, application=application))
         api.returns(token=dict(body, application=application, token=None))
