@@ -56,8 +56,9 @@ _dab = get_dab_settings(
     templates=TEMPLATES,  # noqa: F405
 )
 for _key, _value in _dab.items():
-    if _key in ("REST_FRAMEWORK", "MIDDLEWARE", "INSTALLED_APPS", "AUTHENTICATION_BACKENDS", "TEMPLATES"):
-        continue  # ours, as set above
+    if _key in ("REST_FRAMEWORK", "MIDDLEWARE", "INSTALLED_APPS", "AUTHENTICATION_BACKENDS", "TEMPLATES",
+                "ANSIBLE_BASE_ORGANIZATION_MODEL", "ANSIBLE_BASE_TEAM_MODEL"):
+        continue  # ours, as set above (its defaults would make an application's organization a Django group)
     globals()[_key] = _value
 # The grants (not used by the tests yet) stay django-oauth-toolkit's own models.
 OAUTH2_PROVIDER_GRANT_MODEL = "oauth2_provider.Grant"
