@@ -438,8 +438,8 @@ class _GatewayFlow(_Flow):
             return None
         self.completed = True
         location = response.headers.get('Location', '') if response.status in (301, 302, 303, 307, 308) else ''
-        if not location and response.status == 200 and any(self.kind(form) == 'post' for form in
-                                                            _page(response.text if response.content else '').forms):
+        forms = _page(response.text if response.content else '').forms if response.status == 200 else []
+        if not location and any(self.kind(form) == 'post' for form in forms):
             return None     # a page that posts the answer on (an interstitial of newer social-auth versions)
         query = parse_qs(urlsplit(urljoin(url, location)).query, keep_blank_values=True) if location else {}
         if not location or 'auth_failed' in query:
