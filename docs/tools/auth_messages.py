@@ -22,7 +22,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MODULE_UTILS = os.path.join(ROOT, 'plugins', 'module_utils')
 # The auth layer: options, HTTP client, the methods, the cache, the login forms.
-AUTH_LAYER = re.compile(r'^_(auth\w*|client|transport|options|session_cache|html_forms|errors)\.py$')
+AUTH_LAYER = re.compile(r'^_(auth\w*|gateway_authenticators|client|transport|options|session_cache|html_forms|errors)\.py$')
 PLACEHOLDER = re.compile(r'%(\([^)]*\))?[-#0 +]*\d*(\.\d+)?[sdrifx]')
 ELLIPSIS = '…'
 
