@@ -37,7 +37,9 @@ MATRIX ?=
 # make test runs its steps TEST_JOBS at a time (tests/ci/run_steps.py): each time one ends,
 # the next of TEST_STEPS starts. Most steps wait on a service or a job part of their time, so
 # three at a time keep two cores busy. The list goes longest first, after real-service (which
-# builds the real AWX when the cache lacks it, beside steps that do not need it); the two
+# builds the real AWX when the cache lacks it: integration, which does not need it, comes next so
+# that only one step waits for the build; when the build is cached, the three longest start at
+# once); the two
 # steps that use the real AWX (real-checked and awx-suite-real-recorded) take turns through
 # tests/realawx/realawx hold, and are far apart in the list so that they seldom wait.
 # Our integration targets run on the real AWX through the differential check (real-checked:
@@ -47,7 +49,7 @@ MATRIX ?=
 # (awx-suite-reference), and with ours on the real AWX beside awx.awx's result recorded there
 # (awx-suite-real-recorded: both are fixed at 24.6.1, so that result cannot change; make
 # awx-suite-real records it again).
-TEST_STEPS := real-service awx-suite-reference real-checked integration matrix-ci units pytest integration-gateway \
+TEST_STEPS := real-service integration awx-suite-reference real-checked matrix-ci units pytest integration-gateway \
     docs sanity awx-suite-real-recorded importer lint changelog-lint ee
 TEST_JOBS ?= 3
 
