@@ -40,10 +40,11 @@ def _svcctl() -> list:
 class Service:
     """One running instance of the reference service."""
 
-    def __init__(self, directory: Path, settings: dict, with_idp=False):
+    def __init__(self, directory: Path, settings: dict, with_idp=False, layout="awx"):
         self.dir = Path(directory)
         self.settings = dict(settings)
         self.with_idp = with_idp
+        self.layout = layout
         self.exports = {}
         self.url = None
         self.ca_path = None
@@ -59,7 +60,9 @@ class Service:
             command += ["--set", "%s=%s" % (name, text)]
         if self.with_idp:
             command.append("--with-idp")
-        result = subprocess.run(command, capture_output=True, text=True, timeout=180)
+        if self.layout != "awx":
+            command += ["--layout", self.layout]
+        result = subprocess.run(command, capture_output=True, text=True, timeout=300)
         if result.returncode != 0:
             raise RuntimeError("svcctl start failed:\n%s\n%s" % (result.stdout, result.stderr))
         values = {}
@@ -209,17 +212,19 @@ def pytest_sessionfinish(session):
     _stop_pool()
 
 
-def pooled(settings: dict, with_idp: bool = False) -> Service:
-    """The running instance for ``settings`` in this worker, started on first use."""
+def pooled(settings: dict, with_idp: bool = False, layout: str = "awx") -> Service:
+    """The running instance for ``settings`` (and the layout, svcctl start --layout) in this worker,
+    started on first use."""
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-    key = hashlib.sha256(json.dumps([worker, settings, with_idp], sort_keys=True).encode()).hexdigest()[:16]
+    parts = [worker, settings, with_idp] + ([layout] if layout != "awx" else [])
+    key = hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:16]
     pool = _pool()
     state = pool / (key + ".json")
     with open(str(pool / (key + ".lock")), "a+") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if state.exists():
-            return Service(pool / key, settings, with_idp=with_idp).adopt(json.loads(state.read_text()))
-        instance = Service(pool / key, settings, with_idp=with_idp).start()
+            return Service(pool / key, settings, with_idp=with_idp, layout=layout).adopt(json.loads(state.read_text()))
+        instance = Service(pool / key, settings, with_idp=with_idp, layout=layout).start()
         state.write_text(json.dumps(instance.exports))
         return instance
 
@@ -238,6 +243,16 @@ def service_factory():
 @pytest.fixture(scope="session")
 def service(service_factory) -> Service:
     return service_factory()
+
+
+@pytest.fixture(scope="session")
+def gateway_service_factory():
+    """Instances in the platform gateway's layout (svcctl start --layout gateway), from the pool:
+    ``gateway_service_factory(with_idp=False, **settings)``."""
+    def factory(with_idp=False, **settings) -> Service:
+        return pooled(settings, with_idp=with_idp, layout="gateway")
+
+    return factory
 
 
 @pytest.fixture(scope="session")

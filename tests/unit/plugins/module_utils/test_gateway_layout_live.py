@@ -22,23 +22,20 @@ from ansible_collections.automation.service.plugins.module_utils._options import
 from ansible_collections.automation.service.plugins.module_utils._session_cache import SessionCache, entry_key
 
 from ..modules.playbook import run_playbook
-from .helpers import Gateway
 
 GATEWAY_LOGIN = '/api/gateway/v1/login/'
 
 
+# The instances come from the pool of tests/conftest.py: one per worker, stopped at the end of the run
+# (ansible-test units runs each test in a fork, where a module's fixture would start one per test).
 @pytest.fixture(scope='module')
-def gateway(tmp_path_factory):
-    instance = Gateway(tmp_path_factory.mktemp('gateway-layout')).start()
-    yield instance
-    instance.stop()
+def gateway(gateway_service_factory):
+    return gateway_service_factory()
 
 
 @pytest.fixture(scope='module')
-def gateway_without_basic(tmp_path_factory):
-    instance = Gateway(tmp_path_factory.mktemp('gateway-nobasic')).start('--set', 'GATEWAY_BASIC_AUTH_ENABLED=false')
-    yield instance
-    instance.stop()
+def gateway_without_basic(gateway_service_factory):
+    return gateway_service_factory(GATEWAY_BASIC_AUTH_ENABLED='false')
 
 
 @pytest.fixture(autouse=True)

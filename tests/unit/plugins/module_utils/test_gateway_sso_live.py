@@ -17,7 +17,6 @@ from ansible_collections.automation.service.plugins.module_utils._options import
 from ansible_collections.automation.service.plugins.module_utils._session_cache import SessionCache
 
 from ..modules.playbook import run_playbook
-from . import helpers
 
 ROOT = Path(__file__).resolve().parents[4]
 sys.path.insert(0, str(ROOT / 'tests' / 'idp'))
@@ -28,11 +27,15 @@ NAMES = {'oidc': 'Test OIDC', 'saml': 'Test SAML'}
 AUTHENTICATORS = '/api/gateway/v1/authenticators/'
 
 
-class Gateway(helpers.Gateway):
-    """One gateway-layout instance with the test identity providers, in a directory of its own."""
+class Gateway:
+    """A gateway-layout instance with the test identity providers (from the pool of tests/conftest.py),
+    with what these tests ask of its authenticators."""
 
-    def start(self):
-        return super().start('--with-idp')
+    def __init__(self, service):
+        self.service = service
+
+    def __getattr__(self, name):
+        return getattr(self.service, name)
 
     def admin(self):
         return connect(resolve({'service_url': self.url, 'ca_path': self.ca_path, 'service_auth': 'basic',
@@ -47,10 +50,8 @@ class Gateway(helpers.Gateway):
 
 
 @pytest.fixture(scope='module')
-def gateway(tmp_path_factory):
-    instance = Gateway(tmp_path_factory.mktemp('gateway-sso')).start()
-    yield instance
-    instance.stop()
+def gateway(gateway_service_factory):
+    return Gateway(gateway_service_factory(with_idp=True))
 
 
 @pytest.fixture(autouse=True)

@@ -15,7 +15,7 @@ import pytest
 from ansible_collections.automation.service.plugins.module_utils import _client
 from ansible_collections.automation.service.plugins.module_utils._errors import ApiError
 
-from ..module_utils.helpers import Gateway, connect_as
+from ..module_utils.helpers import connect_as
 from .module_runner import run_module
 
 WRITES = ('POST', 'PATCH', 'PUT', 'DELETE')
@@ -25,10 +25,8 @@ CTL = '/api/v2/'
 
 
 @pytest.fixture(scope='module')
-def gateway(tmp_path_factory):
-    instance = Gateway(tmp_path_factory.mktemp('gateway-resources')).start()
-    yield instance
-    instance.stop()
+def gateway(gateway_service_factory):
+    return gateway_service_factory()    # from the pool of tests/conftest.py
 
 
 @pytest.fixture(autouse=True)
