@@ -373,19 +373,24 @@ class Client:
             self.discover()
         return self.layout
 
-    def discover(self):
-        """The layout from ``GET /api/`` (one request, no credentials), kept in this process and in the
-        session cache, so that the other tasks and forks do not ask again. An answer that is neither
-        AWX's nor a gateway's (an older service, a proxy in the way) leaves the AWX layout, as before,
-        and is not kept."""
-        self.layout_found = True    # asked once, whatever it answers
-        response = self.send('GET', '/api/', with_auth=False)
+    def anonymous_json(self, path):
+        """``GET path`` without credentials: the answer, and its JSON body when it is a 200 with one (else None)."""
+        response = self.send('GET', path, with_auth=False)
         body = None
         if response.status == 200:
             try:
                 body = response.json()
             except ApiError:
                 body = None
+        return response, body
+
+    def discover(self):
+        """The layout from ``GET /api/`` (one request, no credentials), kept in this process and in the
+        session cache, so that the other tasks and forks do not ask again. An answer that is neither
+        AWX's nor a gateway's (an older service, a proxy in the way) leaves the AWX layout, as before,
+        and is not kept."""
+        self.layout_found = True    # asked once, whatever it answers
+        response, body = self.anonymous_json('/api/')
         found = Layout.from_root(body)
         if found is None:
             return self.layout

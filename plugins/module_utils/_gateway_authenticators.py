@@ -15,7 +15,7 @@ __metaclass__ = type
 
 import re
 
-from ansible_collections.automation.service.plugins.module_utils._errors import ApiError, AuthError
+from ansible_collections.automation.service.plugins.module_utils._errors import AuthError
 
 try:
     from urllib.parse import urlsplit
@@ -46,13 +46,7 @@ def _label(entry):
 def listed(client):
     """The gateway's enabled single sign-on authenticators (one anonymous GET)."""
     path = client.layout.gateway_path(UI_AUTH)
-    response = client.send('GET', path, with_auth=False)
-    body = None
-    if response.status == 200:
-        try:
-            body = response.json()
-        except ApiError:
-            body = None
+    response, body = client.anonymous_json(path)
     if not isinstance(body, dict) or not isinstance(body.get('ssos'), list):
         raise AuthError('The platform gateway at %s did not list its authenticators: GET %s answered %s%s. Single '
                         'sign-on through the gateway needs that list (django-ansible-base\'s ui_auth/, the one its '
