@@ -14,16 +14,26 @@ time, a step's output goes to tests/output/steps/STEP.log and is printed whole
 when the step ends, so that the outputs do not interleave. Every step runs even
 when an earlier one failed, so one run shows all the problems; the exit status
 is 0 only when every step passed. A summary table (with how busy the machine's
-processors were) goes to stdout and, when possible, to tests/output/steps.txt.
+processors were, and the processor time of each step) goes to stdout and, when
+possible, to tests/output/steps.txt.
+
+A step's processor time counts every process it started, services included, that
+ended before the step did: on Linux each step runs under a child subreaper
+(``run_steps.py --account FILE -- CMD``), which takes in the processes orphaned
+under it. A process still running when its step ends (the real AWX that
+real-service starts) is not counted.
 """
 
 from __future__ import annotations
 
 import argparse
+import ctypes
+import errno
 import os
 import shlex
 import subprocess
 import sys
+import resource
 import threading
 import time
 
@@ -53,12 +63,50 @@ def busy_share(before, after) -> str:
     return f'{100 * (after[0] - before[0]) / (after[1] - before[1]):.0f}%'
 
 
+def account(path: str, cmd: list[str]) -> int:
+    """Run CMD as a child subreaper; write the processor time of everything it ran to PATH."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+    except (OSError, AttributeError):
+        pass
+    status = subprocess.run(cmd, stdin=subprocess.DEVNULL, check=False).returncode
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline:  # the orphans that are ending now
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            break
+        except OSError as exc:
+            if exc.errno != errno.EINTR:
+                break
+            continue
+        if pid == 0:
+            time.sleep(0.1)
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with open(path, 'w', encoding='ascii') as f:
+        f.write(f'{usage.ru_utime + usage.ru_stime:.1f}\n')
+    return status
+
+
+def read_cpu(path: str) -> float | None:
+    try:
+        with open(path, encoding='ascii') as f:
+            return float(f.read())
+    except (OSError, ValueError):
+        return None
+    finally:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+
 class Runner:
     def __init__(self, make: str, buffered: bool):
         self.make = shlex.split(make)
         self.buffered = buffered
         self.started = time.monotonic()
-        self.results: dict[str, tuple[float, float, str]] = {}
+        self.results: dict[str, tuple[float, float, str, float | None]] = {}
         self.print_lock = threading.Lock()
         self.queue: list[str] = []
 
@@ -68,22 +116,24 @@ class Runner:
 
     def step(self, step: str) -> None:
         cmd = self.make + ['--no-print-directory', step]
+        os.makedirs(LOGS, exist_ok=True)
+        cpu_file = os.path.join(LOGS, f'{step}.cpu')
+        wrapped = [sys.executable, os.path.abspath(__file__), '--account', cpu_file, '--'] + cmd
         t0 = time.monotonic()
         if not self.buffered:
             self.say(f'\n===== {step}: {" ".join(cmd)}')
-            status = subprocess.run(cmd, stdin=subprocess.DEVNULL, check=False).returncode
+            status = subprocess.run(wrapped, stdin=subprocess.DEVNULL, check=False).returncode
         else:
             self.say(f'===== {step}: started ({" ".join(cmd)})')
-            os.makedirs(LOGS, exist_ok=True)
             log = os.path.join(LOGS, f'{step}.log')
             with open(log, 'wb') as out:
-                status = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+                status = subprocess.run(wrapped, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
                                         check=False).returncode
             with open(log, encoding='utf-8', errors='replace') as f:
                 text = f.read()
         elapsed = time.monotonic() - t0
         verdict = 'pass' if status == 0 else 'FAIL'
-        self.results[step] = (t0 - self.started, elapsed, verdict)
+        self.results[step] = (t0 - self.started, elapsed, verdict, read_cpu(cpu_file))
         if self.buffered:
             self.say(f'\n===== {step}: output\n{text.rstrip()}\n===== {step}: {verdict} in {fmt_duration(elapsed)}')
         else:
@@ -107,8 +157,11 @@ def main() -> int:
     parser.add_argument('--make', default=os.environ.get('MAKE', 'make'))
     parser.add_argument('--jobs', type=int, default=1, help='steps run at a time')
     parser.add_argument('--lane', action='append', default=[], help='steps run one after another, beside the other lanes')
+    parser.add_argument('--account', metavar='FILE', help=argparse.SUPPRESS)
     parser.add_argument('steps', nargs='*')
     args = parser.parse_args()
+    if args.account:
+        return account(args.account, args.steps)
 
     lanes = [lane.split() for lane in args.lane if lane.split()]
     if lanes and args.steps:
@@ -139,17 +192,22 @@ def main() -> int:
     busy = busy_share(before, cpu_times())
 
     width = max(len('step'), *(len(step) for step in ordered))
-    lines = [f'{"step":<{width}}  {"start":>6}  {"time":>8}  result', f'{"-" * width}  {"-" * 6}  {"-" * 8}  ------']
+    lines = [f'{"step":<{width}}  {"start":>6}  {"time":>8}  {"cpu":>8}  result',
+             f'{"-" * width}  {"-" * 6}  {"-" * 8}  {"-" * 8}  ------']
     failed = False
+    cpu_total = 0.0
     for step in ordered:
         if step in runner.results:
-            start, secs, verdict = runner.results[step]
-            lines.append(f'{step:<{width}}  {fmt_duration(start):>6}  {fmt_duration(secs):>8}  {verdict}')
+            start, secs, verdict, cpu = runner.results[step]
+            cpu_total += cpu or 0.0
+            cpu_text = fmt_duration(cpu) if cpu is not None else '-'
+            lines.append(f'{step:<{width}}  {fmt_duration(start):>6}  {fmt_duration(secs):>8}  {cpu_text:>8}  {verdict}')
             failed = failed or verdict != 'pass'
         else:
-            lines.append(f'{step:<{width}}  {"-":>6}  {"-":>8}  not run')
+            lines.append(f'{step:<{width}}  {"-":>6}  {"-":>8}  {"-":>8}  not run')
             failed = True
-    lines.append(f'{"total":<{width}}  {"":>6}  {fmt_duration(total):>8}  {"FAIL" if failed else "pass"}')
+    lines.append(f'{"total":<{width}}  {"":>6}  {fmt_duration(total):>8}  {fmt_duration(cpu_total):>8}  '
+                 f'{"FAIL" if failed else "pass"}')
     lines.append(f'{parallel} at a time; processors busy {busy} of the time')
     table = '\n'.join(lines)
 
