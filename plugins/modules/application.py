@@ -17,6 +17,10 @@ description:
     task that creates one returns it in RV(client_secret); no later run can read it again.
   - B(The result of a task that created a confidential application is hidden from the output), as if the task had
     C(no_log), because it holds the client secret. The registered variable keeps it.
+  - Behind a platform gateway (Automation Platform 2.5 and later), the application is the gateway's
+    (C(/api/gateway/v1/applications/)), where the platform keeps OAuth2 applications and their tokens;
+    O(organization) names one of the gateway's organizations (an id is the gateway's). On AWX 24 it is the
+    controller's (C(/api/v2/applications/)). The collection finds the layout itself (O(service_layout)).
   - Takes the options of awx.awx's C(application) module.
 author:
   - automation.service maintainers (@automation-service)
@@ -69,6 +73,9 @@ options:
     default: present
 notes:
   - The client secret is never part of the diff, and the application returned by a later run shows it hidden.
+  - Behind a platform gateway the gateway takes an application whose O(authorization_grant_type) is
+    V(authorization-code) without O(redirect_uris), which AWX 24 refuses, and lets O(authorization_grant_type)
+    change, which AWX 24 keeps as it was created.
 extends_documentation_fragment:
   - automation.service.auth
   - automation.service.attributes
@@ -126,8 +133,9 @@ client_secret:
   sample: the secret
 application:
   description:
-    - The application as the service returns it (the would-be one in check mode). Its C(client_secret) is the secret
-      only in the answer to the creation; the service hides it on every later read.
+    - The application as the service returns it (the would-be one in check mode), the gateway's behind a platform
+      gateway and the controller's on AWX 24. Its C(client_secret) is the secret only in the answer to the creation;
+      the service hides it on every later read.
   returned: with O(state=present) or O(state=exists)
   type: dict
   sample: {"id": 4, "name": "portal", "organization": 1, "client_type": "confidential",
@@ -161,18 +169,30 @@ class Application(Resource):
         return wanted
 
 
-RESOURCE = Application(
-    'applications', 'application', 'application',
-    scope={'organization': 'organizations'},
+DECLARATION = dict(
     fields=('description', 'authorization_grant_type', 'client_type', 'skip_authorization'),
     required_on_create=('authorization_grant_type', 'client_type'),
     secret=('client_secret',),
 )
+RESOURCE = Application('applications', 'application', 'application', scope={'organization': 'organizations'},
+                       **DECLARATION)
 SPEC = RESOURCE.spec(ARGUMENT_SPEC)
 
 
+def resource_for(api):
+    """Where the applications are: behind a platform gateway the gateway's (django-ansible-base's
+    oauth2_provider, with the gateway's organizations), else the controller's."""
+    layout = api.client.settled_layout()
+    if not layout.is_gateway:
+        return RESOURCE
+    resource = Application(layout.gateway_path('applications'), 'application', 'application',
+                           scope={'organization': layout.gateway_path('organizations')}, **DECLARATION)
+    api.resource = resource.endpoint    # where a new one is posted
+    return resource
+
+
 def run(api):
-    application = RESOURCE.run(api)[0] or {}
+    application = resource_for(api).run(api)[0] or {}
     if application.get('client_id'):
         api.returns(client_id=application['client_id'])
     secret = application.get('client_secret')
