@@ -2,7 +2,7 @@
 """The benchmark: this collection beside awx.awx 24.6.1 and Ansible's own floor,
 in one run, against one reference service.
 
-    python benchmarks/bench.py [--n 50] [--runs 3] [--only KEYS] [--skip-extras] [--no-write]
+    python benchmarks/bench.py [--n 50] [--runs 3] [--only KEYS] [--layouts awx,gateway] [--skip-extras] [--no-write]
 
 (`make bench` runs it with the project's virtualenv.) It
 
@@ -29,7 +29,13 @@ in one run, against one reference service.
    as code (N objects of four kinds through async and async_status loops,
    beside the same loops without async and beside awx.awx) and a fan-out of
    500 async jobs at once, and, when the job modules exist, 50 launches;
-6. writes benchmarks/RESULTS.md, benchmarks/results.png and the numbers in the
+6. with the gateway layout (--layouts, both by default), starts a second reference
+   service in the platform gateway's layout (svcctl start --layout gateway) and
+   measures this collection there too (a token, a cached session), taking turns
+   with the others: its time per task beside the same configuration's against
+   AWX 24's layout, as a ratio of the same run (awx.awx 24.6.1 is not measured
+   there: it sends its requests to /api/v2/, which a gateway does not serve);
+7. writes benchmarks/RESULTS.md, benchmarks/results.png and the numbers in the
    README and in the performance guide.
 """
 import argparse
@@ -56,6 +62,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 WORK = HERE / ".work"
 SERVICE_DIR = WORK / "service"
+GATEWAY_SERVICE_DIR = WORK / "service-gateway"
 AWX_VENV = WORK / "awx-venv"
 PLAYBOOKS = HERE / "playbooks"
 ANSIBLE_CORE_PIN = "ansible-core==2.19.14"
@@ -76,6 +83,11 @@ PREVIOUS_COMMITTED = {"commit": "8aee1b8", "token": 0.298, "floor": 0.266}
 MODES = ("loop", "separate")
 
 COMMAND = "make bench"
+# The service's layouts: AWX 24's (/api/v2/) and an Automation Platform gateway's (svcctl start --layout gateway).
+LAYOUTS = ("awx", "gateway")
+DEFAULT_LAYOUTS = "awx,gateway"
+# The configurations measured against the gateway too, each beside the one of the same auth against AWX 24's layout.
+GATEWAY_CONFIGS = (("gw-token", "token"), ("gw-session", "session"))
 DEFAULT_N = 50
 DEFAULT_RUNS = 3
 
@@ -132,16 +144,28 @@ def ensure_awx_venv():
 
 
 class Service:
-    def __init__(self, directory):
+    def __init__(self, directory, layout="awx"):
         self.dir = Path(directory)
+        self.layout = layout
         self.values = {}
         self.idp_error = None
         self.svcctl = [sys.executable, str(ROOT / "tests" / "service" / "svcctl")]
 
+    @property
+    def controller(self):
+        """The controller's API: /api/v2/ on AWX 24, /api/controller/v2/ behind the gateway."""
+        return "/api/controller/v2/" if self.layout == "gateway" else "/api/v2/"
+
+    @property
+    def tokens(self):
+        """Where a personal token is made: the gateway's own tokens behind a gateway."""
+        return "/api/gateway/v1/tokens/" if self.layout == "gateway" else "/api/v2/tokens/"
+
     def start(self, with_idp=False):
         subprocess.run(self.svcctl + ["stop", "--dir", str(self.dir)], capture_output=True)
         shutil.rmtree(self.dir, ignore_errors=True)
-        command = self.svcctl + ["start", "--dir", str(self.dir)] + (["--with-idp"] if with_idp else [])
+        command = self.svcctl + ["start", "--dir", str(self.dir), "--layout", self.layout] + (
+            ["--with-idp"] if with_idp else [])
         out = subprocess.run(command, capture_output=True, text=True)
         if out.returncode != 0:
             if not with_idp:
@@ -236,6 +260,9 @@ class Config:
         self.modes = MODES
         self.diagnostic = False   # measured for "where the time goes" only
         self.create = None        # one Measurement (a loop)
+        self.service = None       # the service it runs against, when not the main one (AWX 24's layout)
+        self.layout = "awx"       # that service's layout
+        self.beside = None        # a gateway configuration: the key of the same one against AWX 24's layout
         self.runs = {mode: [] for mode in MODES}  # unchanged Measurements
 
 
@@ -379,10 +406,12 @@ def previous_collection():
 
 
 CONFIG_ORDER = ("basic", "session", "token", "sso", "auto", "token-preloaded", "token-module", "previous",
-                "awx-password", "awx-token", "floor", "floor-request", "floor-worker")
+                "awx-password", "awx-token", "floor", "floor-request", "floor-worker", "gw-token", "gw-session")
 
 
-def make_configs(service, token, awx_collections, our_collections):
+def make_configs(service, token, awx_collections, our_collections, gateway=None, gateway_token=None):
+    """The configurations; with ``gateway`` (the service in the gateway's layout, and a token of its own),
+    those of GATEWAY_CONFIGS too."""
     base = clean_environ()
     ours_path = str(Path(sys.executable).parent) + os.pathsep + base.get("PATH", "")
     awx_path = str(AWX_VENV / "bin") + os.pathsep + base.get("PATH", "")
@@ -390,10 +419,11 @@ def make_configs(service, token, awx_collections, our_collections):
     shutil.rmtree(cache_root, ignore_errors=True)
     host_module = "automation.service.host"
 
-    def ours(key, label, path="controller", collections=None, **extra):
+    def ours(key, label, path="controller", collections=None, against=None, **extra):
         collections = collections or our_collections
+        against = against or service
         env = dict(base, PATH=ours_path, ANSIBLE_COLLECTIONS_PATH=str(collections),
-                   SERVICE_URL=service.url, SERVICE_CA_PATH=service.ca,
+                   SERVICE_URL=against.url, SERVICE_CA_PATH=against.ca,
                    SERVICE_CACHE_DIR=str(cache_root / key))
         env.update(extra)
         return Config(key, label, "ours", env, PLAYBOOKS / "ours.yml", host_module, path=path)
@@ -447,7 +477,25 @@ def make_configs(service, token, awx_collections, our_collections):
     configs[-1].inventory = "bench-token"
     configs.append(Config("floor-worker", "floor in the worker: ansible.builtin.debug", "floor", dict(base, PATH=ours_path),
                           worker_floor_playbook(), "ansible.builtin.debug", path="controller"))
+    if gateway is not None:
+        # The collection finds the layout itself (service_layout auto, its default), as a playbook would.
+        gateway_password = dict(SERVICE_USERNAME=gateway.username, SERVICE_PASSWORD=gateway.password)
+        made = {
+            "gw-token": ours("gw-token", "automation.service, token, gateway layout", against=gateway,
+                             SERVICE_AUTH="token", SERVICE_TOKEN=gateway_token),
+            "gw-session": ours("gw-session", "automation.service, session (cached), gateway layout", against=gateway,
+                               SERVICE_AUTH="session", **gateway_password),
+        }
+        for key, beside in GATEWAY_CONFIGS:
+            c = made[key]
+            c.service, c.layout, c.beside = gateway, "gateway", beside
+            configs.append(c)
     return configs
+
+
+def on_awx(configs):
+    """The configurations measured against AWX 24's layout (the gateway's have a section of their own)."""
+    return [c for c in configs if getattr(c, "layout", "awx") == "awx"]
 
 
 def sso_config(service):
@@ -933,7 +981,8 @@ SHORT = {"basic": "basic", "session": "session (cached)", "token": "token", "sso
          "token-module": "token, module path", "previous": "previous module, token",
          "awx-password": "awx.awx, password", "awx-token": "awx.awx, token", "floor": "ping floor",
          "floor-worker": "debug floor (in the worker)",
-         "floor-request": "one-request floor"}
+         "floor-request": "one-request floor", "gw-token": "token, gateway layout",
+         "gw-session": "session (cached), gateway layout"}
 HEADLINE_KEYS = ("session", "token", "sso", "basic", "token-module", "previous", "awx-password", "awx-token", "floor",
                  "floor-worker")
 
@@ -982,7 +1031,7 @@ def collect_targets(by, extras, rt, args):
         target("controller", "%s, unchanged: 1 request and 0 password checks per task (loop and separate tasks)"
                % SHORT[key], all(reqs[m] == [n] and checks[m] == [0] for m in MODES),
                "; ".join("%s: %s requests, %s password checks per run of %d" % (m, reqs[m], checks[m], n) for m in MODES))
-    for c in by.values():
+    for c in on_awx(by.values()):
         if c.path != "controller" or c.kind != "ours" or c.diagnostic:
             continue
         loops = over_runs(c, "loop", "connections")
@@ -1061,12 +1110,33 @@ def collect_targets(by, extras, rt, args):
                "%d launch POSTs for %d launches; %d requests in all (%s); %s ms per launch"
                % (la.posts, la.n, la.requests, ", ".join("%s %d" % kv for kv in sorted(la.methods.items())), ms(la.per_task)))
     targets.extend(pattern_targets(extras))
+    targets.extend(gateway_targets(by, n))
+    return targets
+
+
+def gateway_targets(by, n):
+    """The targets of the gateway layout: an unchanged task costs what it costs against AWX 24's layout."""
+    targets = []
+    for key, _beside in GATEWAY_CONFIGS:
+        if key not in by or not by[key].runs["loop"]:
+            continue
+        c = by[key]
+        reqs = {mode: sorted(set(over_runs(c, mode, "requests"))) for mode in MODES}
+        checks = {mode: sorted(set(over_runs(c, mode, "password_checks"))) for mode in MODES}
+        targets.append(("gateway", "%s, unchanged: 1 request and 0 password checks per task (loop and separate tasks)"
+                        % SHORT[key], all(reqs[m] == [n] and checks[m] == [0] for m in MODES),
+                        "; ".join("%s: %s requests, %s password checks per run of %d" % (m, reqs[m], checks[m], n)
+                                  for m in MODES)))
+        loops = over_runs(c, "loop", "connections")
+        targets.append(("gateway", "%s: one TCP+TLS connection per loop" % SHORT[key], set(loops) == {1},
+                        "loop: %s connections per run" % loops))
     return targets
 
 
 TARGET_GROUPS = (("controller", "Targets: the controller path (a local connection, no become)"),
                  ("module", "Targets: the module path (a remote host, become)"),
-                 ("other", "Other targets"))
+                 ("other", "Other targets"),
+                 ("gateway", "The gateway layout"))
 
 MODULE_PATH_TEXT = (
     "A task on a remote host or with `become` takes the module path (with `async` too: Ansible's async wrapper "
@@ -1355,7 +1425,7 @@ def write_results(configs, extras, rt, info, args, started, elapsed, notes):
     add("| configuration | code runs | tasks | ms per task | x the ping floor | speed-up over awx.awx (token) "
         "| speed-up over awx.awx (password) | requests per task | password checks per task | connections per run |")
     add("|---|---|---|---:|---:|---:|---:|---:|---:|---:|")
-    for c in configs:
+    for c in on_awx(configs):
         if c.diagnostic:
             continue
         for mode in MODES:
@@ -1380,7 +1450,7 @@ def write_results(configs, extras, rt, info, args, started, elapsed, notes):
     add("")
     add("| configuration | a loop: ms per item | the first item | each later item |")
     add("|---|---:|---:|---:|")
-    for c in configs:
+    for c in on_awx(configs):
         if c.runs["loop"] and c.runs["loop"][0].rest is not None:
             add("| %s | %s | %s | %s |" % (c.label, ms(c.med["loop"]), ms(statistics.median(over_runs(c, "loop", "first"))),
                                           ms(statistics.median(over_runs(c, "loop", "rest")))))
@@ -1394,7 +1464,7 @@ def write_results(configs, extras, rt, info, args, started, elapsed, notes):
     add("")
     add("| configuration | separate tasks: ms per task | inside the task | between tasks |")
     add("|---|---:|---:|---:|")
-    for c in configs:
+    for c in on_awx(configs):
         if not c.runs["separate"]:
             continue
         inside = statistics.median(m.inside for m in c.runs["separate"])
@@ -1407,7 +1477,7 @@ def write_results(configs, extras, rt, info, args, started, elapsed, notes):
         "| logins | connections |")
     add("|---|---:|---:|---:|---:|---:|---:|")
     awx_create = awx_pw.create.per_task if awx_pw and awx_pw.create else None
-    for c in configs:
+    for c in on_awx(configs):
         if c.create is None:
             continue
         m = c.create
@@ -1415,6 +1485,8 @@ def write_results(configs, extras, rt, info, args, started, elapsed, notes):
             c.label, ms(m.per_task), speedup(awx_create / m.per_task) if awx_create else "-",
             per(m.requests, m.n), per(m.password_checks, m.n), m.logins, m.connections))
     add("")
+    lines.extend(gateway_lines(by, args))
+    target_table("gateway")
 
     add("## " + TARGET_GROUPS[1][1])
     add("")
@@ -1473,7 +1545,7 @@ def write_results(configs, extras, rt, info, args, started, elapsed, notes):
     (HERE / "RESULTS.md").write_text("\n".join(lines))
     (WORK / "results.json").write_text(json.dumps({
         "n": n, "runs": args.runs, "date": started.isoformat(), "round_trip": rt, "machine": info,
-        "configs": {c.key: {"label": c.label, "path": c.path,
+        "configs": {c.key: {"label": c.label, "path": c.path, "layout": getattr(c, "layout", "awx"),
                             "create": c.create.per_task if c.create else None,
                             "requests_create": c.create.requests if c.create else None,
                             "password_checks_create": c.create.password_checks if c.create else None,
@@ -1487,6 +1559,55 @@ def write_results(configs, extras, rt, info, args, started, elapsed, notes):
         "targets": targets,
     }, indent=2))
     return targets
+
+
+def gateway_lines(by, args):
+    """The section of the gateway layout: each configuration against the gateway beside the same one against
+    AWX 24's layout, in this run; what the run could not measure there, said."""
+    n = args.n
+    measured = [(by[key], by[beside]) for key, beside in GATEWAY_CONFIGS if key in by and beside in by]
+    out = ["## " + TARGET_GROUPS[3][1], ""]
+    out.append(
+        "A second reference service, started with `svcctl start --layout gateway`, runs beside the first with the same "
+        "settings: the platform gateway's layout of Automation Platform 2.5-2.7 (the gateway's API at "
+        "`/api/gateway/v1/`, built on django-ansible-base, in front of the controller's at `/api/controller/v2/`; "
+        "`tests/service/README.md`, \"Gateway layout\"). The configurations below run the same plays against it (the "
+        "create loop, then the unchanged loop and separate tasks), taking turns with all the others. The collection "
+        "finds the layout itself (`service_layout: auto`, its default: the create loop's first item asks `/api/` once "
+        "and the session cache keeps the answer); the token is a personal token of the gateway, the session the "
+        "gateway's login. *Gateway / AWX 24* divides the median time per task against the gateway by the same "
+        "configuration's against AWX 24's layout in this run. awx.awx 24.6.1 is not measured there: it sends its "
+        "requests to `/api/v2/`, which a gateway does not serve (only `CONTROLLER_OPTIONAL_API_URLPATTERN_PREFIX`, an "
+        "environment variable its documentation does not name, moves them).")
+    out.append("")
+    if not measured:
+        out.append("Not measured in this run (`--layouts %s`)." % getattr(args, "layouts", "awx"))
+        out.append("")
+        return out
+    out.append("| configuration | tasks | AWX 24 layout: ms per task | gateway layout: ms per task | gateway / AWX 24 "
+               "| requests per task (AWX 24, gateway) | password checks per task (AWX 24, gateway) "
+               "| connections per run (AWX 24, gateway) |")
+    out.append("|---|---|---:|---:|---:|---:|---:|---:|")
+
+    def both(a, b, mode, attr):
+        return "%s, %s" % (per(statistics.median(over_runs(a, mode, attr)), n),
+                           per(statistics.median(over_runs(b, mode, attr)), n))
+
+    for gw, awx in measured:
+        for mode in MODES:
+            out.append("| %s | %s | %s [%s-%s] | %s [%s-%s] | %s | %s | %s | %s, %s |" % (
+                SHORT[awx.key], tasks_as(mode, n), ms(awx.med[mode]), ms(awx.spread[mode][0]), ms(awx.spread[mode][1]),
+                ms(gw.med[mode]), ms(gw.spread[mode][0]), ms(gw.spread[mode][1]), ratio(gw.med[mode] / awx.med[mode]),
+                both(awx, gw, mode, "requests"), both(awx, gw, mode, "password_checks"),
+                spread_text(over_runs(awx, mode, "connections")), spread_text(over_runs(gw, mode, "connections"))))
+        if gw.create and awx.create:
+            out.append("| %s | created, a loop of %d | %s | %s | %s | %s, %s | %s, %s | %d, %d |" % (
+                SHORT[awx.key], n, ms(awx.create.per_task), ms(gw.create.per_task),
+                ratio(gw.create.per_task / awx.create.per_task), per(awx.create.requests, n), per(gw.create.requests, n),
+                per(awx.create.password_checks, n), per(gw.create.password_checks, n),
+                awx.create.connections, gw.create.connections))
+    out.append("")
+    return out
 
 
 def headline(configs, extras, rt, info, args, started, targets):
@@ -1600,7 +1721,7 @@ def plot(configs, rt, args, started):
     import matplotlib.pyplot as plt
 
     by = {c.key: c for c in configs}
-    shown = [c for c in configs if not c.diagnostic]
+    shown = [c for c in on_awx(configs) if not c.diagnostic]
     labels = [c.label + ("\n(in the worker)" if c.path == "controller" else "") for c in shown]
     loop = [c.med["loop"] * 1000 for c in shown]
     separate = [c.med["separate"] * 1000 for c in shown]
@@ -1644,6 +1765,11 @@ def main(argv=None):
     parser.add_argument("--only", help="comma-separated configuration keys, with floor, floor-worker, token and "
                                        "awx-token always "
                                        "(for trying things; the report wants all): " + ", ".join(CONFIG_ORDER))
+    parser.add_argument("--layouts", default=os.environ.get("BENCH_LAYOUTS", DEFAULT_LAYOUTS),
+                        help="comma-separated layouts of the service to measure the collection against: awx (AWX 24's, "
+                             "always; awx.awx and the extras are measured there), gateway (a second service in the "
+                             "platform gateway's layout: %s) (%s)"
+                             % (", ".join(key for key, _beside in GATEWAY_CONFIGS), DEFAULT_LAYOUTS))
     parser.add_argument("--skip-extras", action="store_true", help="skip the update, forks, scale, lookup, launches and async")
     parser.add_argument("--no-write", action="store_true",
                         help="print the targets; write neither RESULTS.md, results.png nor the README's and guide's numbers")
@@ -1656,6 +1782,11 @@ def main(argv=None):
                         help="measure the async pattern and the fan-out alone (--runs unchanged runs) and rewrite "
                              "only their section of RESULTS.md")
     args = parser.parse_args(argv)
+    layouts = [name.strip() for name in args.layouts.split(",") if name.strip()]
+    unknown = [name for name in layouts if name not in LAYOUTS]
+    if unknown or "awx" not in layouts:
+        parser.error("--layouts takes %s, with awx always (the gateway's numbers are ratios to it), not %s"
+                     % (" and ".join(LAYOUTS), args.layouts))
     if args.report_only and args.pattern_only:
         with open(WORK / "pattern.pickle", "rb") as fh:
             data = pickle.load(fh)
@@ -1678,29 +1809,41 @@ def main(argv=None):
     awx_collections = ensure_awx_collection()
     ensure_awx_venv()
     service = Service(SERVICE_DIR).start(with_idp=sso_wanted())
+    gateway = None
     notes = list(args.note)
     try:
-        token = service.api("POST", "/api/v2/tokens/", json={"description": "benchmark", "scope": "write"})["token"]
-        configs = make_configs(service, token, awx_collections, our_collections)
+        token = service.api("POST", service.tokens, json={"description": "benchmark", "scope": "write"})["token"]
         if args.pattern_only:
-            return pattern_only(service, configs, args, started, t0)
+            return pattern_only(service, make_configs(service, token, awx_collections, our_collections), args, started, t0)
+        gateway_token = None
+        if "gateway" in layouts:
+            gateway = Service(GATEWAY_SERVICE_DIR, layout="gateway").start()
+            gateway_token = gateway.api("POST", gateway.tokens, json={"description": "benchmark", "scope": "write"})["token"]
+        configs = make_configs(service, token, awx_collections, our_collections, gateway, gateway_token)
         if args.only:
             keep = set(args.only.split(",")) | {"floor", "floor-worker", "token", "awx-token"}
+            # A gateway configuration is measured beside its own on AWX 24's layout.
+            keep |= {"gw-token"} if gateway else set()
+            keep |= set(c.beside for c in configs if c.key in keep and c.beside)
             configs = [c for c in configs if c.key in keep]
         if not any(c.key == "sso" for c in configs) and not args.only:
             notes.append(SSO_NOTE % (service.idp_error or "not wanted"))
         if not any(c.key == "previous" for c in configs) and not args.only:
             notes.append("The previous module is not in this run: the git history that holds it is not at hand.")
+        if gateway is None:
+            notes.append("The gateway layout is not in this run (`--layouts %s`)." % args.layouts)
         for c in configs:
             if c.key == "sso":
                 sso_user_as_administrator(service, c)
             if c.kind != "floor" and not c.diagnostic:
-                service.api("POST", "/api/v2/inventories/", json={"name": c.inventory, "organization": 1})
-        log("service at %s; N=%d, %d unchanged runs, %d configurations" % (service.url, args.n, args.runs, len(configs)))
+                against = c.service or service
+                against.api("POST", against.controller + "inventories/", json={"name": c.inventory, "organization": 1})
+        log("service at %s%s; N=%d, %d unchanged runs, %d configurations"
+            % (service.url, ", gateway layout at %s" % gateway.url if gateway else "", args.n, args.runs, len(configs)))
         for c in configs:
             if c.kind == "floor" or c.diagnostic:
                 continue
-            c.create = measure_loop(c, service, args.n, c.inventory)
+            c.create = measure_loop(c, c.service or service, args.n, c.inventory)
             if c.create.changed != args.n:
                 raise RuntimeError("%s: %d of %d tasks changed on create" % (c.key, c.create.changed, args.n))
             log("create %-13s %6s ms/task %3d requests %3d password checks %3d connections"
@@ -1709,7 +1852,7 @@ def main(argv=None):
             order = configs[run % len(configs):] + configs[:run % len(configs)]
             for c in order:
                 for mode in c.modes:
-                    m = measure(c, service, mode, args.n)
+                    m = measure(c, c.service or service, mode, args.n)
                     if c.kind != "floor" and m.changed:
                         raise RuntimeError("%s: %d tasks changed on an unchanged run (%s)" % (c.key, m.changed, mode))
                     c.runs[mode].append(m)
@@ -1749,6 +1892,7 @@ def main(argv=None):
         info["load_end"] = "%.2f %.2f %.2f" % os.getloadavg()
         for c in configs:
             c.env = None  # credentials stay out of the saved data
+            c.service = None
         with open(WORK / "raw.pickle", "wb") as fh:
             pickle.dump((configs, extras, rt, info, args, started, elapsed, notes), fh)
         if args.no_write:
@@ -1759,6 +1903,8 @@ def main(argv=None):
         report(configs, extras, rt, info, args, started, elapsed, notes)
     finally:
         service.stop()
+        if gateway is not None:
+            gateway.stop()
     return 0
 
 
