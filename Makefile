@@ -108,7 +108,7 @@ integration: venv system-deps idp-packages  ## ansible-test integration, against
 # sign-on), the ones that read the API through the lookup and the inventory plugin, an awx.awx
 # playbook with its prefix changed, and a job launched and waited on. The others go through the
 # same client, which maps every path in one place (Layout.path).
-GATEWAY_TARGETS ?= organization user team token sso lookup_api inventory_plugin info_modules awx_compat job_launch job_wait
+GATEWAY_TARGETS ?= organization user team token application sso lookup_api inventory_plugin info_modules awx_compat job_launch job_wait
 integration-gateway: venv system-deps idp-packages  ## the targets of GATEWAY_TARGETS against a reference service in the platform gateway's layout (svcctl start --layout gateway)
 	INTEGRATION_LAYOUT=gateway INTEGRATION_SERVICE_DIR=$(abspath $(RUN))/integration-gateway-service \
 	ANSIBLE_TEST_WORK=$(abspath $(RUN))/ansible-test/integration-gateway TEST_OUTPUT=$(CURDIR)/tests/output/integration-gateway \
@@ -140,7 +140,7 @@ lint: venv collection-path  ## ansible-lint (production profile)
 changelog-lint: venv  ## antsibull-changelog lint
 	antsibull-changelog lint
 
-bench: venv system-deps idp-packages collection-path  ## benchmark beside awx.awx (writes benchmarks/RESULTS.md, results.png; about 14 min at the default N = 50, 3 runs)
+bench: venv system-deps idp-packages collection-path  ## benchmark beside awx.awx (writes benchmarks/RESULTS.md, results.png; about 16 min at the default N = 50, 3 runs, both layouts)
 	python -m pip install --quiet --disable-pip-version-check -r benchmarks/requirements.txt
 	python benchmarks/bench.py $(BENCH_ARGS)
 
