@@ -36,12 +36,14 @@ from ansible_collections.automation.service.plugins.module_utils._outcome import
 SECRET_OPTIONS = [name for name, spec in OPTIONS.items() if spec[3].get('no_log')]
 
 
-def wanted_one(endpoint, params, count):
+def wanted_one(endpoint, params, count, client=None):
     """awx.awx's words for a look-up that did not find exactly one object (playbooks
-    written for it test them): the request, as a path and query, and its count."""
+    written for it test them): the request, as a path and query (where the client's layout
+    puts it: ``/api/controller/v2/...`` behind a platform gateway), and its count."""
     shown = [(k, v) for k, v in params.items() if k != 'page_size']
-    return 'Request to %s%s returned %d items, expected 1' % (
-        api_path(endpoint), '?' + urlencode(shown) if shown else '', count)
+    layout = getattr(client, 'layout', None)
+    path = layout.path(endpoint) if layout is not None else api_path(endpoint)
+    return 'Request to %s%s returned %d items, expected 1' % (path, '?' + urlencode(shown) if shown else '', count)
 
 
 def is_id(value):
@@ -308,7 +310,7 @@ class ApiTask:
         if len(results) > 1 or count > 1:
             described = ', '.join('%s=%s' % item for item in sorted(filters.items()) if item[1] is not None)
             raise MultipleFound('More than one object in %s matches %s: name it by id instead (%s).'
-                                % (endpoint, described, wanted_one(endpoint, params, count)), total_results=count)
+                                % (endpoint, described, wanted_one(endpoint, params, count, self.client)), total_results=count)
         return results[0] if results else None
 
     def lookup(self, endpoint, value, name_field='name', label=None, required=False, missing=None, **filters):
@@ -332,7 +334,7 @@ class ApiTask:
             if missing:
                 raise NotFound(missing % (value,), total_results=0)
             said = '%s %r was not found' % (label or endpoint.rstrip('s'), value)
-            raise NotFound('%s: %s.' % (said, wanted_one(endpoint, params, 0)), total_results=0)
+            raise NotFound('%s: %s.' % (said, wanted_one(endpoint, params, 0, self.client)), total_results=0)
         return found
 
     def _find(self, endpoint, value, text, params):
@@ -353,7 +355,7 @@ class ApiTask:
                 if item.get('id') == int(value):
                     return item
             raise MultipleFound('More than one object in %s is named %r: name it by id instead (%s).'
-                                % (endpoint, text, wanted_one(endpoint, params, count)), total_results=count)
+                                % (endpoint, text, wanted_one(endpoint, params, count, self.client)), total_results=count)
         return results[0] if results else None
 
     def resolve_id(self, endpoint, value, label=None, name_field='name', missing=None, **filters):
