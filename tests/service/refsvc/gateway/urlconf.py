@@ -5,6 +5,7 @@ from django.urls import include, path
 
 from ansible_base.lib.utils.views.django_app_api import AnsibleBaseDjangoAppApiView
 from refsvc import urls as controller_urls
+from refsvc.rbac import gateway as rbac_gateway
 from . import views
 
 gateway_v1 = [
@@ -19,6 +20,8 @@ gateway_v1 = [
     path("organizations/<int:pk>/", views.OrganizationDetail.as_view()),
     path("teams/", views.TeamList.as_view()),
     path("teams/<int:pk>/", views.TeamDetail.as_view()),
+    # django-ansible-base's RBAC API, answered by the service's rbac views over the controller's rows.
+    *[path(p, v.as_view()) for p, v in rbac_gateway.URLS],
     # django-ansible-base's own: applications/, tokens/ (oauth2_provider), authenticators/,
     # authenticator_maps/, authenticator_plugins/ (authentication).
     path("", include(dynamic_urls.api_version_urls)),

@@ -10,3 +10,10 @@ class RbacConfig(AppConfig):
         from . import registry
 
         registry.connect()
+        from django.conf import settings
+
+        if getattr(settings, "SERVICE_LAYOUT", "awx") == "gateway":
+            # The gateway's assignments of the membership roles are the controller's memberships.
+            from . import gateway
+
+            gateway.connect()
