@@ -10,6 +10,13 @@ service does not give an assignment's resource ids back (``*_ansible_id`` read
 back as null or not at all), so a resource id given is first turned into the id
 of the object it names (``?resource__ansible_id=``). Only shared objects
 (organizations, teams, users) have one.
+
+Behind a platform gateway, the assignments of the role definitions that are the memberships of
+organizations and teams (``Organization Member``, ``Organization Admin``, ``Team Member``,
+``Team Admin``) are the gateway's (``/api/gateway/v1/role_user_assignments/``...): they are given
+and taken back there, to the gateway's user or team and object of the same name as the controller's
+(``_shared_resources.Memberships``); ``written_at`` says so. Every other assignment stays the
+controller's.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -20,6 +27,9 @@ from ansible_collections.automation.service.plugins.module_utils._api_module imp
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, NotFound
 from ansible_collections.automation.service.plugins.module_utils._info import object_id as as_object_id
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE
+from ansible_collections.automation.service.plugins.module_utils._shared_resources import (
+    CONTROLLER, GATEWAY, MEMBERSHIP_TYPES, Memberships, membership_definition, on_gateway,
+)
 
 # actor -> (endpoint of the actors, the field that names one)
 ACTORS = {'user': ('users', 'username'), 'team': ('teams', 'name')}
@@ -99,6 +109,12 @@ def run_assignment(api, actor):
             raise ConfigError('role definition %s applies to one %s, which has no resource id: give object_id.'
                               % (definition['name'], definition['content_type']))
         object_id = _by_ansible_id(api, SHARED[definition['content_type']], 'object_ansible_id', object_ansible_id)
+    gateway = on_gateway(api)       # known once the role definition was read at the controller
+    if gateway:
+        api.returns(written_at=[])
+        if membership_definition(definition):
+            return _run_at_gateway(api, actor, definition, object_id)
+    written = {'written_at': [CONTROLLER]} if gateway else {}
 
     filters = {'role_definition': definition['id']}
     body = {'role_definition': definition['id']}
@@ -120,13 +136,65 @@ def run_assignment(api, actor):
         if not api.check_mode:
             api.client.request('DELETE', api.detail_path(existing), expect=(202, 204, 404))
         api.change(_described(existing, actor), {})
+        api.returns(**written)
         return
     if existing is not None:
         api.returns(id=existing['id'], **{api.result_key: existing})
         return
     api.change({}, body)
+    api.returns(**written)
     if api.check_mode:
         api.returns(**{api.result_key: body})
         return
     created = api.client.request('POST', endpoint, json_body=body, expect=(200, 201))
     api.returns(id=created.get('id'), **{api.result_key: created})
+
+
+def _controller_object(api, endpoint, object_id, label):
+    try:
+        return api.client.get('%s/%d' % (endpoint, int(object_id)))
+    except NotFound:
+        raise NotFound('%s %s was not found.' % (label, object_id))
+
+
+def _run_at_gateway(api, actor, definition, object_id):
+    """The membership ``definition`` of ``actor`` at the platform gateway: the controller's user or team and
+    object are turned into the gateway's of the same name, and so is the role definition."""
+    params = api.params
+    actor_ansible_id = actor + '_ansible_id'
+    endpoint, name_field = ACTORS[actor]
+    if params[actor] is not None:
+        if is_id(params[actor]):
+            found = _controller_object(api, endpoint, params[actor], actor)
+        else:
+            found = api.get_one(endpoint, **{name_field: params[actor]})
+            if found is None:
+                raise NotFound('%s %r was not found.' % (actor, params[actor]))
+    else:
+        found = _controller_object(api, endpoint, _by_ansible_id(api, endpoint, actor_ansible_id,
+                                                                 params[actor_ansible_id]), actor)
+    resource_type = MEMBERSHIP_TYPES[definition['content_type']]
+    target = _controller_object(api, SHARED[definition['content_type']], object_id, resource_type)
+    memberships = Memberships(api)
+    gateway_definition = memberships.definition(definition['name'])
+    gateway_actor = memberships.actor(actor, found)
+    gateway_target = memberships.target(resource_type, target)
+    existing = memberships.find(actor, gateway_definition, gateway_actor, gateway_target)
+    what = '%s of %s %s (%s %s)' % (definition['name'], resource_type, target.get('name'), actor,
+                                    found.get(name_field))
+    if params['state'] == 'absent':
+        if existing is None:
+            return
+        api.returns(id=existing['id'])
+        memberships.revoke(existing, what)
+        api.change(_described(existing, actor), {})
+        api.returns(written_at=[GATEWAY])
+        return
+    if existing is not None:
+        api.returns(id=existing['id'], **{api.result_key: existing})
+        return
+    created = memberships.grant(actor, gateway_definition, gateway_actor, gateway_target, what)
+    api.change({}, dict((key, created[key]) for key in ('role_definition', actor, 'object_id')))
+    api.returns(written_at=[GATEWAY], **{api.result_key: created})
+    if not api.check_mode:
+        api.returns(id=created.get('id'))

@@ -289,3 +289,115 @@ class SharedResource(Resource):
         api.returns(id=obj.get('id'), existing={} if new else masked(original or at_gateway, self.secret),
                     end_state=masked(obj, self.secret), written_at=written, **{self.result_key: obj})
         return obj, new
+
+
+# -- memberships: role assignments at the gateway -----------------------------------------------
+
+# The roles of organizations and teams a controller behind a platform gateway refuses to grant to users or take back
+# (AWX 24.6.1's UserRolesList and RoleUsersList: "Cannot directly modify user membership to ..."): they are the
+# gateway's, given as its role assignments of django-ansible-base's managed role definitions of these names.
+MEMBERSHIP_ROLES = {
+    ('organization', 'member_role'): 'Organization Member',
+    ('organization', 'admin_role'): 'Organization Admin',
+    ('team', 'member_role'): 'Team Member',
+    ('team', 'admin_role'): 'Team Admin',
+}
+# The role definitions' content types, and the gateway's lists of their objects.
+MEMBERSHIP_TYPES = {'shared.organization': 'organization', 'shared.team': 'team'}
+
+
+def is_membership(resource_type, role_field):
+    return (resource_type, role_field) in MEMBERSHIP_ROLES
+
+
+def membership_definition(definition):
+    """Whether the controller's role definition ``definition`` is one of the memberships the gateway keeps."""
+    resource_type = MEMBERSHIP_TYPES.get(definition.get('content_type'))
+    return resource_type is not None and definition.get('name') in [
+        name for (kind, _field), name in MEMBERSHIP_ROLES.items() if kind == resource_type]
+
+
+class Memberships:
+    """The role assignments of the gateway (``role_user_assignments/``, ``role_team_assignments/``) that are the
+    memberships of organizations and teams. The objects are the controller's copies, whose namesakes at the
+    gateway are found by name (the gateway's ids are not the controller's)."""
+
+    def __init__(self, api):
+        self.api = api
+        self.layout = api.client.layout
+        self._found = {}
+
+    def _cached(self, key, find):
+        if key not in self._found:
+            self._found[key] = find()
+        return self._found[key]
+
+    def definition(self, name):
+        def find():
+            found = self.api.get_one(self.layout.gateway_path('role_definitions'), name=name)
+            if found is None:
+                raise NotFound('The platform gateway has no role definition %r (%s).'
+                               % (name, self.layout.gateway_path('role_definitions')), total_results=0)
+            return found
+        return self._cached(('role_definition', name), find)
+
+    def _gateway(self, endpoint, name_field, name, label, **filters):
+        found = Gateway(self.api, endpoint, name_field).find(name, **filters)
+        if found is None:
+            raise NotFound('%s %r was not found at the platform gateway (%s, by name).'
+                           % (label, name, self.layout.gateway_path(endpoint)), total_results=0)
+        return found
+
+    def organization(self, name):
+        return self._cached(('organization', name), lambda: self._gateway('organizations', 'name', name, 'organization'))
+
+    def user(self, username):
+        return self._cached(('user', username), lambda: self._gateway('users', 'username', username, 'user'))
+
+    def team(self, team):
+        """The gateway's team of the controller's ``team`` (in the gateway's organization of the same name)."""
+        organization = ((team.get('summary_fields') or {}).get('organization') or {}).get('name')
+
+        def find():
+            filters = {}
+            if organization is not None:
+                filters['organization'] = self.organization(organization)['id']
+            return self._gateway('teams', 'name', team['name'], 'team', **filters)
+        return self._cached(('team', team.get('id'), team['name']), find)
+
+    def target(self, resource_type, obj):
+        """The gateway's object of the controller's organization or team ``obj``."""
+        if resource_type == 'organization':
+            return self.organization(obj['name'])
+        return self.team(obj)
+
+    def actor(self, actor_type, obj):
+        """The gateway's user or team of the controller's ``obj``."""
+        return self.user(obj['username']) if actor_type == 'user' else self.team(obj)
+
+    def endpoint(self, actor_type):
+        return self.layout.gateway_path('role_%s_assignments' % actor_type)
+
+    def find(self, actor_type, definition, actor, target):
+        return self.api.get_one(self.endpoint(actor_type), role_definition=definition['id'],
+                                object_id=target['id'], **{actor_type: actor['id']})
+
+    def grant(self, actor_type, definition, actor, target, label):
+        """Give the assignment (not in check mode); the assignment, or the body that would be sent."""
+        body = {'role_definition': definition['id'], actor_type: actor.get('id'), 'object_id': target['id']}
+        if self.api.check_mode:
+            return body
+        try:
+            return self.api.client.request('POST', self.endpoint(actor_type), json_body=body, expect=(200, 201))
+        except ServiceError as exc:
+            raise gateway_refused(exc, 'give %s' % label)
+
+    def revoke(self, assignment, label):
+        if self.api.check_mode:
+            return
+        actor_type = 'user' if 'user' in assignment else 'team'
+        path = assignment.get('url') or self.layout.gateway_path('role_%s_assignments/%s' % (actor_type, assignment['id']))
+        try:
+            self.api.client.request('DELETE', path, expect=(202, 204, 404))
+        except ServiceError as exc:
+            raise gateway_refused(exc, 'take back %s' % label)

@@ -22,6 +22,12 @@ description:
   - These are the roles of the objects (C(/api/v2/roles/)). For role definitions and their assignments see
     M(automation.service.role_definition), M(automation.service.role_user_assignment) and
     M(automation.service.role_team_assignment).
+  - Behind a platform gateway, the V(member) and V(admin) roles of organizations and teams granted to users (or
+    revoked) are the gateway's (the controller refuses to change them), so they are given and taken back as role
+    assignments of the gateway (C(/api/gateway/v1/role_user_assignments/)) of its role definitions
+    C(Organization Member), C(Organization Admin), C(Team Member) and C(Team Admin), to the gateway's user and
+    organization or team of the same name. Every other role, and a team's roles, stay the controller's.
+    RV(written_at) says where the task wrote.
   - Takes the options of awx.awx's C(role) module.
 author:
   - automation.service maintainers (@automation-service)
@@ -208,10 +214,22 @@ changes:
       type: str
   sample: [{"action": "grant", "role_id": 53, "resource_type": "job_template", "resource_name": "Deploy",
             "user": "joe"}]
+written_at:
+  description:
+    - Where the task granted or revoked (in check mode, would have) behind a platform gateway, in that order -
+      V(gateway) for the memberships of organizations and teams, V(controller) for the other roles.
+    - An empty list when nothing changed.
+  returned: when the service is a platform gateway
+  type: list
+  elements: str
+  sample: [gateway]
 '''
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, NotFound
+from ansible_collections.automation.service.plugins.module_utils._shared_resources import (
+    CONTROLLER, GATEWAY, MEMBERSHIP_ROLES, Memberships, is_membership, on_gateway,
+)
 
 ROLES = ['admin', 'read', 'member', 'execute', 'adhoc', 'update', 'use', 'approval', 'auditor', 'project_admin',
          'inventory_admin', 'credential_admin', 'workflow_admin', 'notification_admin', 'job_template_admin',
@@ -309,12 +327,12 @@ def run(api):
     api.returns(role=params['role'], changes=[])
     lookup = Lookup(api)
 
-    actors = []     # (sub-list of a role, actor type, id, as given)
+    actors = []     # (sub-list of a role, actor type, id, as given, the object)
     for many, single, endpoint, resource_type, scoped in ACTORS:
         for value in named(params, many, single):
             found = lookup.find(endpoint, resource_type, value, scoped)
             if found is not None:
-                actors.append((endpoint, resource_type, found['id'], value))
+                actors.append((endpoint, resource_type, found['id'], value, found))
     targets = []    # (resource type, object)
     for many, single, endpoint, resource_type, scoped in TARGETS:
         for value in named(params, many, single):
@@ -322,6 +340,8 @@ def run(api):
             if found is not None:
                 targets.append((resource_type, found))
     lookup.check()
+    if on_gateway(api):
+        api.returns(written_at=[])
     if not actors or not targets:
         api.warn('Nothing to %s: the task names no %s.'
                  % ('grant' if params['state'] == 'present' else 'revoke', 'object' if actors else 'user or team'))
@@ -339,13 +359,39 @@ def run(api):
             roles.append((role_id, resource_type, obj))
 
     grant = params['state'] == 'present'
+    gateway = on_gateway(api)       # known once the look-ups went to the controller's API
+    memberships = Memberships(api) if gateway else None
+    at_gateway = set()
+    if gateway:
+        # Every name resolved at the gateway before the first write.
+        for role_id, resource_type, obj in roles:
+            if is_membership(resource_type, role_field) and any(actor[1] == 'user' for actor in actors):
+                memberships.definition(MEMBERSHIP_ROLES[resource_type, role_field])
+                memberships.target(resource_type, obj)
+                for actor in actors:
+                    if actor[1] == 'user':
+                        memberships.actor('user', actor[4])
+                at_gateway.add(role_id)
+    written = []
     for role_id, resource_type, obj in roles:
-        for change in plan(api, role_id, resource_type, obj, actors, grant):
-            changes.append(change)
-            api.change()
-            api.returns(changes=list(changes))
+        if role_id in at_gateway:
+            steps = [(GATEWAY, plan_at_gateway(memberships, role_id, role_field, resource_type, obj,
+                                               [actor for actor in actors if actor[1] == 'user'], grant)),
+                     (CONTROLLER, plan(api, role_id, resource_type, obj,
+                                       [actor for actor in actors if actor[1] != 'user'], grant))]
+        else:
+            steps = [(CONTROLLER, plan(api, role_id, resource_type, obj, actors, grant))]
+        for where, changed in steps:
+            for change in changed:
+                changes.append(change)
+                if where not in written:
+                    written.append(where)
+                api.change()
+                api.returns(changes=list(changes))
     if changes:
         api.show(*diff(changes, grant))
+    if gateway:
+        api.returns(written_at=[where for where in (GATEWAY, CONTROLLER) if where in written])
 
 
 def plan(api, role_id, resource_type, obj, actors, grant):
@@ -358,7 +404,7 @@ def plan(api, role_id, resource_type, obj, actors, grant):
         held = set(item['id'] for item in api.client.iterate(
             path, {'id__in': ','.join(str(i) for i in ids), 'page_size': 200}))
         done = set()
-        for _endpoint, actor_type, actor_id, given in mine:
+        for _endpoint, actor_type, actor_id, given, _found in mine:
             if actor_id in done or (actor_id in held) == grant:
                 continue
             done.add(actor_id)
@@ -367,6 +413,29 @@ def plan(api, role_id, resource_type, obj, actors, grant):
                 api.client.request('POST', path, json_body=body, expect=(204,))
             yield {'action': 'grant' if grant else 'revoke', 'role_id': role_id,
                    'resource_type': resource_type, 'resource_name': obj.get('name'), actor_type: str(given)}
+
+
+def plan_at_gateway(memberships, role_id, role_field, resource_type, obj, users, grant):
+    """Behind a platform gateway: give (or take back) the users the gateway's assignment of the membership role
+    ``role_field`` of the organization or team ``obj``; yields each change once made (in check mode, once planned)."""
+    definition = memberships.definition(MEMBERSHIP_ROLES[resource_type, role_field])
+    target = memberships.target(resource_type, obj)
+    done = set()
+    for _endpoint, actor_type, actor_id, given, found in users:
+        if actor_id in done:
+            continue
+        done.add(actor_id)
+        user = memberships.actor('user', found)
+        held = memberships.find('user', definition, user, target)
+        if (held is not None) == grant:
+            continue
+        what = '%s of %s %s (user %s)' % (definition['name'], label(resource_type), obj.get('name'), found.get('username'))
+        if grant:
+            memberships.grant('user', definition, user, target, what)
+        else:
+            memberships.revoke(held, what)
+        yield {'action': 'grant' if grant else 'revoke', 'role_id': role_id, 'resource_type': resource_type,
+               'resource_name': obj.get('name'), actor_type: str(given)}
 
 
 def diff(changes, grant):

@@ -14,6 +14,12 @@ version_added: 0.2.0
 description:
   - Gives a team (and so its members) the permissions of a role definition on one object (a job template, an
     inventory, an organization, ...), through C(/api/v2/role_team_assignments/), or takes them back with O(state=absent).
+  - Behind a platform gateway, the assignments of the role definitions C(Organization Member),
+    C(Organization Admin), C(Team Member) and C(Team Admin) (the memberships of organizations and teams, which the
+    controller keeps as the gateway's) are given and taken back at the gateway
+    (C(/api/gateway/v1/role_team_assignments/)), to the gateway's team and organization or team of the same name as
+    the controller's ones given; the gateway's role definition of the same name is used. Every other assignment
+    is the controller's. RV(written_at) says where the task wrote.
   - Takes the options of awx.awx's C(role_team_assignment) module.
 author:
   - automation.service maintainers (@automation-service)
@@ -67,6 +73,15 @@ role_team_assignment:
   type: dict
   sample: {"id": 31, "role_definition": 7, "team": 3, "content_type": "awx.jobtemplate", "object_id": "12",
            "object_ansible_id": null}
+written_at:
+  description:
+    - Where the task wrote (in check mode, would write) behind a platform gateway - V(gateway) for the memberships
+      of organizations and teams, V(controller) for the other assignments.
+    - An empty list when nothing changed.
+  returned: when the service is a platform gateway
+  type: list
+  elements: str
+  sample: [gateway]
 '''
 
 from ansible_collections.automation.service.plugins.module_utils._assignment import assignment_spec, run_assignment

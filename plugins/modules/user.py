@@ -19,7 +19,7 @@ description:
   - Behind an Automation Platform platform gateway (see O(service_layout)), the gateway keeps the users; the username,
     password, names, e-mail and O(is_superuser) are written at the gateway (C(/api/gateway/v1/users/)), and the user is
     created and deleted there. O(is_system_auditor) is the controller's own and is written at the controller's copy
-    of the user, and so is the membership of O(organization) (the controller's C(organizations/<id>/users/)).
+    of the user. The membership of O(organization) is the gateway's role assignment of C(Organization Member).
     RV(written_at) says where the task wrote.
 author:
   - automation.service maintainers (@automation-service)
@@ -67,8 +67,8 @@ options:
       - An organization, by name or id, the user is made a member of when created (the user is created through the
         organization's list of users, as awx.awx does, so that an organization admin may create it). A user found
         is left in its organizations.
-      - Behind a platform gateway the user is created at the gateway, then added to the organization's users at the
-        controller.
+      - Behind a platform gateway the user is created at the gateway and made a member of the organization there, by
+        the gateway's role assignment of C(Organization Member) (the controller refuses to change memberships).
     type: str
   is_superuser:
     description:
@@ -126,8 +126,8 @@ user:
 written_at:
   description:
     - Where the task wrote (in check mode, would write) behind a platform gateway, in that order - V(gateway) for the
-      username, password, names, e-mail, O(is_superuser), the creation and the deletion, V(controller) for
-      O(is_system_auditor) and the membership of O(organization).
+      username, password, names, e-mail, O(is_superuser), the membership of O(organization), the creation and the
+      deletion, V(controller) for O(is_system_auditor).
     - An empty list when nothing changed.
   returned: when the service is a platform gateway
   type: list
@@ -138,7 +138,8 @@ written_at:
 from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
 from ansible_collections.automation.service.plugins.module_utils._outcome import masked
 from ansible_collections.automation.service.plugins.module_utils._shared_resources import (
-    CONTROLLER, GATEWAY, Gateway, absent, controller_fields, copy_after, no_copy_yet, on_gateway, side,
+    CONTROLLER, GATEWAY, MEMBERSHIP_ROLES, Gateway, Memberships, absent, controller_fields, copy_after, no_copy_yet,
+    on_gateway, side,
 )
 
 ARGUMENT_SPEC = dict(
@@ -228,10 +229,24 @@ def run_at_gateway(api, copy):
     new = at_gateway is None
     written = []
     holder = {}
+    membership = None
+    if organization is not None:
+        # The membership is the gateway's role assignment (Organization Member), its names resolved before writing.
+        memberships = Memberships(api)
+        name = api.client.get('organizations/%d' % organization)['name']
+        membership = (memberships, memberships.definition(MEMBERSHIP_ROLES['organization', 'member_role']),
+                      memberships.organization(name), name)
 
     def write_gateway():
         holder['gateway'] = gateway.write(at_gateway, shared, 'user', secret=('password',),
                                           create=lambda: {'password': password} if password else {})
+        if membership is not None:
+            memberships, definition, target, name = membership
+            user = holder['gateway']
+            if user.get('id') is None or memberships.find('user', definition, user, target) is None:
+                memberships.grant('user', definition, user, target, '%s of organization %s (user %s)'
+                                  % (definition['name'], name, user.get('username')))
+            api.change(None, {'organization': organization})
 
     if side(api, write_gateway):
         written.append(GATEWAY)
@@ -249,11 +264,6 @@ def run_at_gateway(api, copy):
             holder['controller'] = dict(holder['gateway'], **local)
         else:
             holder['controller'] = controller_fields(api, copy, local, new, ('password',))
-        if organization is not None:
-            if not api.check_mode:
-                api.client.request('POST', 'organizations/%d/users' % organization,
-                                   json_body={'id': holder['controller']['id']}, expect=(204,))
-            api.change(None, {'organization': organization})
 
     if side(api, write_controller):
         written.append(CONTROLLER)
