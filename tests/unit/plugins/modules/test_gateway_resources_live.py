@@ -176,10 +176,10 @@ def test_a_user_is_made_at_the_gateway_with_its_password_masked(gateway):
     assert 'password' not in result['user']
     copy = controller_copy(gateway, 'users', username=username)
     org_id = controller_copy(gateway, 'organizations', name=org)['id']
-    # made at the gateway; the auditor flag and the membership at the controller's copy
-    assert [(m, s) for m, p, s in at(writes, GW)] == [('POST', 201)]
-    assert at(writes, CTL) == [('PATCH', CTL + 'users/%d/' % copy['id'], 200),
-                               ('POST', CTL + 'organizations/%d/users/' % org_id, 204)]
+    # made at the gateway, and the membership (its role assignment); the auditor flag at the controller's copy
+    assert [(m, p.split('/')[4], s) for m, p, s in at(writes, GW)] == [('POST', 'users', 201),
+                                                                       ('POST', 'role_user_assignments', 201)]
+    assert at(writes, CTL) == [('PATCH', CTL + 'users/%d/' % copy['id'], 200)]
     assert copy['is_system_auditor'] is True and copy['email'] == 'a@example.com'
     assert result['user']['id'] == copy['id'] and result['user']['is_system_auditor'] is True
     members = admin(gateway).get('organizations/%d/users' % org_id, params={'username': username})['results']
