@@ -133,11 +133,13 @@ class Runner:
                 text = f.read()
         elapsed = time.monotonic() - t0
         verdict = 'pass' if status == 0 else 'FAIL'
-        self.results[step] = (t0 - self.started, elapsed, verdict, read_cpu(cpu_file))
+        cpu = read_cpu(cpu_file)
+        self.results[step] = (t0 - self.started, elapsed, verdict, cpu)
+        took = fmt_duration(elapsed) + (f' ({fmt_duration(cpu)} of processor time)' if cpu is not None else '')
         if self.buffered:
-            self.say(f'\n===== {step}: output\n{text.rstrip()}\n===== {step}: {verdict} in {fmt_duration(elapsed)}')
+            self.say(f'\n===== {step}: output\n{text.rstrip()}\n===== {step}: {verdict} in {took}')
         else:
-            self.say(f'===== {step}: {verdict} in {fmt_duration(elapsed)}')
+            self.say(f'===== {step}: {verdict} in {took}')
 
     def lane(self, steps: list[str]) -> None:
         for step in steps:
