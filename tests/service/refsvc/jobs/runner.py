@@ -19,17 +19,10 @@ FLUSH_SECONDS = 0.3
 
 
 def start(job, runner="refsvc.jobs.runner"):
-    """Start the runner module ``runner`` for ``job`` and return at once (a thread reaps it)."""
-    from django.conf import settings
+    """Start the runner module ``runner`` for ``job`` and return at once (refsvc/dispatcher.py)."""
+    from refsvc import dispatcher
 
-    log = open(Path(settings.INSTANCE_DIR) / "jobs.log", "ab")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", runner, str(job.pk)],
-        cwd=str(Path(__file__).resolve().parents[2]),
-        stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True,
-    )
-    log.close()
-    threading.Thread(target=proc.wait, daemon=True).start()
+    dispatcher.start([runner, job.pk])
 
 
 def inventory_data(job):

@@ -21,17 +21,10 @@ COMMAND_SECONDS = 300
 
 
 def start(kind, obj):
-    """Start the runner for ``obj`` and return at once (a thread reaps it)."""
-    from django.conf import settings
+    """Start the runner for ``obj`` and return at once (refsvc/dispatcher.py)."""
+    from refsvc import dispatcher
 
-    log = open(Path(settings.INSTANCE_DIR) / "jobs.log", "ab")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "refsvc.updates.runner", kind, str(obj.pk)],
-        cwd=str(Path(__file__).resolve().parents[2]),
-        stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True,
-    )
-    log.close()
-    threading.Thread(target=proc.wait, daemon=True).start()
+    dispatcher.start(["refsvc.updates.runner", kind, obj.pk])
 
 
 class UpdateFailed(Exception):
