@@ -13,7 +13,6 @@ import json
 import shutil
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
