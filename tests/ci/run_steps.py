@@ -69,7 +69,21 @@ def account(path: str, cmd: list[str]) -> int:
         ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
     except (OSError, AttributeError):
         pass
-    status = subprocess.run(cmd, stdin=subprocess.DEVNULL, check=False).returncode
+    # Every process orphaned under the step is reaped as soon as it ends, as init would: a step
+    # that stops a service waits for its process to be gone, which a zombie never is.
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL)
+    while True:
+        try:
+            pid, wait_status = os.wait()
+        except ChildProcessError:
+            status = 1
+            break
+        except InterruptedError:
+            continue
+        if pid == proc.pid:
+            status = os.waitstatus_to_exitcode(wait_status)
+            proc.returncode = status
+            break
     deadline = time.monotonic() + 3
     while time.monotonic() < deadline:  # the orphans that are ending now
         try:
