@@ -5,6 +5,8 @@
 #   tests/ci/matrix.sh [VERSION...]      # default: every version below
 #   MATRIX_STEPS="sanity" tests/ci/matrix.sh 2.16
 #   MATRIX_TARGETS=all tests/ci/matrix.sh 2.21
+#   MATRIX_STEPS_2_21=sanity tests/ci/matrix.sh 2.16 2.21   # 2.21: sanity only
+#   venv=$(tests/ci/matrix.sh --venv 2.21)      # make (or reuse) a version's virtualenv, print its path
 #
 # VERSION is an ansible-core minor version from the table. Each virtualenv gets
 # that ansible-core, plus requirements-dev.txt without the tools that pin their
@@ -28,6 +30,9 @@
 # 2.16), the targets whose modules and plugins that suite runs with this
 # collection in the same run (AWX_SUITE_COVERED below): they pass there or make
 # test fails.
+# make test runs the integration targets under the newest version of MATRIX_CI in the platform
+# gateway's layout instead (make integration-gateway, with this script's --venv), and this
+# script runs only sanity under it (MATRIX_STEPS_2_21=sanity).
 # Results: tests/output/matrix/<version>/{sanity,integration}/ and a summary table.
 set -euo pipefail
 
@@ -54,6 +59,31 @@ table='
 # Tools of requirements-dev.txt left out of the matrix virtualenvs.
 drop='^(ansible-core|ansible-lint|ansible-compat|resolvelib|black|pytokens|awxkit|rstcheck|rstcheck-core|antsibull-[a-z-]+|yamllint)=='
 
+# The virtualenv of a version (made, or reused from the machine's cache), on stdout.
+venv_of() {
+    local version=$1 line pyver release python reqs
+    line=$(awk -v v="$version" '$1 == v' <<<"$table")
+    [ -n "$line" ] || { echo "matrix: unknown ansible-core version $version" >&2; return 2; }
+    read -r _ pyver release <<<"$line"
+    python=$pythons/python$pyver
+    if [ ! -x "$python" ]; then
+        echo "matrix: ansible-core $version needs Python $pyver, which this machine lacks" >&2
+        return 3
+    fi
+    reqs=$root/.run/matrix/$version.requirements.txt
+    mkdir -p "$root/.run/matrix"
+    { echo "ansible-core==$release"; grep -vE "$drop" requirements-dev.txt; } > "$reqs.$$"
+    mv "$reqs.$$" "$reqs"
+    tests/ci/cached-venv.sh "matrix-$version" "$python" -r "$reqs"
+}
+
+if [ "${1:-}" = --venv ]; then
+    [ $# -eq 2 ] || { echo "usage: matrix.sh --venv VERSION" >&2; exit 2; }
+    pythons=$(tests/ci/pythons.sh "$root/.run/pythons")
+    venv_of "$2"
+    exit
+fi
+
 versions=("$@")
 if [ ${#versions[@]} -eq 0 ]; then
     read -r -a versions <<<"$(awk 'NF {printf "%s ", $1}' <<<"$table")"
@@ -68,23 +98,21 @@ for version in "${versions[@]}"; do
     line=$(awk -v v="$version" '$1 == v' <<<"$table")
     [ -n "$line" ] || { echo "matrix: unknown ansible-core version $version" >&2; exit 2; }
     read -r _ pyver release <<<"$line"
-    python=$pythons/python$pyver
-    if [ ! -x "$python" ]; then
-        echo "matrix: ansible-core $version needs Python $pyver, which this machine lacks" >&2
+    t0=$SECONDS
+    rc=0
+    venv=$(venv_of "$version") || rc=$?
+    if [ "$rc" = 3 ]; then
         summary+=("$(printf '%-6s %-6s %-8s %-6s  skipped: no python%s' "$version" "$pyver" "$release" - "$pyver")")
         status=1
         continue
     fi
-
-    reqs=$root/.run/matrix/$version.requirements.txt
-    mkdir -p "$root/.run/matrix"
-    { echo "ansible-core==$release"; grep -vE "$drop" requirements-dev.txt; } > "$reqs"
-    t0=$SECONDS
-    venv=$(tests/ci/cached-venv.sh "matrix-$version" "$python" -r "$reqs")
+    [ "$rc" = 0 ] || exit "$rc"
     setup=$((SECONDS - t0))
 
+    # MATRIX_STEPS_2_21 (the version, its dot an underscore): that version's steps.
+    steps_of=MATRIX_STEPS_${version//./_}
     results=()
-    for step in $steps; do
+    for step in ${!steps_of-$steps}; do
         echo "===== matrix $version: $step"
         t0=$SECONDS
         rc=0
