@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from ..module_utils.faults import record
 from .module_runner import argument_spec, module_names, run_module
 
-EXAMPLES = 60
+# Examples per module (derandomized: the same ones every run).
+EXAMPLES = 45
 
 CONNECTION = {'service_url', 'service_auth', 'service_username', 'service_password', 'service_token',
               'service_client_id', 'service_client_secret', 'service_sso_backend', 'service_sso_idp',
