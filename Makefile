@@ -61,9 +61,15 @@ help:  ## list the targets
 
 venv: $(STAMP)  ## create .venv with requirements-dev.txt (again only when that file changes)
 
+# The virtualenv is kept in the machine's cache, as the matrix's are (tests/ci/cached-venv.sh: keyed by
+# the interpreter and requirements-dev.txt), and .venv links to it: a fresh clone on a machine that ran
+# the tests before does not install it again. A .venv that is a directory of its own is kept as it is.
 $(STAMP): requirements-dev.txt
-	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	@if [ -d $(VENV) ] && [ ! -L $(VENV) ]; then \
+	    $(VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt; \
+	else \
+	    ln -sfn "$$(tests/ci/cached-venv.sh dev $(PYTHON) -r requirements-dev.txt)" $(VENV); \
+	fi
 	touch $@
 
 system-deps:  ## install the Debian packages the tests and the demo need (xmlsec1, graphviz, nodejs, npm) that are missing, as root or with sudo -n; else print the apt-get line
