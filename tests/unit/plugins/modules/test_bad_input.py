@@ -10,7 +10,7 @@ from ..module_utils.faults import record
 from .module_runner import argument_spec, module_names, run_module
 
 # Examples per module (derandomized: the same ones every run).
-EXAMPLES = 45
+EXAMPLES = 30
 
 CONNECTION = {'service_url', 'service_auth', 'service_username', 'service_password', 'service_token',
               'service_client_id', 'service_client_secret', 'service_sso_backend', 'service_sso_idp',
