@@ -5,55 +5,12 @@ role assignments (/api/gateway/v1/role_user_assignments/...), which the controll
 memberships; every other role stays at the controller. Against AWX 24 the same calls write at /api/v2/ only.
 """
 
-import uuid
-
-import pytest
-
-from ansible_collections.automation.service.plugins.module_utils import _client
 from ansible_collections.automation.service.plugins.module_utils._shared_resources import (
     MEMBERSHIP_ROLES, is_membership, membership_definition,
 )
 
-from ..module_utils.helpers import connect_as
-from .module_runner import run_module
-
-WRITES = ('POST', 'PATCH', 'PUT', 'DELETE')
-LOGIN_PATHS = ('/api/login/', '/api/logout/', '/api/gateway/v1/login/', '/api/gateway/v1/logout/')
-GW = '/api/gateway/v1/'
-CTL = '/api/v2/'
-
-
-@pytest.fixture(scope='module')
-def gateway(gateway_service_factory):
-    return gateway_service_factory()    # from the pool of tests/conftest.py
-
-
-@pytest.fixture(autouse=True)
-def forget_layouts():
-    _client._FOUND_LAYOUTS.clear()
-    yield
-    _client._FOUND_LAYOUTS.clear()
-
-
-def tag():
-    return uuid.uuid4().hex[:8]
-
-
-def run(svc, module, check_mode=False, diff=False, **params):
-    """The module's result and the writes it sent ((method, path, status), logins left out)."""
-    args = dict(service_url=svc.url, ca_path=str(svc.ca_path), service_username=svc.admin_username,
-                service_password=svc.admin_password, **params)
-    if diff:
-        args['_ansible_diff'] = True
-    mark = svc.mark()
-    result = run_module(module, args, check_mode=check_mode)
-    writes = [(e['method'], e['path'], e['status']) for e in svc.since(mark)
-              if e['method'] in WRITES and e['path'] not in LOGIN_PATHS]
-    return result, writes
-
-
-def admin(svc):
-    return connect_as(svc, service_auth='basic')
+from .gateway_helpers import CTL, GW, admin, run, tag
+from .gateway_helpers import forget_layouts, gateway  # noqa: F401 (fixtures)
 
 
 def names(svc, path, **filters):
