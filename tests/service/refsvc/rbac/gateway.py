@@ -16,7 +16,7 @@ from rest_framework import permissions
 from ansible_base.oauth2_provider.permissions import OAuth2ScopePermission
 from refsvc.svc.models import Organization
 
-from . import registry, serializers, views
+from . import registry, views
 from .models import Role, RoleDefinition, RoleTeamAssignment, RoleUserAssignment, Team
 
 V1 = "/api/gateway/v1/"
@@ -54,18 +54,6 @@ class GatewayLinks:
         return data
 
 
-class RoleDefinitionSerializer(GatewayLinks, serializers.RoleDefinitionSerializer):
-    pass
-
-
-class RoleUserAssignmentSerializer(GatewayLinks, serializers.RoleUserAssignmentSerializer):
-    pass
-
-
-class RoleTeamAssignmentSerializer(GatewayLinks, serializers.RoleTeamAssignmentSerializer):
-    pass
-
-
 class GatewayRbacPermission(permissions.BasePermission):
     """An authenticated user (a token of read scope only reads); what each may do is the rbac views' own check."""
 
@@ -91,37 +79,22 @@ class GatewayRbac:
         return response
 
 
-class RoleDefinitionList(GatewayRbac, views.RoleDefinitionList):
-    serializer_class = RoleDefinitionSerializer
-
-
-class RoleDefinitionDetail(GatewayRbac, views.RoleDefinitionDetail):
-    serializer_class = RoleDefinitionSerializer
-
-
-class RoleUserAssignmentList(GatewayRbac, views.RoleUserAssignmentList):
-    serializer_class = RoleUserAssignmentSerializer
-
-
-class RoleUserAssignmentDetail(GatewayRbac, views.RoleUserAssignmentDetail):
-    serializer_class = RoleUserAssignmentSerializer
-
-
-class RoleTeamAssignmentList(GatewayRbac, views.RoleTeamAssignmentList):
-    serializer_class = RoleTeamAssignmentSerializer
-
-
-class RoleTeamAssignmentDetail(GatewayRbac, views.RoleTeamAssignmentDetail):
-    serializer_class = RoleTeamAssignmentSerializer
+def at_gateway(view):
+    """The rbac view ``view`` as the gateway serves it: its links and headers the gateway's."""
+    serializer = view.serializer_class
+    serializer = type(serializer.__name__, (GatewayLinks, serializer), {})
+    return type(view.__name__, (GatewayRbac, view), {"serializer_class": serializer})
 
 
 URLS = [
-    ("role_definitions/", RoleDefinitionList),
-    ("role_definitions/<int:pk>/", RoleDefinitionDetail),
-    ("role_user_assignments/", RoleUserAssignmentList),
-    ("role_user_assignments/<int:pk>/", RoleUserAssignmentDetail),
-    ("role_team_assignments/", RoleTeamAssignmentList),
-    ("role_team_assignments/<int:pk>/", RoleTeamAssignmentDetail),
+    (path, at_gateway(view)) for path, view in (
+        ("role_definitions/", views.RoleDefinitionList),
+        ("role_definitions/<int:pk>/", views.RoleDefinitionDetail),
+        ("role_user_assignments/", views.RoleUserAssignmentList),
+        ("role_user_assignments/<int:pk>/", views.RoleUserAssignmentDetail),
+        ("role_team_assignments/", views.RoleTeamAssignmentList),
+        ("role_team_assignments/<int:pk>/", views.RoleTeamAssignmentDetail),
+    )
 ]
 
 
