@@ -146,6 +146,9 @@ REST_FRAMEWORK = {
 
 PRODUCT_NAME = "AWX"
 PRODUCT_VERSION = "24.6.1"
+# The controller's own OAuth2 provider (/api/v2/tokens/, applications/, /api/o/): AWX 24's. The gateway layout
+# turns it off (refsvc/gateway/settings.py).
+CONTROLLER_OAUTH2 = True
 
 # Defaults of the settings that can change at run time.
 RUNTIME_DEFAULTS = {

@@ -120,6 +120,27 @@ def test_controller_api_under_the_controller_prefix(gateway):
     assert r.json()["url"].startswith(CTL + "inventories/")
 
 
+def test_the_controller_has_no_oauth2_provider_of_its_own(gateway):
+    """OAuth2 is the gateway's: the controller answers as once AWX removed its provider (after 24.6.1)."""
+    s = gateway.session()
+    headers = gateway.basic()
+    for path in ("tokens/", "applications/", "users/1/tokens/", "users/1/personal_tokens/"):
+        r = s.get(gateway.url + CTL + path, headers=headers)
+        assert r.status_code == 404, (path, r.status_code)
+    assert s.post(gateway.url + CTL + "tokens/", json={}, headers=headers).status_code == 404
+    assert s.get(gateway.url + "/api/controller/o/").status_code == 404
+    # AWX 24.6.1 leaves oauth2 out of its /api/ root under the URL prefix.
+    assert "oauth2" not in s.get(gateway.url + "/api/controller/").json()
+    v2 = s.get(gateway.url + CTL, headers=headers).json()
+    assert "tokens" not in v2 and "applications" not in v2 and "organizations" in v2
+    me = s.get(gateway.url + CTL + "me/", headers=headers).json()["results"][0]
+    assert set(me["related"]).isdisjoint({"tokens", "personal_tokens", "authorized_tokens"})
+    org = s.get(gateway.url + CTL + "organizations/", headers=headers).json()["results"][0]
+    assert "applications" not in org["related"] and "teams" in org["related"]
+    # The gateway's own tokens are there.
+    assert s.get(gateway.url + GW + "tokens/", headers=headers).status_code == 200
+
+
 def test_session_login_logout_and_me(gateway):
     s, r = gateway.login()
     assert r.status_code == 302

@@ -10,6 +10,10 @@ from refsvc import settings as _base
 from ansible_base.lib.dynamic_config.settings_logic import get_dab_settings
 
 SERVICE_LAYOUT = "gateway"
+# The service has one OAuth2 provider (django-oauth-toolkit's models are swapped once), and here it is
+# the gateway's: the controller answers as it does once AWX removed its own provider (AWX's commit
+# "Remove oauth provider", after 24.6.1; the controller of AAP 2.6): no tokens/, applications/ or o/.
+CONTROLLER_OAUTH2 = False
 ROOT_URLCONF = "refsvc.gateway.urlconf"
 
 INSTALLED_APPS = list(_base.INSTALLED_APPS) + [

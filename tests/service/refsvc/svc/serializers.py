@@ -1,6 +1,7 @@
 import json
 
 import yaml
+from django.conf import settings
 from django.contrib.auth import update_session_auth_hash
 from django.contrib.auth.models import User
 from rest_framework import serializers
@@ -157,6 +158,8 @@ class OrganizationSerializer(ResourceSerializer):
                 "notification_templates_approvals", "object_roles", "access_list", "instance_groups", "galaxy_credentials",
             )
         }
+        if not settings.CONTROLLER_OAUTH2:
+            del related["applications"]
         if obj.default_environment_id:
             related["default_environment"] = "/api/v2/execution_environments/%d/" % obj.default_environment_id
         return related
@@ -461,12 +464,10 @@ class UserSerializer(ResourceSerializer):
 
     def get_related(self, obj):
         base = self.get_url(obj)
-        return {
-            "organizations": base + "organizations/",
-            "tokens": base + "tokens/",
-            "personal_tokens": base + "personal_tokens/",
-            "authorized_tokens": base + "authorized_tokens/",
-        }
+        related = {"organizations": base + "organizations/"}
+        if settings.CONTROLLER_OAUTH2:
+            related.update({name: base + name + "/" for name in ("tokens", "personal_tokens", "authorized_tokens")})
+        return related
 
     def get_summary_fields(self, obj):
         return {"resource": resource_summary("user", obj.pk)}

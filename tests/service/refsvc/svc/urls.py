@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.urls import path, re_path
 
 from . import applications, login, oauth2, views
@@ -23,19 +24,24 @@ v2 = [
     ("credential_types/<int:pk>/", views.CredentialTypeDetail),
     ("credentials/", views.CredentialList),
     ("credentials/<int:pk>/", views.CredentialDetail),
-    ("tokens/", views.TokenList),
-    ("tokens/<int:pk>/", views.TokenDetail),
-    ("applications/", applications.ApplicationList),
-    ("applications/<int:pk>/", applications.ApplicationDetail),
-    ("applications/<int:pk>/tokens/", applications.ApplicationTokenList),
 ]
 
 urlpatterns = [path("api/v2/" + p, v.as_view()) for p, v in v2] + [
     path("api/v2/organizations/<int:pk>/admins/", views.OrganizationUsersView.as_view(relation="admins")),
-    path("api/v2/users/<str:user>/tokens/", views.UserTokenList.as_view()),
-    path("api/v2/users/<str:user>/personal_tokens/", views.UserTokenList.as_view(personal=True)),
     path("api/", views.ApiRootView.as_view()),
-] + oauth2.urls() + [
+]
+# The controller's own OAuth2 provider, unless the layout gives OAuth2 to the gateway (CONTROLLER_OAUTH2).
+if settings.CONTROLLER_OAUTH2:
+    urlpatterns += [
+        path("api/v2/tokens/", views.TokenList.as_view()),
+        path("api/v2/tokens/<int:pk>/", views.TokenDetail.as_view()),
+        path("api/v2/applications/", applications.ApplicationList.as_view()),
+        path("api/v2/applications/<int:pk>/", applications.ApplicationDetail.as_view()),
+        path("api/v2/applications/<int:pk>/tokens/", applications.ApplicationTokenList.as_view()),
+        path("api/v2/users/<str:user>/tokens/", views.UserTokenList.as_view()),
+        path("api/v2/users/<str:user>/personal_tokens/", views.UserTokenList.as_view(personal=True)),
+    ] + oauth2.urls()
+urlpatterns += [
     path("api/login/", login.login_view),
     path("api/logout/", login.logout_view),
     path("accounts/profile/", login.profile_view),

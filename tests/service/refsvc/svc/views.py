@@ -96,17 +96,12 @@ class ApiRootView(ApiMixin, APIView):
     # The real root sets csrftoken (awxkit reads it from here before its login).
     @method_decorator(ensure_csrf_cookie)
     def get(self, request):
-        return Response(
-            {
-                "description": "AWX REST API",
-                "current_version": "/api/v2/",
-                "available_versions": {"v2": "/api/v2/"},
-                "oauth2": "/api/o/",
-                "custom_logo": "",
-                "custom_login_info": "",
-                "login_redirect_override": "",
-            }
-        )
+        data = {"description": "AWX REST API", "current_version": "/api/v2/", "available_versions": {"v2": "/api/v2/"}}
+        # AWX 24.6.1 leaves its OAuth2 root out when asked under its URL prefix (behind the gateway).
+        if settings.CONTROLLER_OAUTH2 and not getattr(request, "svc_controller", False):
+            data["oauth2"] = "/api/o/"
+        data.update({"custom_logo": "", "custom_login_info": "", "login_redirect_override": ""})
+        return Response(data)
 
 
 class ApiV2RootView(ApiMixin, APIView):
@@ -124,6 +119,8 @@ class ApiV2RootView(ApiMixin, APIView):
             "workflow_job_template_nodes", "workflow_job_nodes", "mesh_visualizer", "bulk", "analytics", "receptor_addresses",
         ]
         names += ["role_definitions", "role_team_assignments", "role_user_assignments"]
+        if not settings.CONTROLLER_OAUTH2:
+            names = [n for n in names if n not in ("applications", "tokens")]
         data = {n: "/api/v2/%s/" % n for n in names}
         data["inventory"] = "/api/v2/inventories/"
         return Response(data)
