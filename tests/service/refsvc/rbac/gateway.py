@@ -16,7 +16,7 @@ from rest_framework import permissions
 from ansible_base.oauth2_provider.permissions import OAuth2ScopePermission
 from refsvc.svc.models import Organization
 
-from . import registry, views
+from . import registry, urls
 from .models import Role, RoleDefinition, RoleTeamAssignment, RoleUserAssignment, Team
 
 V1 = "/api/gateway/v1/"
@@ -86,16 +86,9 @@ def at_gateway(view):
     return type(view.__name__, (GatewayRbac, view), {"serializer_class": serializer})
 
 
-URLS = [
-    (path, at_gateway(view)) for path, view in (
-        ("role_definitions/", views.RoleDefinitionList),
-        ("role_definitions/<int:pk>/", views.RoleDefinitionDetail),
-        ("role_user_assignments/", views.RoleUserAssignmentList),
-        ("role_user_assignments/<int:pk>/", views.RoleUserAssignmentDetail),
-        ("role_team_assignments/", views.RoleTeamAssignmentList),
-        ("role_team_assignments/<int:pk>/", views.RoleTeamAssignmentDetail),
-    )
-]
+# django-ansible-base's RBAC API, as the controller's /api/v2/ serves it (rbac/urls.py), at the gateway.
+DAB_RBAC = ("role_definitions/", "role_user_assignments/", "role_team_assignments/")
+URLS = [(path, at_gateway(view)) for path, view in urls.v2 if path.startswith(DAB_RBAC)]
 
 
 # ---------------------------------------------------------------- assignments <-> memberships
