@@ -166,9 +166,10 @@ class SessionAuth(AuthMethod):
 
     def login(self, client, confirm=True):
         """GET the CSRF cookie, POST the form, confirm with /api/v2/me/ (a gateway's /api/gateway/v1/me/)."""
+        first = client.send('GET', client.layout.login_path, with_auth=False, headers={'Accept': PAGE_ACCEPT})
+        # Known now: a gateway answers 404 to AWX's login page, a service no longer a gateway to the gateway's.
         path = client.layout.login_path
-        first = client.send('GET', path, with_auth=False, headers={'Accept': PAGE_ACCEPT})
-        gateway = client.layout.is_gateway      # known now: a gateway answers 404 to AWX's login page
+        gateway = client.layout.is_gateway
         csrftoken = first.cookies.get('csrftoken')
         if not csrftoken:
             raise AuthError('GET %s answered %s without a csrftoken cookie: is %s an automation service?'

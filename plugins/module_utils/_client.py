@@ -172,6 +172,24 @@ class Layout:
                     text = self.gateway + gateway + text[len(awx):]
         return api_path(text, self.controller)
 
+    def awx_form(self, path):
+        """A path of this layout as AWX 24 lays it out (what path() was given), so that it can be laid out
+        again for another layout."""
+        text = str(path).strip()
+        if not self.is_gateway or not text.startswith('/'):
+            return text
+        for awx, gateway in (('/api/login/', 'login/'), ('/api/logout/', 'logout/'), ('/api/o/', 'o/')):
+            if text.startswith(self.gateway + gateway):
+                return awx + text[len(self.gateway + gateway):]
+        for prefix in (self.controller, self.gateway):
+            if text.startswith(prefix):
+                return API_PREFIX + text[len(prefix):]
+        return text
+
+    @property
+    def key(self):
+        return (self.name, self.controller, self.gateway)
+
     @staticmethod
     def tells(endpoint):
         """Whether a 404 to ``endpoint`` (as AWX 24 lays it out) may mean that the service is a gateway."""
@@ -205,6 +223,8 @@ class Layout:
 
 # Layouts found in this process, per base URL: the items of a loop and the tasks of a worker ask once.
 _FOUND_LAYOUTS = {}
+# The base URLs whose layout this process asked the service for (GET /api/), not only remembered.
+_ASKED_LAYOUTS = set()
 
 
 def error_detail(body):
@@ -333,6 +353,10 @@ class Client:
         # then the AWX layout, as a client made without connect() always had.
         self.layout = Layout.named(options.get('service_layout')) or Layout.awx()
         self.layout_found = (options.get('service_layout') or 'auto') != 'auto'
+        # A layout found in the session cache (or by another client of this process) and not asked for again:
+        # the service at that URL may have changed since (an upgrade to a platform gateway, a test bed
+        # started again on the same port), so the first 404 asks once more.
+        self.layout_remembered = False
         self._sleep = sleep
         self.environ = os.environ if environ is None else environ
         if not self.validate_certs:
@@ -365,6 +389,7 @@ class Client:
         if found is not None:
             _FOUND_LAYOUTS[self.base_url] = found
             self.layout, self.layout_found = found, True
+            self.layout_remembered = self.base_url not in _ASKED_LAYOUTS
         return self.layout
 
     def settled_layout(self):
@@ -390,10 +415,12 @@ class Client:
         AWX's nor a gateway's (an older service, a proxy in the way) leaves the AWX layout, as before,
         and is not kept."""
         self.layout_found = True    # asked once, whatever it answers
+        self.layout_remembered = False
         response, body = self.anonymous_json('/api/')
         found = Layout.from_root(body)
         if found is None:
             return self.layout
+        _ASKED_LAYOUTS.add(self.base_url)
         cache = getattr(self, 'cache', None)
         if cache is not None and cache.enabled:
             cache.save(entry_key(self.base_url, 'layout'), found.as_entry())
@@ -459,6 +486,13 @@ class Client:
                 # again where the layout found says.
                 if self.discover().is_gateway:
                     url = self.url(path, params)
+                    continue
+            elif response.status == 404 and self.layout_remembered:
+                # The layout remembered may be one the service no longer has. Where the service answers with
+                # another, the 404 came from a path it does not serve (not processed): send it again there.
+                previous = self.layout
+                if self.discover().key != previous.key:
+                    url = self.url(previous.awx_form(path), params)
                     continue
             if with_auth and self.auth is not None:
                 self.auth.answered(self, response)

@@ -43,8 +43,10 @@ def forget_layouts():
     """Each test starts as a new process would: no layout found yet in memory (the autouse
     isolated_cache fixture gives it an empty session cache too)."""
     _client._FOUND_LAYOUTS.clear()
+    _client._ASKED_LAYOUTS.clear()
     yield
     _client._FOUND_LAYOUTS.clear()
+    _client._ASKED_LAYOUTS.clear()
 
 
 def options(svc, **given):
@@ -86,6 +88,7 @@ def test_the_layout_is_found_from_the_api_root_once_and_kept_in_the_session_cach
 
     # Another process (a fork, a later task) finds it in the session cache: no GET /api/.
     _client._FOUND_LAYOUTS.clear()
+    _client._ASKED_LAYOUTS.clear()
     mark = gateway.mark()
     second = connect_to(gateway, service_auth='basic')
     assert second.layout.is_gateway and me(second) == gateway.admin_username
@@ -109,6 +112,7 @@ def test_a_layout_given_is_not_asked_for(gateway):
 def test_without_the_session_cache_each_process_asks_again(gateway):
     connect_to(gateway, session_cache=False, service_auth='basic').get('organizations')
     _client._FOUND_LAYOUTS.clear()
+    _client._ASKED_LAYOUTS.clear()
     mark = gateway.mark()
     connect_to(gateway, session_cache=False, service_auth='basic').get('organizations')
     assert len(root_asks(gateway.since(mark))) == 1
@@ -166,6 +170,7 @@ def test_session_login_at_the_gateway_is_confirmed_there_and_reused(gateway):
 
     # a later task reuses it: no login, no GET /api/
     _client._FOUND_LAYOUTS.clear()
+    _client._ASKED_LAYOUTS.clear()
     mark = gateway.mark()
     second = connect_to(gateway, service_auth='session')
     assert second.auth.from_cache and me(second) == gateway.admin_username
@@ -342,9 +347,64 @@ def test_auto_against_awx_finds_awx_and_works_as_before(service, isolated_cache)
     assert client.send('GET', 'ping').url == service.url + '/api/v2/ping/'
     # the next task: the cached session and the cached layout, one request
     _client._FOUND_LAYOUTS.clear()
+    _client._ASKED_LAYOUTS.clear()
     mark = service.mark()
     assert me(connect_to(service)) == service.admin_username
     assert [(e['method'], e['path']) for e in service.since(mark)] == [('GET', '/api/v2/me/')]
+
+
+def remember_layout(cache_dir, svc, layout):
+    """A session cache entry, as a task against another service at the same URL would have left it."""
+    SessionCache(directory=str(cache_dir)).save(entry_key(svc.url, 'layout'), layout.as_entry())
+
+
+def test_a_gateway_remembered_where_awx_answers_now_is_asked_for_again(service, isolated_cache):
+    # The URL was a gateway's (a test bed on the same port, a platform since taken down): its layout is in the
+    # session cache, and AWX answers there now.
+    remember_layout(isolated_cache, service, _client.Layout.platform_gateway())
+    mark = service.mark()
+    client = connect_to(service)
+    assert me(client) == service.admin_username
+    asked = [(e['method'], e['path'], e['status']) for e in service.since(mark)]
+    # the gateway's login page: 404; then GET /api/ once, and AWX's login
+    assert asked[:3] == [('GET', GATEWAY_LOGIN, 404), ('GET', '/api/', 200), ('GET', '/api/login/', 200)]
+    assert ('POST', '/api/login/', 302) in asked and len(root_asks(service.since(mark))) == 1
+    assert client.layout.name == 'awx'
+    entry = SessionCache(directory=str(isolated_cache)).load(entry_key(service.url, 'layout'))
+    assert entry['layout'] == 'awx'
+    # the next process finds AWX in the cache: nothing asked again
+    _client._FOUND_LAYOUTS.clear()
+    _client._ASKED_LAYOUTS.clear()
+    mark = service.mark()
+    assert me(connect_to(service)) == service.admin_username
+    assert not root_asks(service.since(mark))
+
+
+def test_awx_remembered_where_a_gateway_answers_now_is_asked_for_again(gateway, isolated_cache):
+    # An AWX upgraded to a platform gateway at the same URL, with its layout in the session cache.
+    remember_layout(isolated_cache, gateway, _client.Layout.awx())
+    for auth in ('session', 'basic'):
+        _client._FOUND_LAYOUTS.clear()
+        _client._ASKED_LAYOUTS.clear()
+        remember_layout(isolated_cache, gateway, _client.Layout.awx())
+        mark = gateway.mark()
+        client = connect_to(gateway, service_auth=auth)
+        assert me(client) == gateway.admin_username, auth
+        assert client.layout.is_gateway
+        assert len(root_asks(gateway.since(mark))) == 1, auth
+
+
+def test_a_remembered_layout_the_service_still_has_costs_one_ask_on_a_404_at_most(service, isolated_cache):
+    connect_to(service, service_auth='basic').get('me')      # found and kept
+    _client._FOUND_LAYOUTS.clear()
+    _client._ASKED_LAYOUTS.clear()
+    client = connect_to(service, service_auth='basic')
+    mark = service.mark()
+    for _ in range(2):
+        assert client.send('GET', 'inventories/999999/').status == 404
+    asked = [(e['method'], e['path']) for e in service.since(mark)]
+    assert asked == [('GET', '/api/v2/inventories/999999/'), ('GET', '/api/'), ('GET', '/api/v2/inventories/999999/')]
+    assert client.layout.name == 'awx'
 
 
 def test_awx_layout_given_against_awx_asks_nothing_more(service):

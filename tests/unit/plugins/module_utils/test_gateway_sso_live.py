@@ -57,8 +57,10 @@ def gateway(gateway_service_factory):
 @pytest.fixture(autouse=True)
 def forget_layouts():
     _client._FOUND_LAYOUTS.clear()
+    _client._ASKED_LAYOUTS.clear()
     yield
     _client._FOUND_LAYOUTS.clear()
+    _client._ASKED_LAYOUTS.clear()
 
 
 def sso_options(gw, backend, username=None, password=None, **given):

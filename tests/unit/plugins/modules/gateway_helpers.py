@@ -30,8 +30,10 @@ def gateway(gateway_service_factory):
 def forget_layouts():
     """Each test finds the service's layout again, as a new module run would."""
     _client._FOUND_LAYOUTS.clear()
+    _client._ASKED_LAYOUTS.clear()
     yield
     _client._FOUND_LAYOUTS.clear()
+    _client._ASKED_LAYOUTS.clear()
 
 
 def tag():
