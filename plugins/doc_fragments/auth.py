@@ -35,7 +35,8 @@ options:
       - V(auto) (the default) sends requests as AWX 24 lays them out; the first 404 to one of them asks C(GET /api/)
         once, without credentials, and sends the request again where the layout says; a gateway
         answers with its C(apis), AWX with its C(current_version). The answer is kept in the session cache for a day
-        (per O(service_url), for every user and auth method), so later tasks and forks do not ask again. An answer
+        (per O(service_url), for every user and auth method), so later tasks and forks do not ask again; a task that
+        gets a 404 with a layout from the cache asks once more, in case the service at that URL changed. An answer
         that is neither is taken as V(awx).
       - Endpoints such as C(hosts) go to the controller's API of the layout; absolute paths and the C(related)
         links the service returns are used as they are, except that on a gateway a path starting C(/api/v2/) goes to
