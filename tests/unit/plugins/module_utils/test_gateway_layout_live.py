@@ -21,6 +21,7 @@ from ansible_collections.automation.service.plugins.module_utils._errors import 
 from ansible_collections.automation.service.plugins.module_utils._options import resolve
 from ansible_collections.automation.service.plugins.module_utils._session_cache import SessionCache, entry_key
 
+from .helpers import forget_layouts  # noqa: F401 (the fixture)
 from ..modules.playbook import run_playbook
 
 GATEWAY_LOGIN = '/api/gateway/v1/login/'
@@ -36,17 +37,6 @@ def gateway(gateway_service_factory):
 @pytest.fixture(scope='module')
 def gateway_without_basic(gateway_service_factory):
     return gateway_service_factory(GATEWAY_BASIC_AUTH_ENABLED='false')
-
-
-@pytest.fixture(autouse=True)
-def forget_layouts():
-    """Each test starts as a new process would: no layout found yet in memory (the autouse
-    isolated_cache fixture gives it an empty session cache too)."""
-    _client._FOUND_LAYOUTS.clear()
-    _client._ASKED_LAYOUTS.clear()
-    yield
-    _client._FOUND_LAYOUTS.clear()
-    _client._ASKED_LAYOUTS.clear()
 
 
 def options(svc, **given):

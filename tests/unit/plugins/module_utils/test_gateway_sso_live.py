@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from ansible_collections.automation.service.plugins.module_utils import _client
 from ansible_collections.automation.service.plugins.module_utils._authenticator import connect
 from ansible_collections.automation.service.plugins.module_utils._errors import AuthError
 from ansible_collections.automation.service.plugins.module_utils._options import resolve
 from ansible_collections.automation.service.plugins.module_utils._session_cache import SessionCache
 
+from .helpers import forget_layouts  # noqa: F401 (the fixture)
 from ..modules.playbook import run_playbook
 
 ROOT = Path(__file__).resolve().parents[4]
@@ -52,15 +52,6 @@ class Gateway:
 @pytest.fixture(scope='module')
 def gateway(gateway_service_factory):
     return Gateway(gateway_service_factory(with_idp=True))
-
-
-@pytest.fixture(autouse=True)
-def forget_layouts():
-    _client._FOUND_LAYOUTS.clear()
-    _client._ASKED_LAYOUTS.clear()
-    yield
-    _client._FOUND_LAYOUTS.clear()
-    _client._ASKED_LAYOUTS.clear()
 
 
 def sso_options(gw, backend, username=None, password=None, **given):

@@ -10,9 +10,7 @@ import uuid
 
 import pytest
 
-from ansible_collections.automation.service.plugins.module_utils import _client
-
-from ..module_utils.helpers import connect_as
+from ..module_utils.helpers import connect_as, forget_layouts  # noqa: F401 (the fixture, for the test modules)
 from .module_runner import run_module
 
 WRITES = ('POST', 'PATCH', 'PUT', 'DELETE')
@@ -24,16 +22,6 @@ CTL = '/api/v2/'
 @pytest.fixture(scope='module')
 def gateway(gateway_service_factory):
     return gateway_service_factory()    # from the pool of tests/conftest.py
-
-
-@pytest.fixture(autouse=True)
-def forget_layouts():
-    """Each test finds the service's layout again, as a new module run would."""
-    _client._FOUND_LAYOUTS.clear()
-    _client._ASKED_LAYOUTS.clear()
-    yield
-    _client._FOUND_LAYOUTS.clear()
-    _client._ASKED_LAYOUTS.clear()
 
 
 def tag():
