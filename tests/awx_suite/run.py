@@ -30,6 +30,15 @@ On the real AWX that result cannot change: awx.awx 24.6.1 and AWX 24.6.1 are bot
 fixed, so ``make test`` runs ours there beside awx.awx's recorded result, and a
 whole run (``make awx-suite-real``) records it again.
 
+``--awx-cache DIR`` keeps awx.awx's results on the reference service in DIR,
+keyed by a hash of what decides them (the reference service's code, this
+runner and its table, awx.awx's build and the plays' ansible-core; awx.awx
+24.6.1 itself is fixed): a run whose key has results takes awx.awx's from
+there (shown as ``pass+``/``FAIL+`` with the seconds they took) and runs ours
+only; a run of every target without them runs awx.awx too and keeps its
+results. A change to the reference service means a new key, so awx.awx runs
+again.
+
 Plays run side by side (``--jobs``, default AWX_SUITE_JOBS or 2), longest first,
 so that neither the service nor the plays leave a core idle. Two plays never
 run the same target at once (awx.awx's and ours would meet on its names), nor
@@ -42,6 +51,8 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import hashlib
+import json
 import os
 import re
 import shutil
@@ -256,6 +267,19 @@ def service_env() -> dict:
     return env
 
 
+def awx_results_key(awx_collection: Path) -> str:
+    """What decides awx.awx's results on the reference service, hashed."""
+    digest = hashlib.sha256()
+    service = ROOT / 'tests' / 'service'
+    files = sorted(p for p in service.rglob('*')
+                   if p.is_file() and '__pycache__' not in p.parts and service / 'tests' not in p.parents)
+    files += [HERE / 'run.py', HERE / 'run.sh', HERE / 'targets.yml']
+    for path in files:
+        digest.update(str(path.relative_to(ROOT)).encode() + b'\0' + path.read_bytes() + b'\0')
+    digest.update(str(awx_collection.resolve()).encode() + b'\0' + PYTHON.encode())
+    return digest.hexdigest()[:16]
+
+
 def fmt(seconds: float) -> str:
     return f'{seconds:.0f}'
 
@@ -269,6 +293,8 @@ def main() -> int:
     parser.add_argument('--collections', default='awx,ours')
     parser.add_argument('--awx-recorded', action='store_true',
                         help="do not run awx.awx: take its results from targets.yml (awx_<kind> entries)")
+    parser.add_argument('--awx-cache', type=Path, default=None,
+                        help="keep awx.awx's results on the reference service here, and take them from here")
     parser.add_argument('--table', type=Path, default=None)
     parser.add_argument('--jobs', type=int, default=JOBS, help='plays run side by side')
     parser.add_argument('--timeout', type=int, default=int(os.environ.get('AWX_SUITE_TIMEOUT', '0')) or None,
@@ -287,6 +313,16 @@ def main() -> int:
     if args.awx_recorded:
         collections = [c for c in collections if c != 'awx']
     env = service_env()
+    cached_file, cached = None, {}
+    if args.awx_cache and 'awx' in collections and args.service_kind == 'reference':
+        cached_file = args.awx_cache / f'reference-{awx_results_key(args.awx_collection or awx_collection)}.json'
+        if cached_file.is_file():
+            cached = json.loads(cached_file.read_text(encoding='utf-8'))
+        if all(target in cached for target in wanted if not (table.get(target) or {}).get('skip_reference')):
+            print(f"awx-suite: awx.awx's results on this reference service from {cached_file}", flush=True)
+            collections = [c for c in collections if c != 'awx']
+        else:
+            cached = {}
 
     trees = {}
     if 'awx' in collections:
@@ -319,6 +355,10 @@ def main() -> int:
             skipped = entry.get(f'skip_{args.service_kind}')
             results[target]['awx'] = None if skipped else (not entry.get(f'awx_{args.service_kind}'), None, '')
         collections = ['awx'] + collections
+    elif cached:
+        for target in wanted:
+            results[target]['awx'] = tuple(cached[target]) if target in cached else None
+        collections = ['awx'] + collections
 
     lines = [f'awx.awx integration targets on the {args.service_kind} service',
              f'{"target":28} ' + ' '.join(f'{c:>6} {"s":>4}' for c in collections) + '  first failing task / why skipped']
@@ -335,7 +375,7 @@ def main() -> int:
                 continue
             ok, seconds, failure = res
             counts[name] += ok
-            word = ('pass' if ok else 'FAIL') + ('*' if seconds is None else '')
+            word = ('pass' if ok else 'FAIL') + ('*' if seconds is None else '+' if name == 'awx' and cached else '')
             row += f'{word:>6} {"" if seconds is None else fmt(seconds):>4} '
             if not ok and not note and seconds is not None:
                 note = f'{name}: {failure}'
@@ -365,10 +405,18 @@ def main() -> int:
                  + f'; {fmt(elapsed)} s, {max(1, args.jobs)} at a time')
     if args.awx_recorded:
         lines.append('awx*: awx.awx not run; its result recorded from a whole run on this service (targets.yml)')
+    if cached:
+        lines.append(f'awx+: awx.awx not run; its result from an earlier run on this same reference service ({cached_file.name})')
     if regressions:
         lines.append('passes with awx.awx, fails with automation.service: ' + ', '.join(regressions))
     if awx_failures:
         lines.append(f'fails with awx.awx on the {args.service_kind} service, for no known reason: ' + ', '.join(awx_failures))
+    if cached_file and not cached and set(wanted) == set(available) and not awx_failures:
+        # (kept only when awx.awx met no failure it should not have: a slow machine's time-out is not kept)
+        cached_file.parent.mkdir(parents=True, exist_ok=True)
+        partial = cached_file.with_suffix('.tmp')
+        partial.write_text(json.dumps({t: list(r['awx']) for t, r in results.items() if r.get('awx')}), encoding='utf-8')
+        partial.rename(cached_file)
     text = '\n'.join(lines)
     print('\n' + text)
     out = args.table or (logroot / 'table.txt')

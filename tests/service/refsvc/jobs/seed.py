@@ -52,7 +52,8 @@ def create_preload_data(organization, superuser):
 def check_out_demo_project(project):
     """The real service ships the project with its checkout (status successful at
     the preloaded revision); here it is cloned once, if its URL can be reached
-    (GIT_CONFIG_GLOBAL may point it at a local mirror)."""
+    (the git configuration of the service's environment may point it at a local mirror:
+    sample_repos.py)."""
     from refsvc.updates.runner import git_environment
 
     target = projects.scm_root() / projects.scm_local_path(project)

@@ -87,10 +87,12 @@ class Run:
 def git_environment():
     import os
 
-    # The git configuration the service was started with stays (GIT_CONFIG_GLOBAL, e.g. URL
-    # rewrites to local mirrors; GIT_SSL_CAINFO), as a controller's own git configuration would.
-    keep = ("GIT_CONFIG_GLOBAL", "GIT_SSL_CAINFO")
-    env = {k: v for k, v in os.environ.items() if k in keep or not k.startswith(("GIT_", "SVC_", "DJANGO_"))}
+    # The git configuration the service was started with stays (GIT_CONFIG_GLOBAL, or
+    # GIT_CONFIG_COUNT with its GIT_CONFIG_KEY_<n>/GIT_CONFIG_VALUE_<n>: URL rewrites to local
+    # mirrors; GIT_SSL_CAINFO), as a controller's own git configuration would.
+    keep = ("GIT_CONFIG_GLOBAL", "GIT_SSL_CAINFO", "GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_")
+    env = {k: v for k, v in os.environ.items()
+           if k.startswith(keep) or not k.startswith(("GIT_", "SVC_", "DJANGO_"))}
     env.update({"GIT_TERMINAL_PROMPT": "0", "GIT_CONFIG_NOSYSTEM": "1", "LC_ALL": "C"})
     return env
 
