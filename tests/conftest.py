@@ -62,6 +62,8 @@ class Service:
             command.append("--with-idp")
         if self.layout != "awx":
             command += ["--layout", self.layout]
+        if self.port:
+            command += ["--port", str(self.port)]  # started again: where it was
         result = subprocess.run(command, capture_output=True, text=True, timeout=300)
         if result.returncode != 0:
             raise RuntimeError("svcctl start failed:\n%s\n%s" % (result.stdout, result.stderr))

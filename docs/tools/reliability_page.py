@@ -33,10 +33,14 @@ This page is generated from the latest test run ({when}); the tests assert every
 The rules behind the table:
 
 - Requests that can safely be sent again (GET, HEAD, OPTIONS, PUT, PATCH, DELETE) are retried on a
-  failed connection and on 429, 502, 503 and 504, with exponential back-off and jitter, honouring
-  ``Retry-After``, at most ``request_retries`` times and within ``request_retry_max_seconds``.
+  failed connection and on 429, 502, 503 and 504, with exponential back-off (at most 8 s between two
+  attempts) and jitter, honouring ``Retry-After``, until ``request_retry_max_seconds`` (60 by default)
+  is spent; ``request_retries``, unset by default, bounds their number too when set. A service that
+  restarts (an upgrade, a pod moved) is waited for: the run is slower by the time it was down, and
+  nothing fails.
 - A POST (a create, a token, a job launch) is retried only when the connection was never made or the
-  service answered 429. When its answer is lost, the task fails saying that the outcome is unknown and how
+  service answered 429. A host name that does not exist is not asked again; a failure to resolve it
+  for now is. When its answer is lost, the task fails saying that the outcome is unknown and how
   to check; running the task again is safe, because the module looks the object up first.
 - A session the service forgot is renewed once, transparently; a rejected token fails at once.
 - Answers that are not JSON fail with the status and the first bytes of the answer, never a traceback.

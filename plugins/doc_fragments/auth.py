@@ -179,7 +179,9 @@ options:
         C(Retry-After) header is honoured.
       - A POST is retried only when the connection could not be made at all or the service answered 429 (it says it
         did not process the request); a POST whose answer is lost fails with a message saying the outcome is unknown.
-      - Defaults to V(3). Environment variable E(SERVICE_REQUEST_RETRIES).
+      - Unset by default, so that time alone bounds the retries (see O(request_retry_max_seconds)), and a service
+        that restarts (an upgrade, a pod moved) is waited for instead of failing the task. When set, it bounds the
+        number of retries too. Environment variable E(SERVICE_REQUEST_RETRIES).
     type: int
   request_retry_max_seconds:
     description:

@@ -168,6 +168,10 @@ def _known_only(spec, value, path, ignored):
     return kept
 
 
+# Options that, when optional and given as '', the task reads as not given.
+EMPTY_IS_UNSET = ('organization',)
+
+
 class ModuleSpec:
     """A module's argument spec (its own options and the shared connection
     options), the keywords AnsibleModule takes with it, and what it manages."""
@@ -184,6 +188,10 @@ class ModuleSpec:
         # those keys are left out here too (with a warning) instead of failing the task.
         self.free_form = free_form
         self.spec_kwargs = spec_kwargs      # mutually_exclusive, required_if, ...
+        # An optional organization given as '' is no organization, in every module, as awx.awx reads
+        # it (``if organization:``) and as infra.aap_configuration sends it for "not set".
+        self.empty_is_unset = tuple(option for option in EMPTY_IS_UNSET
+                                    if option in argument_spec and not argument_spec[option].get('required'))
 
     def without_unknown(self, args):
         """``args`` with the keys of the ``free_form`` options' items that their sub-options do
@@ -259,8 +267,11 @@ class ApiTask:
         """``run(self)``; the result, failed with the error's message and fields
         when a typed exception of module_utils ends it."""
         try:
+            read = dict((option, None) for option in self.spec.empty_is_unset if self.given.get(option) == '')
             if self.spec.adjust is not None:
-                self.params = MappingProxyType(dict(self.given, **self.spec.adjust(self.given)))
+                read.update(self.spec.adjust(dict(self.given, **read)))
+            if read:
+                self.params = MappingProxyType(dict(self.given, **read))
             run(self)
             result = self.outcome.result()
         except ServiceError as exc:

@@ -17,6 +17,7 @@ import hashlib
 import json
 import os
 import random
+import socket
 import ssl
 import sys
 import time
@@ -345,8 +346,10 @@ class Client:
                               "service's certificate." % self.ca_path)
         self.validate_certs = options.get('validate_certs', True)
         self.timeout = options.get('request_timeout') or 10.0
+        # Retries are bounded by time (request_retry_max_seconds); request_retries, when set, bounds their
+        # number too.
         retries = options.get('request_retries')
-        self.max_attempts = 1 + (3 if retries is None else retries)
+        self.max_attempts = None if retries is None else 1 + max(0, retries)
         self.max_retry_seconds = options.get('request_retry_max_seconds') or 60.0
         self.auth = auth
         # service_layout: awx or gateway as given; auto is found by find_layout (connect() calls it), until
@@ -519,6 +522,8 @@ class Client:
         except (rexc.InvalidURL, rexc.InvalidHeader, rexc.InvalidSchema, rexc.MissingSchema, ValueError) as exc:
             raise ConfigError('Cannot send %s %s: %s.' % (method, url, _short(exc)))
         except rexc.ConnectionError as exc:
+            if _name_unknown(exc):
+                raise self._connection_error(method, url, exc, True)
             if _never_connected(exc):
                 raise _NotSent(exc)
             raise _MaybeSent(exc)
@@ -547,26 +552,30 @@ class Client:
                 # 429 means the request was not processed; other 5xx may have been.
                 retryable = method in IDEMPOTENT or response.status == 429
             elapsed = time.time() - started
-            if not retryable or attempt >= self.max_attempts or elapsed >= self.max_retry_seconds:
+            spent = not retryable or elapsed >= self.max_retry_seconds or (
+                self.max_attempts is not None and attempt >= self.max_attempts)
+            if spent:
                 if response is not None:
                     return response
-                raise self._connection_error(method, url, error, not_sent)
+                raise self._connection_error(method, url, error, not_sent, attempt, elapsed)
             delay = _retry_after(response)
             if delay is None:
                 delay = min(8.0, 0.5 * (2 ** (attempt - 1))) * (0.5 + random.random() / 2)
             delay = min(delay, max(0.0, self.max_retry_seconds - elapsed))
             self._sleep(delay)
 
-    def _connection_error(self, method, url, error, not_sent):
+    def _connection_error(self, method, url, error, not_sent, attempts=1, elapsed=0.0):
         if method not in IDEMPOTENT and not not_sent:
             return OutcomeUnknown(
                 'The connection broke during %s %s (%s). The service may or may not have processed '
                 'the request: check whether the object exists (or the action happened) before '
                 'running it again.' % (method, url, _short(error)))
+        tried = '%d attempt%s in %.0f s' % (attempts, '' if attempts == 1 else 's', elapsed)
         if not_sent:
-            return ConnectionFailure('Cannot connect to %s: %s' % (self.origin, _short(error)))
-        return ConnectionFailure('Request %s %s failed after retries: %s (timeout %ss)'
-                                 % (method, url, _short(error), self.timeout))
+            return ConnectionFailure('Cannot connect to %s: %s (%s; request_retry_max_seconds %gs)'
+                                     % (self.origin, _short(error), tried, self.max_retry_seconds))
+        return ConnectionFailure('Request %s %s failed after retries: %s (timeout %ss; %s)'
+                                 % (method, url, _short(error), self.timeout, tried))
 
     def _tls_message(self, url, exc):
         host = urlsplit(url).netloc
@@ -636,17 +645,30 @@ class _MaybeSent(_Failed):
     """The request left: the service may have processed it."""
 
 
-def _never_connected(exc):
-    """True when urllib3 failed before the request left (no connection was made)."""
-    from urllib3.exceptions import NewConnectionError
+def _causes(exc):
+    """``exc`` and the errors under it (urllib3's reasons, the context, a wrapped first argument)."""
     seen = set()
     while exc is not None and id(exc) not in seen:
         seen.add(id(exc))
-        if isinstance(exc, (NewConnectionError, ConnectionRefusedError)):
-            return True
+        yield exc
         exc = getattr(exc, 'reason', None) or exc.__context__ or (exc.args[0] if exc.args and isinstance(
             exc.args[0], BaseException) else None)
-    return False
+
+
+def _never_connected(exc):
+    """True when urllib3 failed before the request left (no connection was made)."""
+    from urllib3.exceptions import NewConnectionError
+    return any(isinstance(cause, (NewConnectionError, ConnectionRefusedError)) for cause in _causes(exc))
+
+
+# The resolver's answers that a name does not exist: asking again will not make it exist (a name that
+# could not be resolved for now, EAI_AGAIN, is asked again).
+_NAME_UNKNOWN = tuple(getattr(socket, name) for name in ('EAI_NONAME', 'EAI_NODATA') if hasattr(socket, name))
+
+
+def _name_unknown(exc):
+    """True when the service's host name does not exist (not worth asking again)."""
+    return any(isinstance(cause, socket.gaierror) and cause.errno in _NAME_UNKNOWN for cause in _causes(exc))
 
 
 def _short(error):

@@ -68,7 +68,6 @@ DEFAULTS = {
     'request_timeout': 10.0,
     'allow_insecure_http': False,
     'service_sso_allow_insecure_idp': False,
-    'request_retries': 3,
     'request_retry_max_seconds': 60.0,
     'max_requests_in_flight': 4,
 }

@@ -262,10 +262,9 @@ class Resource:
 
     def association_ids(self, api, existing, option, sublist, endpoint, name_field='name'):
         """The ids of the objects ``option`` names (by ``name_field`` or id)."""
-        filters = {}
-        if option in self.scoped_associations:
-            filters = self.scope_filter(api) or dict((key, existing[key]) for key in self.scope
-                                                     if (existing or {}).get(key) is not None)
+        # Named within the scope the options give, and only that: the same before and after the
+        # object exists (as awx.awx looks them up), never in the scope the object has.
+        filters = self.scope_filter(api) if option in self.scoped_associations else {}
         label = option.replace('_', ' ')  # one of the list
         label = label[:-3] + 'y' if label.endswith('ies') else label.rstrip('s')
         return [self.reference_id(api, None, option, endpoint, value, name_field, label, self.missing.get(option),

@@ -38,7 +38,8 @@ options:
     description:
       - Organization of the job template, by name or id, to find it in (a template takes the organization of its
         project) and to name its O(labels) in. Without it the template is found by name alone and its labels are
-        named in the template's organization.
+        named in any organization, whether the template exists yet or not (as awx.awx looks them up). V('') is
+        the same as leaving it out.
     type: str
   inventory:
     description:
@@ -94,8 +95,8 @@ options:
     type: bool
   labels:
     description:
-      - The labels of the template, by name (in the organization, see O(organization)) or id. The labels must
-        exist (see M(automation.service.label)).
+      - The labels of the template, by name (in O(organization) when given, else in any organization) or id.
+        The labels must exist (see M(automation.service.label)).
     type: list
     elements: str
   forks:

@@ -35,7 +35,10 @@ options:
         templated as text still compare equal. A setting whose current value is text keeps the value as given;
         one whose current value is V(null) takes JSON or YAML lists and dictionaries, booleans and whole numbers.
       - V(null), or no O(value) at all (as with awx.awx), clears a setting that takes it; the service refuses it for
-        the others, and the task fails.
+        the others, and the task fails with C(Unable to update settings). A setting defined in a settings file of
+        the service, which the service keeps as it was, fails the task the same way when given no value (an
+        omitted value is most often a mistake, such as a C(default(omit)) of a missing variable); given a value, it
+        is no change and a warning.
     type: raw
   settings:
     description:
@@ -232,6 +235,13 @@ def run(api):
         if resend:
             api.returns(secrets_sent=resend)
         kept = kept_as_they_were(changed, before, current)
+        if kept and params['settings'] is None and params['value'] is None:
+            # No value (omitted, or null) asks for null, as awx.awx sends it: most settings refuse it, and the task
+            # fails; one the service keeps as it was fails the same way, since nothing asked for was done.
+            api.returns(old_values=masked(before), new_values=masked(changed))
+            raise ApiError('Unable to update settings: %s was given no value, and the service kept it as it was (a '
+                           'setting defined in a settings file of the service cannot be changed through the API).'
+                           % params['name'])
         if kept:
             # The service ignores a setting defined in one of its settings files: nothing changed.
             api.warn('The service kept %s as %s: a setting defined in a settings file of the service cannot be '

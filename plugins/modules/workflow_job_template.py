@@ -102,8 +102,9 @@ options:
     aliases: [survey]
   labels:
     description:
-      - The labels of the workflow job template, by name (in O(organization) when given) or id. The list given
-        replaces the template's labels; V([]) removes them all. The labels must exist.
+      - The labels of the workflow job template, by name (in O(organization) when given, else in any
+        organization, whether the template exists yet or not) or id. The list given replaces the template's
+        labels; V([]) removes them all. The labels must exist.
     type: list
     elements: str
   notification_templates_started:

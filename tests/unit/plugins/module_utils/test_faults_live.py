@@ -164,8 +164,10 @@ def test_every_nth_request_fails_and_a_loop_still_completes(svc):
 
 
 def test_connection_refused_is_a_clear_error(svc):
-    client = connect_as(svc, session_cache=False)
+    client = connect_as(svc, session_cache=False, request_retry_max_seconds=1.5)
     client.base_url = client.origin = 'https://127.0.0.1:9'  # nothing listens on the discard port
-    with pytest.raises(ConnectionFailure, match='Cannot connect to https://127.0.0.1:9'):
+    with pytest.raises(ConnectionFailure, match=r'Cannot connect to https://127.0.0.1:9: .*\(\d+ attempts in \d s; '
+                                                r'request_retry_max_seconds 1.5s\)'):
         client.get('me')
-    record('nothing listening at the service URL', 1, 'failed cleanly, host named', 'yes, then failed')
+    record('nothing listening at the service URL', 1, 'failed cleanly, host named, time tried said',
+           'yes, until request_retry_max_seconds, then failed')

@@ -52,3 +52,13 @@ def test_a_setting_that_changes_warns_not():
     client = Client({'AWX_ISOLATION_BASE_PATH': '/var/tmp'})
     result = run(client, name='AWX_ISOLATION_BASE_PATH', value='/tmp')
     assert result['changed'] is True and result['value'] == '/tmp' and 'warnings' not in result
+
+
+def test_no_value_for_a_setting_the_service_keeps_fails_as_awx_awx_words_it():
+    """awx.awx's settings target: a value omitted (``default(omit)``) must fail with 'Unable to update settings',
+    also where the service ignores the null (a setting defined in a settings file, as on the real AWX test bed)."""
+    client = Client({'AWX_ISOLATION_BASE_PATH': '/var/tmp'}, fixed=['AWX_ISOLATION_BASE_PATH'])
+    result = run(client, name='AWX_ISOLATION_BASE_PATH')
+    assert result['failed'] is True and result['changed'] is False
+    assert result['msg'].startswith('Unable to update settings: AWX_ISOLATION_BASE_PATH was given no value')
+    assert client.calls[-1] == ('PATCH', 'settings/all', {'AWX_ISOLATION_BASE_PATH': None})
