@@ -242,6 +242,7 @@ class ApiTask:
         self.result_key = spec.result_key
         self.outcome = Outcome(diff)
         self.warnings = []
+        self.error = None  # the typed error that ended the task, if one did
         self._client = None
 
     def warn(self, message):
@@ -275,6 +276,7 @@ class ApiTask:
             run(self)
             result = self.outcome.result()
         except ServiceError as exc:
+            self.error = exc
             failed = dict(self.outcome.result(), failed=True, msg=str(exc))
             status = getattr(exc, 'status', None)
             if status is not None:

@@ -28,6 +28,7 @@ from ansible.plugins.action import ActionBase
 from ansible_collections.automation.service.plugins.module_utils._api_module import (
     ApiTask, flattened, infinite_ints, loosened, narrow_token_dict_no_log, nested_type_error,
 )
+from ansible_collections.automation.service.plugins.module_utils._errors import NotFound
 from ansible_collections.automation.service.plugins.plugin_utils import _async_job
 
 COLLECTION = 'automation.service'
@@ -84,7 +85,18 @@ class ServiceAction(ActionBase):
         prepared = self.prepare()
         if isinstance(prepared, dict):
             return _async_job.start(lambda: prepared, async_dir, 0)
-        return _async_job.start(lambda: self.execute(*prepared), async_dir, int(self._task.async_val))
+        return _async_job.start(lambda: self.execute_in_job(*prepared), async_dir, int(self._task.async_val))
+
+    def execute_in_job(self, code, validation, api):
+        """``execute`` in an async job. An object the task names that is not there yet, while jobs of the
+        same loop started before this one still run, may be one of theirs: once they have ended, the task
+        runs once more, from the service (a loop's items come in order; an unhurried loop would have found
+        it). Only a task that changed nothing: every name is resolved before the first write."""
+        result = self.execute(code, validation, api)
+        if isinstance(api.error, NotFound) and not result.get('changed') and _async_job.earlier_jobs_finish():
+            prepared = self.prepare()
+            result = self.execute(*prepared)
+        return result
 
     def finish(self, result):
         """A hook for a module whose result needs more (the token's secret)."""

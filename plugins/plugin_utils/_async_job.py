@@ -29,6 +29,7 @@ import os
 import secrets
 import select
 import signal
+import time
 import traceback
 import warnings
 
@@ -42,6 +43,10 @@ TRUE, FALSE = (True, False) if BOOLEANS else (1, 0)
 
 # The supervisors this worker started and has not reaped yet.
 _SUPERVISORS = []
+# The job files of the jobs this worker started: the items of its loop, in their order. A job
+# forked later holds the files of the jobs started before it (see earlier_jobs_finish).
+_STARTED = []
+POLL_SECONDS = 0.2
 
 
 def job_id():
@@ -91,6 +96,28 @@ def _detach():
         os.close(null)
 
 
+def _finished(path):
+    try:
+        with open(path, 'rb') as handle:
+            data = json.loads(handle.read().decode('utf-8'))
+    except (OSError, ValueError):
+        return True  # gone (async_status cleaned it up), or not a job file of ours
+    return data.get('finished') not in (False, 0)
+
+
+def earlier_jobs_finish():
+    """In a job: wait until the jobs the same worker started before this one (the earlier items of
+    its loop) have ended, as a loop promises its items in order; their own time limits bound the
+    wait. True when one of them was still running, that is, when what they do may not have been
+    there when this job looked."""
+    running = [path for path in _STARTED if not _finished(path)]
+    waited = bool(running)
+    while running:
+        time.sleep(POLL_SECONDS)
+        running = [path for path in running if not _finished(path)]
+    return waited
+
+
 def start(run, async_dir, time_limit):
     """Start ``run()`` (which returns the task's result) as an async job and
     return the wrapper's answer. The job file exists before this returns."""
@@ -105,6 +132,7 @@ def start(run, async_dir, time_limit):
     pid = _fork()
     if pid:
         _SUPERVISORS.append(pid)
+        _STARTED.append(path)
         return {'failed': FALSE, 'started': TRUE, 'finished': FALSE, 'ansible_job_id': jid, 'results_file': path,
                 'changed': True}
     try:  # the supervisor: it never returns into the worker's code
