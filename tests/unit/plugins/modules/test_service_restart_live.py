@@ -52,8 +52,10 @@ def outage_after(svc, mark, when, seconds, timeline):
 
 
 def test_a_loop_across_a_service_restart_completes_and_launches_nothing_twice(svc, template, tmp_path):
-    launches = lambda entries: [e for e in entries if e['method'] == 'POST' and e['path'].endswith(
-        '/job_templates/%d/launch/' % template['id'])]
+    def launches(entries):
+        return [e for e in entries if e['method'] == 'POST' and e['path'].endswith(
+            '/job_templates/%d/launch/' % template['id'])]
+
     tasks = [
         {'name': 'hosts', 'automation.service.host': {'name': '{{ item }}', 'inventory': template['inventory_name']},
          'loop': ['%s-h%02d' % (template['inventory_name'], n) for n in range(HOSTS)], 'register': 'host_results',
