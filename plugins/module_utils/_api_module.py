@@ -243,6 +243,12 @@ class ApiTask:
         self.outcome = Outcome(diff)
         self.warnings = []
         self.error = None  # the typed error that ended the task, if one did
+        # What the task looked up, kept for the rest of it: the names of the objects it named ((endpoint, id) ->
+        # name, for its diff), the scope objects its options name ((option, value) -> object), and the object a
+        # resource found (endpoint -> object or None).
+        self.names = {}
+        self.scope_objects = {}
+        self.found = {}
         self._client = None
 
     def warn(self, message):

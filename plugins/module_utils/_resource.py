@@ -46,7 +46,7 @@ def as_data(value):
 
 def names_of(api):
     """The names of the objects this task looked up: (endpoint, id) -> name, for its diff."""
-    return api.__dict__.setdefault('_names', {})
+    return api.names
 
 
 class Resource:
@@ -98,7 +98,7 @@ class Resource:
 
     def scope_object(self, api, option, value):
         """The scope object ``option`` names (looked up once per task)."""
-        known = api.__dict__.setdefault('_scope_objects', {})
+        known = api.scope_objects
         if (option, value) not in known:
             known[(option, value)] = api.lookup(self.scope[option], value, **self.within(api, option))
         return known[(option, value)]

@@ -26,7 +26,6 @@ from ansible_collections.automation.service.plugins.module_utils._resource impor
 
 GATEWAY = 'gateway'
 CONTROLLER = 'controller'
-_UNSET = object()
 
 
 def on_gateway(api):
@@ -172,14 +171,13 @@ class SharedResource(Resource):
         super(SharedResource, self).__init__(*args, **kwargs)
 
     def find(self, api):
-        found = api.__dict__.get('_shared_found', _UNSET)
-        if found is not _UNSET:
-            return found
+        if self.endpoint in api.found:
+            return api.found[self.endpoint]
         return Resource.find(self, api)
 
     def run(self, api):
         copy = Resource.find(self, api)     # the controller's (its request settles the layout)
-        api.__dict__['_shared_found'] = copy
+        api.found[self.endpoint] = copy
         if not on_gateway(api):
             return Resource.run(self, api)
         return self.run_at_gateway(api, copy)
