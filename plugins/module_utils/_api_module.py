@@ -17,6 +17,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import contextlib
 import json
 import os
 from types import MappingProxyType
@@ -269,6 +270,24 @@ class ApiTask:
 
     def returns(self, **values):
         self.outcome.returns(**values)
+
+    @contextlib.contextmanager
+    def part(self, diff=True, undone_on_error=False):
+        """A part of the task, said with an outcome of its own (``diff`` False: what it shows is left out of the
+        diff), merged into the task's when the part ends. ``undone_on_error``: a part that fails is not merged (its
+        writes were taken back). Yields a dict whose ``changed`` says, once the part ended, whether it changed
+        anything."""
+        task, own, said = self.outcome, Outcome(self.outcome.diff_mode and diff), {'changed': False}
+        self.outcome = own
+        try:
+            yield said
+        except BaseException:
+            self.outcome = task
+            if not undone_on_error:
+                said['changed'] = task.merge(own)
+            raise
+        self.outcome = task
+        said['changed'] = task.merge(own)
 
     def execute(self, run):
         """``run(self)``; the result, failed with the error's message and fields

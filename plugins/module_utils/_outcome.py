@@ -84,6 +84,18 @@ class Outcome:
             raise ValueError('returns() does not set %s: change() does' % ', '.join(sorted(reserved)))
         self._values.update(values)
 
+    def merge(self, part):
+        """Take in the outcome ``part`` of a part of the task (ApiTask.part); whether it changed anything."""
+        result = part.result()
+        diff = result.pop('diff', None)
+        changed = result.pop('changed')
+        if diff:
+            self.show(diff['before'], diff['after'])
+        if changed:
+            self.change()
+        self.returns(**result)
+        return changed
+
     def get(self, key, default=None):
         return self._values.get(key, default)
 

@@ -21,7 +21,7 @@ __metaclass__ = type
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import is_id
 from ansible_collections.automation.service.plugins.module_utils._errors import ApiError, NotFound, ServiceError
-from ansible_collections.automation.service.plugins.module_utils._outcome import Outcome, masked
+from ansible_collections.automation.service.plugins.module_utils._outcome import masked
 from ansible_collections.automation.service.plugins.module_utils._resource import IGNORED, Resource
 
 GATEWAY = 'gateway'
@@ -35,30 +35,12 @@ def on_gateway(api):
     return bool(layout is not None and layout.is_gateway)
 
 
-def merge(task, own):
-    """Merge the outcome ``own`` of a part of the task into the task's; whether it changed anything."""
-    result = own.result()
-    diff = result.pop('diff', None)
-    changed = result.pop('changed')
-    if diff:
-        task.show(diff['before'], diff['after'])
-    if changed:
-        task.change()
-    task.returns(**result)
-    return changed
-
-
 def side(api, write, diff=True):
-    """Run ``write()`` with an outcome of its own; merge it into the task's; whether it changed anything.
-    ``diff`` False: what it shows is left out of the diff (said otherwise by the caller)."""
-    task = api.outcome
-    api.outcome = Outcome(task.diff_mode and diff)
-    try:
+    """Run ``write()`` as a part of the task with an outcome of its own (ApiTask.part); whether it changed
+    anything. ``diff`` False: what it shows is left out of the diff (said otherwise by the caller)."""
+    with api.part(diff) as part:
         write()
-    finally:
-        own, api.outcome = api.outcome, task
-        changed = merge(task, own)
-    return changed
+    return part['changed']
 
 
 def gateway_refused(exc, what):
@@ -270,19 +252,16 @@ class SharedResource(Resource):
         else:
             # All or nothing: when the controller refuses its fields of an object this task made at the
             # gateway, the object is deleted again there, and the task changed nothing.
-            task, api.outcome = api.outcome, Outcome(api.outcome.diff_mode)
             try:
-                write_both()
+                with api.part(undone_on_error=True):
+                    write_both()
             except ServiceError as exc:
                 made = holder.get('gateway')
-                api.outcome = task
                 if made is not None and made.get('id') is not None and not isinstance(exc, NotFound):
                     gateway.delete(made, self.label)
                     exc.message = '%s (the %s %s made at the platform gateway by this task was deleted again)' % (
                         exc.message, self.label, made.get(self.name))
                 raise
-            own, api.outcome = api.outcome, task
-            merge(task, own)
         obj = holder['controller']
         api.returns(id=obj.get('id'), existing={} if new else masked(original or at_gateway, self.secret),
                     end_state=masked(obj, self.secret), written_at=written, **{self.result_key: obj})

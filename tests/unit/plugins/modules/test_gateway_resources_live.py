@@ -291,3 +291,15 @@ def test_the_same_calls_on_awx_write_at_the_controller_only(service):
         assert writes[0][1].startswith(CTL)
     # AWX 24 is never asked for its layout
     assert [e for e in service.since(mark) if e['path'] == '/api/'] == []
+
+
+def test_an_organization_the_controller_refuses_is_deleted_again_at_the_gateway(gateway):
+    """All or nothing: the controller refuses its fields of an organization this task made at the gateway (a
+    negative max_hosts), so the organization is deleted again there and the task changed nothing."""
+    name = 'gw-org-refused-' + tag()
+    result, writes = run(gateway, 'organization', diff=True, name=name, max_hosts=-1)
+    assert result.get('failed') and not result['changed'], result
+    assert 'deleted again' in result['msg'] and 'max_hosts' in result['msg'], result['msg']
+    assert [m for m, p, s in at(writes, GW)] == ['POST', 'DELETE']
+    assert gateway_object(gateway, 'organizations', name=name) is None
+    assert controller_copy(gateway, 'organizations', name=name) is None
