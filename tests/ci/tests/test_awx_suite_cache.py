@@ -1,6 +1,6 @@
 """awx.awx's results on the reference service are kept under a key (tests/awx_suite/run.py
 --awx-cache) that changes with whatever decides them: the reference service's code, the runner and
-its table, awx.awx's build and the plays' Python; not with the reference service's own tests."""
+its table, awx.awx's build and the plays' Python; not with the reference service's own tests or its prose."""
 import importlib.util
 from pathlib import Path
 
@@ -29,6 +29,7 @@ def test_the_key_follows_the_service_and_the_runner_only(runner, tmp_path):
     key = runner.awx_results_key(collection)
     assert key == runner.awx_results_key(collection)
     (tmp_path / "tests/service/tests/test_x.py").write_text("t = 2\n")
+    (tmp_path / "tests/service/README.md").write_text("what it is\n")
     assert runner.awx_results_key(collection) == key
     (tmp_path / "tests/service/refsvc/views.py").write_text("a = 2\n")
     changed = runner.awx_results_key(collection)
