@@ -572,8 +572,8 @@ class Client:
                 'running it again.' % (method, url, _short(error)))
         tried = '%d attempt%s in %.0f s' % (attempts, '' if attempts == 1 else 's', elapsed)
         if not_sent:
-            return ConnectionFailure('Cannot connect to %s: %s (%s; request_retry_max_seconds %gs)'
-                                     % (self.origin, _short(error), tried, self.max_retry_seconds))
+            return ConnectionFailure('Cannot connect to %s: %s (%s; request_retry_max_seconds %ss)'
+                                     % (self.origin, _short(error), tried, '%g' % self.max_retry_seconds))
         return ConnectionFailure('Request %s %s failed after retries: %s (timeout %ss; %s)'
                                  % (method, url, _short(error), self.timeout, tried))
 
@@ -612,6 +612,10 @@ class Client:
             hint = self.auth.forbidden_hint(method, detail)
             if hint:
                 message += ' ' + hint
+        if method not in IDEMPOTENT and response.status in (502, 503, 504):
+            # A proxy's answer: the service behind it may have done the write before the answer was lost.
+            message += (' The service may or may not have processed the request: check whether the object exists '
+                        '(or the action happened) before running it again.')
         cls = NotFound if response.status == 404 else ApiError
         return cls(message, status=response.status, detail=body, method=method, url=response.url)
 
