@@ -93,8 +93,8 @@ def test_a_loop_across_a_service_restart_completes_and_launches_nothing_twice(sv
     status, hosts = svc.admin_request('GET', '/api/v2/hosts/?inventory=%d' % template['inventory'])
     assert hosts['count'] == HOSTS
     down = timeline['up'] - timeline['stopping']
-    record('service stopped and started again (%d s without an answer) during a loop of %d host writes and %d '
-           'launches' % (round(down), HOSTS, LAUNCHES), HOSTS + LAUNCHES,
-           'every item succeeded%s; the run took %.0f s, of which the outage %.0f s'
-           % (', %d said its answer was lost' % len(lost) if lost else '', ended - began, down),
+    record('service stopped %d s, then started again, during a loop of %d host writes and %d launches'
+           % (OUTAGE_SECONDS, HOSTS, LAUNCHES), HOSTS + LAUNCHES,
+           'every item succeeded%s; %.0f s without an answer, the run took %.0f s'
+           % (', %d said its answer was lost' % len(lost) if lost else '', down, ended - began),
            'yes, until the service answered', 'nothing; no launch sent twice')
