@@ -336,6 +336,11 @@ class ApiTask:
             self._client = connect(options, warn=self.warn, environ=self.environ, bounded=self.bounded)
         return self._client
 
+    @property
+    def writes_sent(self):
+        """How many API writes this task has tried to send (0 before it connected)."""
+        return self._client.writes_sent if self._client is not None else 0
+
     # -- reads -----------------------------------------------------------------
 
     def get_one(self, endpoint, **filters):

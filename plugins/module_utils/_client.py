@@ -48,6 +48,7 @@ except ImportError:  # pragma: no cover - Python 2 is not supported, kept for sa
 
 USER_AGENT = 'automation.service-ansible-collection'
 IDEMPOTENT = frozenset(('GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'DELETE'))
+READS = frozenset(('GET', 'HEAD', 'OPTIONS'))
 UNSAFE = frozenset(('POST', 'PUT', 'PATCH', 'DELETE'))
 TRANSIENT_STATUS = frozenset((429, 502, 503, 504))
 API_PREFIX = '/api/v2/'
@@ -352,6 +353,7 @@ class Client:
         self.max_attempts = None if retries is None else 1 + max(0, retries)
         self.max_retry_seconds = options.get('request_retry_max_seconds') or 60.0
         self.auth = auth
+        self.writes_sent = 0  # the API writes (not logins) this client has tried to send
         # service_layout: awx or gateway as given; auto is found by find_layout (connect() calls it), until
         # then the AWX layout, as a client made without connect() always had.
         self.layout = Layout.named(options.get('service_layout')) or Layout.awx()
@@ -478,6 +480,8 @@ class Client:
             request_headers['Content-Type'] = 'application/x-www-form-urlencoded'
         if isinstance(body, str):
             body = body.encode('utf-8')
+        if with_auth and method not in READS:
+            self.writes_sent += 1   # tried, whatever comes of it
         renewed = False
         while True:
             send_headers = dict(request_headers)

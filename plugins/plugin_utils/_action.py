@@ -91,9 +91,10 @@ class ServiceAction(ActionBase):
         """``execute`` in an async job. An object the task names that is not there yet, while jobs of the
         same loop started before this one still run, may be one of theirs: once they have ended, the task
         runs once more, from the service (a loop's items come in order; an unhurried loop would have found
-        it). Only a task that changed nothing: every name is resolved before the first write."""
+        it). Only a task that sent no write: every name is resolved before the first write."""
         result = self.execute(code, validation, api)
-        if isinstance(api.error, NotFound) and not result.get('changed') and _async_job.earlier_jobs_finish():
+        wrote = result.get('changed') or api.writes_sent
+        if isinstance(api.error, NotFound) and not wrote and _async_job.earlier_jobs_finish():
             prepared = self.prepare()
             result = self.execute(*prepared)
         return result
