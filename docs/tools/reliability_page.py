@@ -35,7 +35,9 @@ The rules behind the table:
 - Requests that can safely be sent again (GET, HEAD, OPTIONS, PUT, PATCH, DELETE) are retried on a
   failed connection and on 429, 502, 503 and 504, with exponential back-off (at most 8 s between two
   attempts) and jitter, honouring ``Retry-After``, until ``request_retry_max_seconds`` (60 by default)
-  is spent; ``request_retries``, unset by default, bounds their number too when set. A service that
+  is spent; ``request_retries``, unset by default, bounds their number too when set. A request whose
+  answer was lost (no answer within ``request_timeout``, a connection broken after sending) is sent
+  again at most ``request_retries`` times (3 when unset). A service that
   restarts (an upgrade, a pod moved) is waited for: the run is slower by the time it was down, and
   nothing fails. Measured by hand on the real AWX 24.6.1 (2026-11-27): a play whose loops made 40 hosts
   and launched 10 jobs took 32 s; the same play with AWX stopped in the middle of the host loop and

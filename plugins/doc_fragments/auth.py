@@ -179,9 +179,12 @@ options:
         C(Retry-After) header is honoured.
       - A POST is retried only when the connection could not be made at all or the service answered 429 (it says it
         did not process the request); a POST whose answer is lost fails with a message saying the outcome is unknown.
-      - Unset by default, so that time alone bounds the retries (see O(request_retry_max_seconds)), and a service
-        that restarts (an upgrade, a pod moved) is waited for instead of failing the task. When set, it bounds the
-        number of retries too. Environment variable E(SERVICE_REQUEST_RETRIES).
+      - Unset by default, so that time alone bounds the retries of a request that never reached the service and of
+        one answered 429, 502, 503 or 504 (see O(request_retry_max_seconds)), and a service that restarts (an
+        upgrade, a pod moved) is waited for instead of failing the task. When set, it bounds the number of retries
+        too. A request whose answer was lost (no answer within O(request_timeout), a connection broken after
+        sending) is sent again at most this many times, 3 when unset. Environment variable
+        E(SERVICE_REQUEST_RETRIES).
     type: int
   request_retry_max_seconds:
     description:

@@ -348,9 +348,11 @@ class Client:
         self.validate_certs = options.get('validate_certs', True)
         self.timeout = options.get('request_timeout') or 10.0
         # Retries are bounded by time (request_retry_max_seconds); request_retries, when set, bounds their
-        # number too.
+        # number too. An idempotent request whose answer was lost (a read timeout, a connection broken after
+        # sending) is sent again at most request_retries times, 3 when unset: its next answer may be lost too.
         retries = options.get('request_retries')
         self.max_attempts = None if retries is None else 1 + max(0, retries)
+        self.max_lost_answers = 1 + (3 if retries is None else max(0, retries))
         self.max_retry_seconds = options.get('request_retry_max_seconds') or 60.0
         self.auth = auth
         self.writes_sent = 0  # the API writes (not logins) this client has tried to send
@@ -537,7 +539,7 @@ class Client:
 
     def _send_with_retries(self, method, url, body, headers):
         started = time.time()
-        attempt = 0
+        attempt = lost = 0
         while True:
             attempt += 1
             response = error = None
@@ -556,7 +558,8 @@ class Client:
                 # 429 means the request was not processed; other 5xx may have been.
                 retryable = method in IDEMPOTENT or response.status == 429
             elapsed = time.time() - started
-            spent = not retryable or elapsed >= self.max_retry_seconds or (
+            lost += response is None and not not_sent
+            spent = not retryable or elapsed >= self.max_retry_seconds or lost >= self.max_lost_answers or (
                 self.max_attempts is not None and attempt >= self.max_attempts)
             if spent:
                 if response is not None:

@@ -4,6 +4,8 @@ The faults are real (status codes, resets, delays and bad bodies produced by the
 service's fault middleware over HTTPS); nothing here is mocked.
 """
 
+import time
+
 import pytest
 
 from ansible_collections.automation.service.plugins.module_utils._errors import (
@@ -109,6 +111,23 @@ def test_delay_past_the_timeout_is_retried_for_get(svc):
     set_faults(svc, {'fault': 'delay', 'seconds': 3, 'path': '/api/v2/me/', 'times': 1})
     assert client.get('me')['results'][0]['username'] == svc.admin_username
     record('answer delayed past request_timeout (GET)', 1, 'succeeded on the second attempt', 'yes, 1 retry')
+
+
+def test_a_get_whose_answer_is_always_late_is_sent_four_times_only(svc):
+    """Time bounds the retries of a request never sent; one whose answer was lost is sent again 3 times (the
+    default), not until request_retry_max_seconds is spent: its next answer may be lost too."""
+    client = connect_as(svc, request_timeout=0.5)
+    set_faults(svc, {'fault': 'delay', 'seconds': 2, 'path': '/api/v2/me/'})
+    mark = svc.mark()
+    try:
+        with pytest.raises(ConnectionFailure, match=r'failed after retries: .*\(timeout 0.5s; 4 attempts in \d+ s\)'):
+            client.get('me')
+    finally:
+        set_faults(svc)
+    time.sleep(2.5)  # the late answers are logged as they end
+    assert len([e for e in svc.since(mark) if e['path'] == '/api/v2/me/']) == 4
+    record('answer always later than request_timeout (GET)', 1, 'failed cleanly after 1 + 3 attempts, time tried said',
+           'yes, 3 retries (request_retries, 3 when unset)')
 
 
 def test_delay_past_the_timeout_on_post_is_an_unknown_outcome(svc):
