@@ -42,7 +42,7 @@ The rules behind the table:
   nothing fails. Measured by hand on the real AWX 24.6.1 (2026-11-27): a play whose loops made 40 hosts
   and launched 10 jobs took 32 s; the same play with AWX stopped in the middle of the host loop and
   started again (42 s without an answer: 7 s to stop, 12 s down, 23 s to start) took 77 s, every item
-  changed, 40 hosts and 10 jobs made, none twice. The row "service stopped and started again" below is
+  changed, 40 hosts and 10 jobs made, none twice. The row "service stopped 15 s, then started again" below is
   the same on the reference service, in every test run. Before, with 3 retries (2 to 3.5 s), 6 of 50
   items failed with ``Cannot connect``.
 - A POST (a create, a token, a job launch) is retried only when the connection was never made or the
