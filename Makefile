@@ -43,18 +43,23 @@ MATRIX ?=
 # steps that use the real AWX (real-checked and awx-suite-real-recorded) take turns through
 # tests/realawx/realawx hold, and are far apart in the list so that they seldom wait.
 # Our integration targets run on the real AWX through the differential check (real-checked:
-# integration-real and diffcheck in one run), on the reference service (integration), and on
-# the reference service in the platform gateway's layout (integration-gateway). awx.awx's own
+# integration-real and diffcheck in one run: each request goes to the real AWX, whose answer the
+# target gets, and to the reference service, whose answer must match), on the reference service
+# in the platform gateway's layout (integration-gateway), and, those the check does not send to
+# the reference service (the ones that run jobs, and sso), on the reference service in the AWX
+# layout (integration-unchecked): so every target meets the reference service in both layouts
+# once, without the AWX layout's run repeating what the check already compared
+# (tests/ci/targets.py says which run where; make integration runs them all). awx.awx's own
 # integration targets run with awx.awx and with ours on the reference service
 # (awx-suite-reference), and with ours on the real AWX beside awx.awx's result recorded there
 # (awx-suite-real-recorded: both are fixed at 24.6.1, so that result cannot change; make
 # awx-suite-real records it again).
-TEST_STEPS := real-service integration awx-suite-reference real-checked integration-gateway units matrix-ci pytest \
+TEST_STEPS := real-service integration-unchecked awx-suite-reference real-checked integration-gateway units matrix-ci pytest \
     docs sanity awx-suite-real-recorded importer lint changelog-lint ee
 TEST_JOBS ?= 3
 
 .DEFAULT_GOAL := help
-.PHONY: help venv system-deps idp-packages collection-path demo test $(TEST_STEPS) integration-gateway integration-real diffcheck awx-suite awx-suite-reference awx-suite-real awx-suite-real-recorded build clean bench matrix real-service real-service-start real-service-stop real-service-reset
+.PHONY: help venv system-deps idp-packages collection-path demo test $(TEST_STEPS) integration integration-gateway integration-real diffcheck awx-suite awx-suite-reference awx-suite-real awx-suite-real-recorded build clean bench matrix real-service real-service-start real-service-stop real-service-reset
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 20
@@ -108,6 +113,9 @@ units: venv system-deps idp-packages  ## ansible-test units: tests/unit, with th
 
 integration: venv system-deps idp-packages  ## ansible-test integration, against a reference service started for the run
 	tests/ci/integration.sh --continue-on-error $(INTEGRATION_ARGS)
+
+integration-unchecked: venv system-deps idp-packages  ## the integration targets the differential check does not send to the reference service (tests/ci/targets.py unchecked: the ones that run jobs, and sso), against a reference service: make test's run in the AWX layout
+	tests/ci/integration.sh --continue-on-error $$(python tests/ci/targets.py unchecked) $(INTEGRATION_ARGS)
 
 # Every target runs on the platform gateway's layout as well, but two: instance (it adds nodes to
 # a service deployed on Kubernetes, which the second service of the AWX layout stands for) and

@@ -25,28 +25,7 @@ names=() options=()
 for arg in "$@"; do
     case $arg in -*) options+=("$arg") ;; *) names+=("$arg") ;; esac
 done
-mapfile -t targets < <(python - "$root" "${names[@]}" <<'PY'
-import os
-import sys
-
-import yaml
-
-root, wanted = sys.argv[1], sys.argv[2:]
-with open(os.path.join(root, 'tests', 'integration', 'real-service.yml'), encoding='utf-8') as f:
-    left_out = yaml.safe_load(f)['left_out']
-names = sorted(os.listdir(os.path.join(root, 'tests', 'integration', 'targets')))
-unknown = sorted(set(left_out) - set(names))
-if unknown:
-    sys.exit('real-service.yml names no such target: ' + ', '.join(unknown))
-for name in wanted or names:
-    if name.startswith('setup_') and not wanted:
-        continue
-    if name in left_out:
-        print(f'integration-real: {name} left out: {left_out[name]}', file=sys.stderr)
-        continue
-    print(name)
-PY
-)
+mapfile -t targets < <(python "$root/tests/ci/targets.py" real --why "integration-real: " "${names[@]}")
 [ ${#targets[@]} -gt 0 ] || { echo "integration-real: no target to run" >&2; exit 1; }
 
 idpdir=$root/.run/realawx-idp

@@ -19,26 +19,7 @@ venv=${VENV:-$root/.venv}
 export PATH="$venv/bin:$PATH"
 [ -n "${REALAWX_HELD:-}" ] || exec "$root/tests/realawx/realawx" hold "$0" "$@"
 
-mapfile -t direct < <(python - "$root" <<'PY'
-import os
-import sys
-
-import yaml
-
-root = sys.argv[1]
-
-
-def left_out(path):
-    with open(os.path.join(root, path), encoding='utf-8') as f:
-        return yaml.safe_load(f)['left_out']
-
-
-not_on_real = left_out('tests/integration/real-service.yml')
-for name in sorted(left_out('tests/diffcheck/known.yml')):
-    if name not in not_on_real:
-        print(name)
-PY
-)
+mapfile -t direct < <(python "$root/tests/ci/targets.py" direct)
 
 status=0
 echo "===== real-checked: the targets through the differential check" >&2

@@ -38,30 +38,7 @@ output=$root/tests/output/diffcheck
 work=$root/.run/diffcheck
 svcdir=$work/service
 
-mapfile -t targets < <(python - "$root" "$@" <<'PY'
-import os
-import sys
-
-import yaml
-
-root, wanted = sys.argv[1], sys.argv[2:]
-left_out = {}
-for path in ('tests/integration/real-service.yml', 'tests/diffcheck/known.yml'):
-    with open(os.path.join(root, path), encoding='utf-8') as f:
-        left_out.update(yaml.safe_load(f)['left_out'])
-names = sorted(os.listdir(os.path.join(root, 'tests', 'integration', 'targets')))
-unknown = sorted(set(left_out) - set(names))
-if unknown:
-    sys.exit('left_out names no such target: ' + ', '.join(unknown))
-for name in wanted or names:
-    if name.startswith('setup_') and not wanted:
-        continue
-    if name in left_out:
-        print(f'diffcheck: {name} left out: {left_out[name]}', file=sys.stderr)
-        continue
-    print(name)
-PY
-)
+mapfile -t targets < <(python "$root/tests/ci/targets.py" checked --why "diffcheck: " "$@")
 [ ${#targets[@]} -gt 0 ] || { echo "diffcheck: no target to run" >&2; exit 1; }
 
 "$root/tests/ci/svcctl.sh" stop --dir "$svcdir" >&2 2>/dev/null || true

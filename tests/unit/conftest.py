@@ -4,7 +4,9 @@ ansible-test units does this itself; under plain pytest the repository is
 linked into a temporary collection tree and that tree goes on sys.path.
 """
 
+import atexit
 import os
+import shutil
 import sys
 import tempfile
 
@@ -20,6 +22,8 @@ def _ensure_importable():
     except ImportError:
         pass
     tree = tempfile.mkdtemp(prefix='automation-service-collections-')
+    # removed at exit: rmtree takes the link away, not the repository it points at
+    atexit.register(shutil.rmtree, tree, True)
     namespace = os.path.join(tree, 'ansible_collections', 'automation')
     os.makedirs(namespace)
     os.symlink(ROOT, os.path.join(namespace, 'service'))

@@ -1,0 +1,52 @@
+"""tests/ci/targets.py: which integration targets run where. make test runs the targets on the real
+AWX through the differential check, and on the reference service only those the check does not send
+there: every target must meet the reference service in the AWX layout exactly once."""
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+SCRIPT = ROOT / "tests" / "ci" / "targets.py"
+
+
+def targets(*args):
+    run = subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, check=True)
+    return run.stdout.split(), run.stderr
+
+
+def every_target():
+    return sorted(p.name for p in (ROOT / "tests" / "integration" / "targets").iterdir()
+                  if p.is_dir() and not p.name.startswith("setup_"))
+
+
+def test_every_target_meets_the_reference_service_once_in_the_awx_layout():
+    checked, _ = targets("checked")
+    unchecked, _ = targets("unchecked")
+    assert not set(checked) & set(unchecked)
+    assert sorted(checked + unchecked) == every_target()
+
+
+def test_the_sets_follow_the_left_out_lists():
+    real, _ = targets("real")
+    checked, _ = targets("checked")
+    direct, _ = targets("direct")
+    unchecked, _ = targets("unchecked")
+    assert "job_launch" not in real and "job_launch" in unchecked   # jobs do not run on the real test bed
+    assert "sso" in real and "sso" in direct and "sso" in unchecked  # past the proxy: not compared
+    assert "organization" in checked and "organization" not in unchecked
+    assert sorted(checked + direct) == real
+
+
+def test_names_given_are_filtered_and_the_left_out_said_with_the_reason():
+    chosen, why = targets("checked", "--why", "diffcheck: ", "organization", "job_launch", "sso")
+    assert chosen == ["organization"]
+    assert "diffcheck: job_launch left out: waits for launched jobs to finish" in why
+    assert "diffcheck: sso left out: the identity providers send the browser back" in why
+
+
+def test_a_name_that_is_no_target_fails():
+    with pytest.raises(subprocess.CalledProcessError) as failed:
+        targets("real", "no_such_target")
+    assert "no such integration target: no_such_target" in failed.value.stderr
