@@ -1,7 +1,15 @@
 # -*- coding: utf-8 -*-
 # Copyright: automation.service contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Runs the controller_meta module in the controller's worker when the task runs there."""
+"""The action plugin of every module of the collection.
+
+``meta/runtime.yml`` routes each module's action here (``plugin_routing: action:``); the module
+the task runs comes from the task itself (``resolved_action``), so a new module needs no plugin of
+its own, only its line in ``meta/runtime.yml``. The file carries a module's name because every
+action plugin of a collection documents itself through the module of the same name.
+``plugin_utils/_action.py`` holds how a task runs: in the controller's worker, or as the module on
+a remote host or under ``become``.
+"""
 
 from __future__ import absolute_import, division, print_function
 
@@ -11,4 +19,4 @@ from ansible_collections.automation.service.plugins.plugin_utils._action import 
 
 
 class ActionModule(ServiceAction):
-    module = 'controller_meta'
+    pass

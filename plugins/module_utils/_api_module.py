@@ -177,7 +177,8 @@ class ModuleSpec:
     """A module's argument spec (its own options and the shared connection
     options), the keywords AnsibleModule takes with it, and what it manages."""
 
-    def __init__(self, argument_spec, resource=None, result_key=None, free_form=(), adjust=None, **spec_kwargs):
+    def __init__(self, argument_spec, resource=None, result_key=None, free_form=(), adjust=None,
+                 result_is_secret=None, **spec_kwargs):
         self.argument_spec = module_argument_spec()
         self.argument_spec.update(argument_spec)
         self.resource = resource
@@ -189,6 +190,10 @@ class ModuleSpec:
         # those keys are left out here too (with a warning) instead of failing the task.
         self.free_form = free_form
         self.spec_kwargs = spec_kwargs      # mutually_exclusive, required_if, ...
+        # result_is_secret(result): the result holds a secret just minted (a token, a client secret), so
+        # the action hides the whole result from every display, as ``no_log`` would, while the
+        # registered variable keeps it for later tasks.
+        self.result_is_secret = result_is_secret
         # An optional organization given as '' is no organization, in every module, as awx.awx reads
         # it (``if organization:``) and as infra.aap_configuration sends it for "not set".
         self.empty_is_unset = tuple(option for option in EMPTY_IS_UNSET

@@ -176,7 +176,13 @@ DECLARATION = dict(
 )
 RESOURCE = Application('applications', 'application', 'application', scope={'organization': 'organizations'},
                        **DECLARATION)
-SPEC = RESOURCE.spec(ARGUMENT_SPEC)
+
+def holds_secret(result):
+    """A new client secret is in the result: no display shows it (the registered variable keeps it)."""
+    return bool(result.get('client_secret'))
+
+
+SPEC = RESOURCE.spec(ARGUMENT_SPEC, result_is_secret=holds_secret)
 
 
 def resource_for(api):

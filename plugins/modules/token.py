@@ -267,7 +267,15 @@ def run(api):
         revoke_one(api)
 
 
-SPEC = ModuleSpec(ARGUMENT_SPEC, resource='tokens', result_key='token', mutually_exclusive=[REVOKE_OPTIONS])
+def holds_secret(result):
+    """A minted token's value is in the result: no display shows it (the registered variable and the
+    ``service_token`` fact keep it)."""
+    token = result.get('token')
+    return isinstance(token, dict) and bool(token.get('token'))
+
+
+SPEC = ModuleSpec(ARGUMENT_SPEC, resource='tokens', result_key='token', mutually_exclusive=[REVOKE_OPTIONS],
+                  result_is_secret=holds_secret)
 
 
 def main():

@@ -22,6 +22,7 @@ import os
 
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 from ansible.module_utils.common.parameters import remove_values
+from ansible.errors import AnsibleActionFail
 from ansible.module_utils.errors import UnsupportedError
 from ansible.plugins.action import ActionBase
 
@@ -36,6 +37,8 @@ COLLECTION = 'automation.service'
 # One validator per module and process: building one deep-copies the whole
 # argument spec, and the items of a loop all validate against the same spec.
 _VALIDATORS = {}
+# The module of each action name (and collections list) a task gives, once per process.
+_MODULES = {}
 
 
 def validator_for(module, spec):
@@ -45,12 +48,34 @@ def validator_for(module, spec):
     return validator
 
 
-class ServiceAction(ActionBase):
-    """Subclasses name their module in ``module``."""
+def module_name(task, module_loader):
+    """The collection's module a task runs, resolved from its action as ansible-core resolves a
+    module: ``host``, ``automation.service.host``, ``tower_host`` (a redirect) and a module of a
+    collection that redirects here all resolve to ``automation.service.host``. (The task's
+    ``resolved_action`` names the action plugin, not the module, when one serves the module.)"""
+    key = (task.action, tuple(task.collections or ()))
+    name = _MODULES.get(key)
+    if name is None:
+        context = module_loader.find_plugin_with_context(task.action, collection_list=task.collections)
+        resolved = context.resolved_fqcn if context.resolved else task.action
+        collection, dot, name = resolved.rpartition('.')
+        if dot and collection not in (COLLECTION, 'ansible.legacy'):
+            raise AnsibleActionFail('%s is not a module of %s (its action plugin serves only those).'
+                                    % (resolved, COLLECTION))
+        _MODULES[key] = name
+    return name
 
-    module = None
+
+class ServiceAction(ActionBase):
+    """The action of every module of the collection (meta/runtime.yml routes each module's action
+    here): the module is the one the task names."""
+
     _supports_check_mode = True
     _supports_async = True
+
+    @property
+    def module(self):
+        return module_name(self._task, self._shared_loader_obj.module_loader)
 
     def in_controller(self):
         """The task runs here: a local connection and no become (an async task
@@ -61,8 +86,7 @@ class ServiceAction(ActionBase):
     def run(self, tmp=None, task_vars=None):
         result = super(ServiceAction, self).run(tmp, task_vars)
         del tmp  # tmp no longer has any effect
-        code = importlib.import_module('ansible_collections.%s.plugins.modules.%s' % (COLLECTION, self.module))
-        self.args, ignored = code.SPEC.without_unknown(self._task.args)
+        self.args, ignored = self.code().SPEC.without_unknown(self._task.args)
         if self.in_controller():
             result.update(self.start_job() if self._task.async_val else self.run_here())
         else:
@@ -100,8 +124,15 @@ class ServiceAction(ActionBase):
         return result
 
     def finish(self, result):
-        """A hook for a module whose result needs more (the token's secret)."""
+        """A result that holds a secret just minted (the module's ``SPEC.result_is_secret`` says so) is
+        hidden from every display, as ``no_log`` would hide it; the registered variable keeps it."""
+        is_secret = self.code().SPEC.result_is_secret
+        if is_secret is not None and is_secret(result):
+            result['_ansible_no_log'] = True
         return result
+
+    def code(self):
+        return importlib.import_module('ansible_collections.%s.plugins.modules.%s' % (COLLECTION, self.module))
 
     def task_environment(self):
         """The controller's environment with the task's ``environment:`` on top,
@@ -119,7 +150,7 @@ class ServiceAction(ActionBase):
     def prepare(self):
         """What ``execute`` needs (the module's code, the validation, the task);
         or the failed result when the options do not validate."""
-        code = importlib.import_module('ansible_collections.%s.plugins.modules.%s' % (COLLECTION, self.module))
+        code = self.code()
         spec = code.SPEC
         args = dict(self.args)
         try:

@@ -184,6 +184,23 @@ def test_a_loop_runs_in_the_controller_on_one_connection(service, world, tmp_pat
     assert len(set(e['conn'] for e in gets)) == 1
 
 
+def test_awx_awx_old_names_run_in_the_controller_too(service, world, tmp_path):
+    """``tower_host`` (redirected to ``host`` in meta/runtime.yml) takes the one action plugin as
+    ``host`` does: the loop runs in the worker, on one connection, as the module it names."""
+    mark = service.mark()
+    task = {'name': 'loop', 'automation.service.tower_host': {
+        'name': 'old-{{ item }}-%s' % world['tag'], 'inventory': world['inventory'], 'state': 'absent'},
+        'loop': list(range(4)), 'register': 'old'}
+    code, out = run_playbook(tmp_path, [task, dump_results(['old'])], module_defaults=service_defaults(service))
+    assert code == 0, out
+    results = read_results(tmp_path)['old']['results']
+    assert [r['changed'] for r in results] == [False] * 4
+    assert all('ansible_job_id' not in r for r in results)
+    gets = [e for e in service.since(mark) if e['path'] == '/api/v2/hosts/']
+    assert len(gets) == 4
+    assert len(set(e['conn'] for e in gets)) == 1
+
+
 def test_the_task_environment_reaches_the_options(service, tmp_path):
     """SERVICE_URL from the task's environment: keyword, as a module would see it."""
     defaults = service_defaults(service)

@@ -58,3 +58,31 @@ def test_user_password_on_create_keeps_reruns_unchanged(service, tmp_path):
     code, output = run_playbook(tmp_path, tasks, verbosity=3, module_defaults=defaults)
     assert code == 0, output
     assert password not in output
+
+
+def test_a_new_client_secret_is_kept_but_never_printed(service, tmp_path):
+    """The application module declares its result secret when it holds a new client secret: the
+    action hides the whole result from every display, the registered variable keeps the secret."""
+    name = 'hidden-%s' % uuid.uuid4().hex[:8]
+    tasks = [
+        {'name': 'create', 'automation.service.application': {
+            'name': name, 'organization': 'Default', 'authorization_grant_type': 'password',
+            'client_type': 'confidential'}, 'register': 'made', 'diff': True},
+        {'name': 'keep the secret for the test', 'ansible.builtin.copy': {
+            'content': '{{ made.client_secret }}', 'dest': str(tmp_path / 'secret'), 'mode': '0600'}, 'no_log': True},
+        {'name': 'again', 'automation.service.application': {
+            'name': name, 'organization': 'Default', 'authorization_grant_type': 'password',
+            'client_type': 'confidential'}, 'register': 'again'},
+        {'name': 'an unchanged run shows its result', 'ansible.builtin.assert': {
+            'that': ['again is not changed', 'again.client_secret is not defined', "again.id == made.id"]}},
+        {'name': 'remove', 'automation.service.application': {'name': name, 'organization': 'Default',
+                                                              'state': 'absent'}},
+    ]
+    code, output = run_playbook(tmp_path, tasks, verbosity=4, module_defaults=service_defaults(
+        service, service_username=service.admin_username, service_password=service.admin_password))
+    assert code == 0, output
+    secret = (tmp_path / 'secret').read_text()
+    assert len(secret) >= 20
+    assert secret not in output
+    # the create, and the copy (no_log); not the unchanged run, which holds no secret
+    assert output.count("the output has been hidden") == 2
