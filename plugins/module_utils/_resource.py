@@ -15,7 +15,8 @@ given, in the scope the object is in) and may be kept: its ``preserve``
 option, when true, adds what is missing and removes nothing. An ordered
 association (instance groups, tried in turn) is kept in the order given.
 A field the service fixes at creation (an inventory's kind) is sent only
-then; asking to change it fails before any change. A reference may be named within the
+then; asking to change it fails before any change. A field may be compared as something else than
+given (``compared_as``: a list of permissions, as a sorted set). A reference may be named within the
 organization given (``scope_within``: a job template's project), and a missing object of an
 association may have awx.awx's own message (``missing``).
 """
@@ -54,7 +55,8 @@ class Resource:
 
     def __init__(self, endpoint, result_key, label, name='name', scope=None, fields=(), references=None,
                  text_data=(), json_data=(), secret=(), associations=None, required_on_create=(),
-                 scoped_associations=(), preserve=None, ordered=(), create_only=(), scope_within=None, missing=None):
+                 scoped_associations=(), preserve=None, ordered=(), create_only=(), scope_within=None, missing=None,
+                 compared_as=None):
         self.endpoint = endpoint
         self.result_key = result_key
         self.label = label
@@ -73,6 +75,7 @@ class Resource:
         self.ordered = tuple(ordered)             # associations whose order matters
         self.create_only = tuple(create_only)     # fields set when the object is created, never changed
         self.missing = missing or {}              # association option -> message for a missing object (%s: its name)
+        self.compared_as = compared_as or {}      # field -> what both sides are made into before comparing
 
     def spec(self, argument_spec, **spec_kwargs):
         return ModuleSpec(argument_spec, resource=self.endpoint, result_key=self.result_key, **spec_kwargs)
@@ -240,6 +243,7 @@ class Resource:
             return (None, False) if params.get('state', 'present') == 'absent' else (existing, False)
         normalize = dict((key, parse_variables) for key in self.text_data)
         normalize.update((key, as_data) for key in self.json_data)
+        normalize.update(self.compared_as)
         encode = dict((key, dump_variables) for key in self.text_data)
         desired = self.desired(api, existing)
         # Every name is resolved before anything is written (the copy of copy_from included).

@@ -97,7 +97,6 @@ role_definition:
            "permissions": ["awx.execute_jobtemplate", "awx.view_jobtemplate"]}
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE, Resource
 
 ARGUMENT_SPEC = dict(
@@ -107,13 +106,6 @@ ARGUMENT_SPEC = dict(
     description=dict(type='str'),
     state=STATE,
 )
-
-RESOURCE = Resource(
-    'role_definitions', 'role_definition', 'role definition',
-    fields=('description',),
-    required_on_create=('permissions', 'content_type'),
-)
-SPEC = RESOURCE.spec(ARGUMENT_SPEC)
 
 # The service's two applications: organizations and teams are shared, every other type is awx's.
 SHARED_MODELS = ('organization', 'team')
@@ -137,24 +129,27 @@ def permission_set(values):
     return sorted(set(permission(value) for value in values or []))
 
 
-def run(api):
-    params = api.params
-    existing = RESOURCE.find(api)
-    if params['state'] == 'absent':
-        api.ensure_absent(existing)
-        return
-    wanted = RESOURCE.desired(api, existing)
-    given_type = content_type(params['content_type'])
-    if existing is None:
-        RESOURCE.require_on_create(api)
-        wanted['content_type'] = given_type
-    elif given_type and given_type != existing.get('content_type'):
-        raise ConfigError('role definition %s applies to %s, not %s: the service cannot change the type of a role '
-                          'definition; delete it and create it again.'
-                          % (existing['name'], existing.get('content_type') or 'the whole system', given_type))
+def adjust(params):
+    """The type and the permissions as the service names them."""
+    read = {'content_type': content_type(params['content_type'])}
     if params['permissions'] is not None:
-        wanted['permissions'] = permission_set(params['permissions'])
-    api.ensure_present(existing, wanted, normalize={'permissions': permission_set})
+        read['permissions'] = permission_set(params['permissions'])
+    return read
+
+
+RESOURCE = Resource(
+    'role_definitions', 'role_definition', 'role definition',
+    fields=('description', 'permissions'),
+    # The service cannot change the type of a role definition: delete it and create it again.
+    create_only=('content_type',),
+    compared_as={'permissions': permission_set},
+    required_on_create=('permissions', 'content_type'),
+)
+SPEC = RESOURCE.spec(ARGUMENT_SPEC, adjust=adjust)
+
+
+def run(api):
+    RESOURCE.run(api)
 
 
 def main():
