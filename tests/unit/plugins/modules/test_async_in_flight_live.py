@@ -51,7 +51,8 @@ def wait_for_jobs(directory, count):
     deadline = time.time() + 120
     while time.time() < deadline:
         results = []
-        for name in os.listdir(directory):
+        # a job writes its result to a hidden temporary file, then renames it over its job file
+        for name in [n for n in os.listdir(directory) if not n.startswith('.')]:
             with open(os.path.join(directory, name)) as handle:
                 results.append(json.load(handle))
         if len(results) == count and not any('started' in result for result in results):
