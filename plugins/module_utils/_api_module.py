@@ -32,8 +32,9 @@ from ansible_collections.automation.service.plugins.module_utils._errors import 
 from ansible_collections.automation.service.plugins.module_utils._options import (
     OPTIONS, module_argument_spec, resolve,
 )
-
 from ansible_collections.automation.service.plugins.module_utils._outcome import Outcome, masked
+from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
+
 SECRET_OPTIONS = [name for name, spec in OPTIONS.items() if spec[3].get('no_log')]
 
 
@@ -438,6 +439,13 @@ class ApiTask:
         fields that differ; honour check mode; say what changed and return the
         object (``existing`` and ``end_state`` too). A new object is posted to
         ``endpoint`` (a sub-list that creates it) when given."""
+        made = self.apply(self.plan_present(existing, desired, create, normalize, encode, secret, endpoint))
+        return self.returns_object(existing, made, secret)
+
+    def plan_present(self, existing, desired, create=None, normalize=None, encode=None, secret=(), endpoint=None):
+        """The write that makes ``existing`` hold ``desired`` (a POST of ``desired`` and ``create()``'s fields to
+        ``endpoint`` or the resource when there is none, else a PATCH of the fields that differ); none when
+        nothing differs. ``encode``: field -> how it is sent (variables as text)."""
         encode = encode or {}
 
         def wire(fields):
@@ -447,49 +455,67 @@ class ApiTask:
             body = dict(desired)
             if create is not None:
                 body.update(create())
-            self.show({}, body, secret)
-            if self.check_mode:
-                self.change()
-                return self.returns_object(None, body, secret)
-            try:
-                created = self.client.request('POST', endpoint or self.resource, json_body=wire(body),
-                                              expect=(200, 201))
-            except ApiError as exc:
-                if exc.status != 400:
-                    raise
-                # awx.awx's words first: "Unable to create <type> <name>: <why>".
-                name = next((body[key] for key in ('name', 'username', 'identifier') if body.get(key)), '')
-                kind = (self.result_key or 'object').replace('_', ' ')
-                exc.message = 'Unable to create %s %s: %s' % (kind, name, exc.message)
-                raise
-            self.change()   # only once the service took it: a refused POST changed nothing
-            return self.returns_object(None, created, secret)
+            kind = (self.result_key or 'object').replace('_', ' ')
+            name = next((body[key] for key in ('name', 'username', 'identifier') if body.get(key)), '')
+
+            def refused(exc):
+                if exc.status == 400:
+                    # awx.awx's words first: "Unable to create <type> <name>: <why>".
+                    exc.message = 'Unable to create %s %s: %s' % (kind, name, exc.message)
+
+            return Plan(None, [Write('POST', endpoint or self.resource, wire(body), expect=(200, 201), before={},
+                                     after=body, secret=secret, makes=True, answer=body, refused=refused)])
         delta = self.changes(existing, desired, normalize)
+        if not delta:
+            return Plan(existing)
         before = dict((k, existing.get(k)) for k in desired)
         if normalize:
             before = dict((k, normalize[k](v) if k in normalize else v) for k, v in before.items())
         after = dict(before)
         after.update(delta)
-        if not delta:
-            return self.returns_object(existing, existing, secret)
-        self.show(before, after, secret)
-        if self.check_mode:
-            self.change()
-            merged = dict(existing)
-            merged.update(delta)
-            return self.returns_object(existing, merged, secret)
-        updated = self.client.request('PATCH', self.detail_path(existing), json_body=wire(delta), expect=(200,))
-        self.change()
-        return self.returns_object(existing, updated, secret)
+        return Plan(existing, [Write('PATCH', self.detail_path(existing), wire(delta), before=before, after=after,
+                                     secret=secret, makes=True, answer=dict(existing, **delta))])
 
     def ensure_absent(self, existing):
         if existing is None:
             self.returns(existing={}, end_state={})
             return
         self.returns(id=existing.get('id'), existing=existing, end_state={})
-        if not self.check_mode:
-            self.client.request('DELETE', self.detail_path(existing), expect=(202, 204, 404))
-        self.change({'id': existing.get('id'), 'name': existing.get('name')}, {})
+        self.apply(self.plan_absent(existing))
+
+    def plan_absent(self, existing):
+        """The DELETE of ``existing`` (none when there is nothing to delete)."""
+        if existing is None:
+            return Plan(None)
+        return Plan(existing, [Write('DELETE', self.detail_path(existing), expect=(202, 204, 404),
+                                     before={'id': existing.get('id'), 'name': existing.get('name')}, after={})])
+
+    def apply(self, plan):
+        """Send the plan's writes in order (in check mode, send none) and say each: the one place a
+        write is sent and said. The object the writes made (the plan's starting one when they made none;
+        in check mode, what they would have made)."""
+        made = plan.existing
+        queue = list(plan.writes)
+        while queue:
+            write = queue.pop(0)
+            if write.shows():
+                self.show(write.before, write.after, write.secret)
+            if self.check_mode:
+                answer = write.answer
+            else:
+                try:
+                    answer = self.client.request(write.method, write.path_for(made), json_body=write.body,
+                                                 expect=write.expect)
+                except ApiError as exc:
+                    if write.refused is not None:
+                        write.refused(exc)
+                    raise
+            self.change()   # only once the service took it: a refused write changed nothing
+            if write.makes:
+                made = answer
+            if write.then is not None:
+                queue[:0] = write.then(made)
+        return made
 
     def returns_object(self, existing, obj, secret=()):
         """Return ``obj`` as the module's object (awx.awx's ``id`` and result key), with the object as it

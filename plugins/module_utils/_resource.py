@@ -29,6 +29,7 @@ from ansible_collections.automation.service.plugins.module_utils._api_module imp
     ModuleSpec, dump_variables, is_id, parse_variables,
 )
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, NotFound
+from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
 
 STATE = dict(type='str', choices=['present', 'absent'], default='present')
 # Options of awx.awx's modules that the service shows but no longer takes: accepted, never sent.
@@ -125,11 +126,11 @@ class Resource:
             existing = api.lookup(self.endpoint, new_name, self.name, **where)
         return existing
 
-    def plan(self, api):
+    def locate(self, api):
         """``(existing, source)``: the object named, and with ``copy_from`` (awx.awx's option) the
         object to copy when the one named is missing; ``existing`` is then what the copy will be,
-        for the rest of the task to resolve its names against. Nothing is written: copy() makes it,
-        once every name is resolved, so that a bad name leaves no copy behind."""
+        for the rest of the task to resolve its names against. Nothing is written: the copy is the
+        plan's first write, so that a bad name leaves no copy behind."""
         existing = self.find(api)
         if not api.params.get('copy_from') or api.params.get('state', 'present') == 'absent':
             return existing, None
@@ -143,18 +144,22 @@ class Resource:
         name = api.params.get('new_' + self.name) or api.params[self.name]
         return dict(found, id=None, url=None, related={}, **{self.name: name}), found
 
+    def copy_write(self, api, existing, source, then=None):
+        """The write that makes the copy of ``source`` locate() decided on (``existing``: what the copy will
+        be); ``then(copy)``: the writes planned once the copy is there."""
+        def copied(copy):
+            api.returns(copied_from=source['id'])
+            return then(copy) if then is not None else []
+
+        return Write('POST', '%s/%d/copy' % (self.endpoint, source['id']), {'name': existing[self.name]},
+                     expect=(201,), makes=True, answer=existing, then=copied)
+
     def copy(self, api, existing, source):
-        """The copy of ``source`` that plan() decided on, made now (``existing`` as it is when there is
-        no copy to make; in check mode, the would-be copy: the rest of the task compares against it
-        and writes nothing)."""
+        """The copy of ``source`` that locate() decided on, made now (``existing`` as it is when there is
+        no copy to make; in check mode, the would-be copy)."""
         if source is None:
             return existing
-        api.change()
-        api.returns(copied_from=source['id'])
-        if api.check_mode:
-            return existing
-        return api.client.request('POST', '%s/%d/copy' % (self.endpoint, source['id']),
-                                  json_body={'name': existing[self.name]}, expect=(201,))
+        return api.apply(Plan(existing, [self.copy_write(api, existing, source)]))
 
     # -- what the user asks for --------------------------------------------------
 
@@ -230,29 +235,65 @@ class Resource:
             self.require_on_create(api)
         return False
 
-    def run(self, api):
-        """Make the object match; the object (None when absent), and whether it is new."""
+    def plan(self, api):
+        """What the task will write, every name resolved and every object read first: the copy of
+        ``copy_from``, the create or the update, the sub-lists. Nothing is written here."""
         params = api.params
         for option, why in sorted(IGNORED.items()):
             if params.get(option) not in (None, ''):
                 api.warn('%s is ignored: %s.' % (option, why))
-        existing, source = self.plan(api)
-        if params.get('state') == 'exists':
-            existing, source = self.copy(api, existing, source), None  # nothing more to resolve: made now
-        if self.settle(api, existing):
-            return (None, False) if params.get('state', 'present') == 'absent' else (existing, False)
+        existing, source = self.locate(api)
+        state = params.get('state', 'present')
+        if state == 'absent':
+            return api.plan_absent(existing)
+        if state == 'exists' and existing is not None:
+            # found, or the copy: kept as it is
+            return Plan(existing, [self.copy_write(api, existing, source)] if source is not None else [])
+        if existing is None:
+            self.require_on_create(api)
+        desired = self.desired(api, existing)
+        lists = self.association_lists(api, existing)
+        if source is None:
+            return self.plan_object(api, existing, desired, lists)
+
+        plan = Plan(None)
+
+        def after_copy(copy):
+            # the copy as the service made it: what is left to change in it (no name is looked up here)
+            plan.copy = copy
+            return self.plan_object(api, copy, desired, lists).writes
+
+        return plan.add(self.copy_write(api, existing, source, then=after_copy))
+
+    def plan_object(self, api, existing, desired, lists):
+        """The writes that make ``existing`` (None: a new object) hold ``desired`` and the sub-lists ``lists``."""
         normalize = dict((key, parse_variables) for key in self.text_data)
         normalize.update((key, as_data) for key in self.json_data)
         normalize.update(self.compared_as)
         encode = dict((key, dump_variables) for key in self.text_data)
-        desired = self.desired(api, existing)
-        # Every name is resolved before anything is written (the copy of copy_from included).
-        lists = self.association_lists(api, existing)
-        existing = self.copy(api, existing, source)
-        obj = api.ensure_present(existing, desired, create=lambda: self.scope_ids(api),
-                                 normalize=normalize, encode=encode, secret=self.secret)
-        self.set_sublists(api, obj, existing is None, lists)
-        return obj, existing is None
+        plan = api.plan_present(existing, desired, create=lambda: self.scope_ids(api), normalize=normalize,
+                                encode=encode, secret=self.secret)
+        plan.existing = existing
+        for option in sorted(lists):
+            plan.extend(self.plan_sublist(api, existing, existing is None, option, *self.associations[option],
+                                          wanted=lists[option]))
+        return plan
+
+    def run(self, api):
+        """Make the object match: plan, then apply. The object (None when absent), and whether it is new."""
+        plan = self.plan(api)
+        state = api.params.get('state', 'present')
+        if state == 'absent':
+            api.ensure_absent(plan.existing)
+            return None, False
+        made = api.apply(plan)
+        if state == 'exists' and plan.existing is not None:
+            api.returns_object(made, made, self.secret)
+            return made, False
+        # a copy made by the plan is the object the task found
+        existing = plan.existing if plan.copy is None else plan.copy
+        api.returns_object(existing, made, self.secret)
+        return made, existing is None
 
     def association_lists(self, api, existing):
         """The ids of the objects each association given names (option -> ids); resolve them
@@ -281,15 +322,21 @@ class Resource:
         self.set_sublist(api, obj, new, option, sublist, endpoint, name_field, wanted=wanted)
 
     def set_sublist(self, api, obj, new, option, sublist, endpoint=None, name_field='name', wanted=()):
-        """Make the sub-list ``sublist`` of ``obj`` hold exactly the ids ``wanted`` of objects of ``endpoint``
-        (in check mode, or for an object not yet created, only say so). The diff names them."""
-        path = None if obj.get('id') is None else '%s/%s/%s' % (self.endpoint, obj['id'], sublist)
+        """Make the sub-list ``sublist`` of ``obj`` hold exactly the ids ``wanted`` (see plan_sublist())."""
+        api.apply(self.plan_sublist(api, obj, new, option, sublist, endpoint, name_field, wanted))
+
+    def plan_sublist(self, api, obj, new, option, sublist, endpoint=None, name_field='name', wanted=()):
+        """The writes that make the sub-list ``sublist`` of ``obj`` hold exactly the ids ``wanted`` of objects of
+        ``endpoint`` (for an object not yet created, ``obj`` None or without an id: the writes add them to the
+        object the plan makes). The diff names them."""
+        known = obj is not None and obj.get('id') is not None
         names = names_of(api)
         have = []
-        for item in [] if new or path is None else api.client.iterate(path, {'page_size': 200}):
-            have.append(item['id'])
-            if item.get(name_field) is not None:
-                names[(endpoint, item['id'])] = item[name_field]
+        if known and not new:
+            for item in api.client.iterate('%s/%s/%s' % (self.endpoint, obj['id'], sublist), {'page_size': 200}):
+                have.append(item['id'])
+                if item.get(name_field) is not None:
+                    names[(endpoint, item['id'])] = item[name_field]
         if api.params.get(self.preserve.get(option)):
             wanted = have + [item for item in wanted if item not in have]
         wanted = [item for index, item in enumerate(wanted) if item not in wanted[:index]]
@@ -303,16 +350,16 @@ class Resource:
             add = [item for item in wanted if item not in have]
             remove = [item for item in have if item not in wanted]
         if not add and not remove:
-            return
+            return Plan(obj)
 
         def shown(ids):
             named = [names.get((endpoint, item), item) for item in ids]
             return named if option in self.ordered else sorted(named, key=str)
 
-        api.change({} if new else {option: shown(have)}, {option: shown(wanted)})
-        if api.check_mode or path is None:
-            return
-        for item in remove:
-            api.client.request('POST', path, json_body={'id': item, 'disassociate': True}, expect=(204,))
-        for item in add:
-            api.client.request('POST', path, json_body={'id': item}, expect=(204,))
+        def path(made):
+            return '%s/%s/%s' % (self.endpoint, made['id'], sublist)
+
+        writes = [Write('POST', path, {'id': item, 'disassociate': True}, expect=(204,)) for item in remove]
+        writes += [Write('POST', path, {'id': item}, expect=(204,)) for item in add]
+        writes[0].before, writes[0].after = ({} if new else {option: shown(have)}), {option: shown(wanted)}
+        return Plan(obj, writes)

@@ -186,7 +186,7 @@ def owner_ids(api):
 
 def run(api):
     params = api.params
-    existing, source = RESOURCE.plan(api)
+    existing, source = RESOURCE.locate(api)
     if params.get('state') == 'exists':
         existing, source = RESOURCE.copy(api, existing, source), None  # nothing more to resolve: made now
     if RESOURCE.settle(api, existing):

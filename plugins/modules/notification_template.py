@@ -198,7 +198,7 @@ def run(api):
         # A no_log option, so that no log shows it; in the result only its secrets are masked.
         all_secrets = set(name for names in SECRETS.values() for name in names)
         narrow_no_log(params, api.no_log_values, config, [v for k, v in config.items() if k in all_secrets])
-    existing, source = RESOURCE.plan(api)
+    existing, source = RESOURCE.locate(api)
     if params.get('state') == 'exists':
         existing, source = RESOURCE.copy(api, existing, source), None  # nothing more to resolve: made now
     if RESOURCE.settle(api, existing):

@@ -1,0 +1,80 @@
+# -*- coding: utf-8 -*-
+# Copyright: automation.service contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""A plan: the writes a task will send, made before the first of them is sent.
+
+Planning reads (every name resolved, every existing object read) and writes nothing; the task's
+executor (``ApiTask.apply``) sends the writes in order, or in check mode only says them, and is
+the one place that says what changed and shows the diff. A write's ``before``/``after`` are its
+part of the diff, its ``secret`` fields masked there.
+
+A write may depend on an earlier one: its path may be a function of the object made so far (the
+sub-lists of an object being created), and ``then`` may plan more writes from an earlier write's
+answer (what a copy turned out to hold). Those later writes use only what was resolved before the
+first write: names are never looked up once writing has begun.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible_collections.automation.service.plugins.module_utils._outcome import masked
+
+
+class Write:
+    """One write: the request, what it changes from and to, and what it would answer."""
+
+    def __init__(self, method, path, body=None, expect=(200,), before=None, after=None, secret=(), makes=False,
+                 answer=None, then=None, refused=None):
+        self.method = method
+        self.path = path            # a path, or a function of the object made so far that gives one
+        self.body = body            # sent as given (None: no body)
+        self.expect = expect
+        self.before = before        # the diff's part of this write (None: it shows nothing of its own)
+        self.after = after
+        self.secret = tuple(secret)
+        self.makes = makes          # its answer is the object (a create, an update, a copy)
+        self.answer = answer        # what it would answer: the object in check mode
+        self.then = then            # then(made) -> more writes, planned from the answer
+        self.refused = refused      # refused(exc): says an ApiError in the module's words (it may reword it)
+
+    def path_for(self, made):
+        return self.path(made) if callable(self.path) else self.path
+
+    def shows(self):
+        return self.before is not None or self.after is not None
+
+    def __repr__(self):
+        path = '<path of the object made>' if callable(self.path) else self.path
+        return 'Write(%s %s)' % (self.method, path)
+
+
+class Plan:
+    """What a task will write, and the object it starts from (None: there is none yet)."""
+
+    def __init__(self, existing=None, writes=None):
+        self.existing = existing
+        self.writes = list(writes or [])
+        self.copy = None    # the copy its first write made (copy_from), once made
+
+    def add(self, *writes):
+        self.writes.extend(writes)
+        return self
+
+    def extend(self, other):
+        """The writes of another plan after this one's."""
+        self.writes.extend(other.writes)
+        return self
+
+    @property
+    def changes(self):
+        return bool(self.writes)
+
+    def diff(self):
+        """The diff the writes planned so far show (before, after), as the outcome merges them."""
+        before, after = {}, {}
+        for write in self.writes:
+            if write.shows():
+                before.update(masked(write.before or {}, write.secret))
+                after.update(masked(write.after or {}, write.secret))
+        return before, after
