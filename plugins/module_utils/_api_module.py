@@ -500,6 +500,8 @@ class ApiTask:
             write = queue.pop(0)
             if write.shows():
                 self.show(write.before, write.after, write.secret)
+            if self.check_mode and not write.changes:
+                continue
             if self.check_mode:
                 answer = write.answer
             else:
@@ -510,7 +512,8 @@ class ApiTask:
                     if write.refused is not None:
                         write.refused(exc)
                     raise
-            self.change()   # only once the service took it: a refused write changed nothing
+            if write.changes:
+                self.change()   # only once the service took it: a refused write changed nothing
             if write.makes:
                 made = answer
             if write.then is not None:

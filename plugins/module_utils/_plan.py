@@ -25,7 +25,7 @@ class Write:
     """One write: the request, what it changes from and to, and what it would answer."""
 
     def __init__(self, method, path, body=None, expect=(200,), before=None, after=None, secret=(), makes=False,
-                 answer=None, then=None, refused=None):
+                 answer=None, then=None, refused=None, changes=True):
         self.method = method
         self.path = path            # a path, or a function of the object made so far that gives one
         self.body = body            # sent as given (None: no body)
@@ -37,6 +37,9 @@ class Write:
         self.answer = answer        # what it would answer: the object in check mode
         self.then = then            # then(made) -> more writes, planned from the answer
         self.refused = refused      # refused(exc): says an ApiError in the module's words (it may reword it)
+        # False: the write changes nothing the service shows (secrets sent again, which it reads back as
+        # $encrypted$ either way): not a change, and not sent in check mode
+        self.changes = changes
 
     def path_for(self, made):
         return self.path(made) if callable(self.path) else self.path
@@ -68,7 +71,7 @@ class Plan:
 
     @property
     def changes(self):
-        return bool(self.writes)
+        return any(write.changes for write in self.writes)
 
     def diff(self):
         """The diff the writes planned so far show (before, after), as the outcome merges them."""

@@ -26,7 +26,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import (
-    ModuleSpec, dump_variables, is_id, parse_variables,
+    ModuleSpec, dump_variables, is_id, narrow_no_log, parse_variables,
 )
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, NotFound
 from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
@@ -46,6 +46,40 @@ def as_data(value):
     return parse_variables(value)
 
 
+ENCRYPTED = '$encrypted$'
+
+
+def is_set(value):
+    return value not in ('', None)
+
+
+def encrypted_as_read(data, secrets):
+    """``data`` as the service reads it back: its set ``secrets`` as $encrypted$."""
+    return dict((k, ENCRYPTED if k in secrets and is_set(v) else v) for k, v in as_data(data).items())
+
+
+class Encrypted:
+    """A field of JSON data some keys of which are secrets the service reads back as ``$encrypted$``
+    (a credential's inputs, a notification template's configuration). Those keys compare as set or
+    not; a secret given while the service holds one is sent again only with ``update_secrets``
+    (``secrets_sent`` says which); and the diff and a check-mode result show them masked.
+
+    ``secrets(api, existing, desired)``: the secret keys; ``defaults(api, existing, desired)``: the keys
+    the service fills in when they are not given; ``resets(delta)``: whether the change at hand replaces
+    the secrets anyway (a new notification type); ``sent_with_every_write``: the field as given goes with
+    every write of the object, not only with one that changes it; ``logged_secrets``: the keys whose values
+    logs and results mask (the others show), when not every value of the field is masked."""
+
+    def __init__(self, field, secrets, defaults=None, resets=None, sent_with_every_write=False, logged_secrets=None):
+        self.field = field
+        self.secrets = secrets
+        # The keys whose values no log or result shows (None: every value of the field, as its option is no_log)
+        self.logged_secrets = logged_secrets
+        self.defaults = defaults or (lambda api, existing, desired: {})
+        self.resets = resets or (lambda delta: False)
+        self.sent_with_every_write = sent_with_every_write
+
+
 def names_of(api):
     """The names of the objects this task looked up: (endpoint, id) -> name, for its diff."""
     return api.names
@@ -57,7 +91,7 @@ class Resource:
     def __init__(self, endpoint, result_key, label, name='name', scope=None, fields=(), references=None,
                  text_data=(), json_data=(), secret=(), associations=None, required_on_create=(),
                  scoped_associations=(), preserve=None, ordered=(), create_only=(), scope_within=None, missing=None,
-                 compared_as=None):
+                 compared_as=None, encrypted=None, on_create=None):
         self.endpoint = endpoint
         self.result_key = result_key
         self.label = label
@@ -77,6 +111,8 @@ class Resource:
         self.create_only = tuple(create_only)     # fields set when the object is created, never changed
         self.missing = missing or {}              # association option -> message for a missing object (%s: its name)
         self.compared_as = compared_as or {}      # field -> what both sides are made into before comparing
+        self.encrypted = encrypted                # an Encrypted field (its secrets read back as $encrypted$)
+        self.on_create = on_create                # on_create(api): more fields of a new object (its owner)
 
     def spec(self, argument_spec, **spec_kwargs):
         return ModuleSpec(argument_spec, resource=self.endpoint, result_key=self.result_key, **spec_kwargs)
@@ -242,6 +278,10 @@ class Resource:
         for option, why in sorted(IGNORED.items()):
             if params.get(option) not in (None, ''):
                 api.warn('%s is ignored: %s.' % (option, why))
+        given = params.get(self.encrypted.field) if self.encrypted is not None else None
+        if given and self.encrypted.logged_secrets is not None:
+            narrow_no_log(params, api.no_log_values, given,
+                          [v for k, v in given.items() if k in self.encrypted.logged_secrets])
         existing, source = self.locate(api)
         state = params.get('state', 'present')
         if state == 'absent':
@@ -265,19 +305,72 @@ class Resource:
 
         return plan.add(self.copy_write(api, existing, source, then=after_copy))
 
+    def create_fields(self, api):
+        """The fields a new object gets besides those desired: its scope's ids, and ``on_create``'s."""
+        fields = self.scope_ids(api)
+        if self.on_create is not None:
+            fields.update(self.on_create(api))
+        return fields
+
     def plan_object(self, api, existing, desired, lists):
         """The writes that make ``existing`` (None: a new object) hold ``desired`` and the sub-lists ``lists``."""
         normalize = dict((key, parse_variables) for key in self.text_data)
         normalize.update((key, as_data) for key in self.json_data)
         normalize.update(self.compared_as)
         encode = dict((key, dump_variables) for key in self.text_data)
-        plan = api.plan_present(existing, desired, create=lambda: self.scope_ids(api), normalize=normalize,
-                                encode=encode, secret=self.secret)
+        if self.encrypted is not None:
+            plan = self.plan_encrypted(api, existing, desired, normalize)
+        else:
+            plan = api.plan_present(existing, desired, create=lambda: self.create_fields(api), normalize=normalize,
+                                    encode=encode, secret=self.secret)
         plan.existing = existing
         for option in sorted(lists):
             plan.extend(self.plan_sublist(api, existing, existing is None, option, *self.associations[option],
                                           wanted=lists[option]))
         return plan
+
+    def plan_encrypted(self, api, existing, desired, normalize):
+        """plan_present() for a resource with an Encrypted field."""
+        field = self.encrypted
+        given = api.params.get(field.field)
+        secrets = set(field.secrets(api, existing, desired))
+        hidden = tuple(self.secret) + tuple(field.field + '.' + key for key in sorted(secrets))   # masked in the diff
+        defaults = field.defaults(api, existing, desired)
+
+        def as_read(data):
+            return encrypted_as_read(dict(defaults, **as_data(data)), secrets)
+
+        if existing is None:
+            plan = api.plan_present(None, desired, create=lambda: self.create_fields(api), secret=hidden)
+            write = plan.writes[0]
+            if given:
+                write.answer = dict(write.answer, **{field.field: encrypted_as_read(given, secrets)})
+            return plan
+        normalize = dict(normalize, **{field.field: as_read})
+        delta = api.changes(existing, desired, normalize)
+        stored = as_data(existing.get(field.field))
+        held = [] if field.resets(delta) else \
+            sorted(key for key in secrets if is_set((given or {}).get(key)) and stored.get(key) == ENCRYPTED)
+        path = api.detail_path(existing)
+        if not delta:
+            if not (held and api.params['update_secrets']):
+                return Plan(existing)
+
+            def sent(made):
+                api.returns(secrets_sent=held)
+                return []
+
+            return Plan(existing, [Write('PATCH', path, {field.field: given}, makes=True, answer=existing, then=sent,
+                                         changes=False)])
+        before = dict((k, normalize[k](existing.get(k)) if k in normalize else existing.get(k)) for k in delta)
+        after = dict((k, normalize[k](delta[k]) if k in normalize else delta[k]) for k in delta)
+        body = dict(delta)
+        if given is not None and (field.sent_with_every_write or field.field in delta):
+            # Every key given goes with the write: what is sent replaces what is stored.
+            keep = [] if api.params['update_secrets'] else held
+            body[field.field] = dict((k, ENCRYPTED if k in keep else v) for k, v in given.items())
+        return Plan(existing, [Write('PATCH', path, body, before=before, after=after, secret=hidden, makes=True,
+                                     answer=dict(existing, **after))])
 
     def run(self, api):
         """Make the object match: plan, then apply. The object (None when absent), and whether it is new."""

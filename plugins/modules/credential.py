@@ -134,9 +134,7 @@ secrets_sent:
   sample: [password]
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS, Resource, as_data
-
-ENCRYPTED = '$encrypted$'
+from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS, Encrypted, Resource
 
 ARGUMENT_SPEC = dict(
     copy_from=dict(type='str'),
@@ -152,21 +150,10 @@ ARGUMENT_SPEC = dict(
     state=STATE_EXISTS,
 )
 
-RESOURCE = Resource(
-    'credentials', 'credential', 'credential',
-    scope={'credential_type': 'credential_types', 'organization': 'organizations'},
-    fields=('description',),
-    json_data=('inputs',),
-)
-SPEC = RESOURCE.spec(ARGUMENT_SPEC, mutually_exclusive=[('organization', 'user', 'team')])
-
-
-def is_set(value):
-    return value not in ('', None)
-
-
-def secret_fields(api, existing):
-    """The ids of the credential type's secret input fields."""
+def secret_fields(api, existing, desired):
+    """The ids of the credential type's secret input fields (read only when inputs are given)."""
+    if not api.params.get('inputs'):
+        return set()
     type_id = existing['credential_type'] if existing else \
         api.resolve_id('credential_types', api.params['credential_type'], 'credential type')
     definition = api.client.get('credential_types/%d/' % type_id)
@@ -184,55 +171,20 @@ def owner_ids(api):
     return owners
 
 
+RESOURCE = Resource(
+    'credentials', 'credential', 'credential',
+    scope={'credential_type': 'credential_types', 'organization': 'organizations'},
+    fields=('description',),
+    json_data=('inputs',),
+    # Secret inputs read back as $encrypted$; every input given goes with a write.
+    encrypted=Encrypted('inputs', secret_fields, sent_with_every_write=True),
+    on_create=owner_ids,
+)
+SPEC = RESOURCE.spec(ARGUMENT_SPEC, mutually_exclusive=[('organization', 'user', 'team')])
+
+
 def run(api):
-    params = api.params
-    existing, source = RESOURCE.locate(api)
-    if params.get('state') == 'exists':
-        existing, source = RESOURCE.copy(api, existing, source), None  # nothing more to resolve: made now
-    if RESOURCE.settle(api, existing):
-        return
-    inputs = params.get('inputs')
-    secrets = secret_fields(api, existing) if inputs else set()
-
-    def masked(data, mark):
-        """``data`` with its set secret inputs replaced by ``mark``."""
-        data = as_data(data)
-        return dict((k, mark if k in secrets and is_set(v) else v) for k, v in data.items())
-
-    hidden = ['inputs.' + name for name in sorted(secrets)]   # masked in the diff
-    desired = RESOURCE.desired(api, existing)
-    existing = RESOURCE.copy(api, existing, source)  # once every name is resolved
-    if existing is None:
-        created = api.ensure_present(None, desired, create=lambda: dict(RESOURCE.scope_ids(api), **owner_ids(api)),
-                                     secret=hidden)
-        if api.check_mode and inputs:
-            api.returns(credential=dict(created, inputs=masked(inputs, ENCRYPTED)))
-        return
-
-    # Secrets compare as "set or not": the service reads them back as $encrypted$.
-    delta = api.changes(existing, desired, {'inputs': lambda data: masked(data, ENCRYPTED)})
-    held = [k for k, v in sorted((inputs or {}).items())
-            if k in secrets and is_set(v) and (existing.get('inputs') or {}).get(k) == ENCRYPTED]
-    if not delta:
-        if held and params['update_secrets'] and not api.check_mode:
-            existing = api.client.request('PATCH', api.detail_path(existing), json_body={'inputs': inputs},
-                                          expect=(200,))
-            api.returns(secrets_sent=held)
-        api.returns_object(existing, existing, hidden)
-        return
-    before = dict((k, as_data(existing.get(k)) if k == 'inputs' else existing.get(k)) for k in delta)
-    after = dict((k, masked(delta[k], ENCRYPTED) if k == 'inputs' else delta[k]) for k in delta)
-    if api.check_mode:
-        api.change(before, after, hidden)
-        api.returns_object(existing, dict(existing, **after), hidden)
-        return
-    if inputs is not None:
-        # Every input given goes with the write: the inputs sent replace the stored ones.
-        keep = [] if params['update_secrets'] else held
-        delta['inputs'] = dict((k, ENCRYPTED if k in keep else v) for k, v in inputs.items())
-    updated = api.client.request('PATCH', api.detail_path(existing), json_body=delta, expect=(200,))
-    api.change(before, after, hidden)
-    api.returns_object(existing, updated, hidden)
+    RESOURCE.run(api)
 
 
 def main():

@@ -145,11 +145,9 @@ secrets_sent:
   sample: [password]
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._api_module import narrow_no_log
 from ansible_collections.automation.service.plugins.module_utils._assets import NOTIFICATION_SECRETS as SECRETS
-from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS, Resource, as_data
+from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS, Encrypted, Resource
 
-ENCRYPTED = '$encrypted$'
 TYPES = ['awssns', 'email', 'grafana', 'irc', 'mattermost', 'pagerduty', 'rocketchat', 'slack', 'twilio', 'webhook']
 # The defaults the service fills in, per type (its OPTIONS).
 DEFAULTS = {
@@ -173,76 +171,29 @@ ARGUMENT_SPEC = dict(
     state=STATE_EXISTS,
 )
 
+def notification_type(api, existing, desired):
+    return desired.get('notification_type') or (existing or {}).get('notification_type')
+
+
 RESOURCE = Resource(
     'notification_templates', 'notification_template', 'notification template',
     scope={'organization': 'organizations'},
     fields=('description', 'notification_type'),
     json_data=(CONFIG, 'messages'),
     required_on_create=('organization', 'notification_type'),
+    # The secrets of its type read back as $encrypted$, the settings it does not give as the service's
+    # defaults; a new type replaces every setting.
+    encrypted=Encrypted(CONFIG, lambda api, existing, desired: SECRETS.get(notification_type(api, existing, desired), ()),
+                        defaults=lambda api, existing, desired: DEFAULTS.get(notification_type(api, existing, desired), {}),
+                        resets=lambda delta: 'notification_type' in delta,
+                        # a no_log option, so that no log shows it; in the result only its secrets are masked
+                        logged_secrets=frozenset(name for names in SECRETS.values() for name in names)),
 )
 SPEC = RESOURCE.spec(ARGUMENT_SPEC)
 
 
-def is_set(value):
-    return value not in ('', None)
-
-
-def masked(data, secrets, mark):
-    return dict((k, mark if k in secrets and is_set(v) else v) for k, v in as_data(data).items())
-
-
 def run(api):
-    params = api.params
-    config = params.get(CONFIG)
-    if config:
-        # A no_log option, so that no log shows it; in the result only its secrets are masked.
-        all_secrets = set(name for names in SECRETS.values() for name in names)
-        narrow_no_log(params, api.no_log_values, config, [v for k, v in config.items() if k in all_secrets])
-    existing, source = RESOURCE.locate(api)
-    if params.get('state') == 'exists':
-        existing, source = RESOURCE.copy(api, existing, source), None  # nothing more to resolve: made now
-    if RESOURCE.settle(api, existing):
-        return
-    desired = RESOURCE.desired(api, existing)
-    existing = RESOURCE.copy(api, existing, source)  # once every name is resolved
-    ntype = desired.get('notification_type') or (existing or {}).get('notification_type')
-    secrets = SECRETS.get(ntype, ())
-
-    def comparable(data):
-        return masked(dict(DEFAULTS.get(ntype, {}), **as_data(data)), secrets, ENCRYPTED)
-
-    hidden = [CONFIG + '.' + name for name in secrets]     # masked in the diff
-    if existing is None:
-        created = api.ensure_present(None, desired, create=lambda: RESOURCE.scope_ids(api), secret=hidden)
-        if api.check_mode:
-            shown = masked(created.get(CONFIG) or {}, secrets, ENCRYPTED)
-            api.returns(notification_template=dict(created, **{CONFIG: shown}))
-        return
-
-    normalize = {CONFIG: comparable, 'messages': as_data}
-    delta = api.changes(existing, desired, normalize)
-    stored = as_data(existing.get(CONFIG))
-    held = [] if 'notification_type' in delta else \
-        sorted(k for k in secrets if is_set((config or {}).get(k)) and stored.get(k) == ENCRYPTED)
-    if not delta:
-        if held and params['update_secrets'] and not api.check_mode:
-            existing = api.client.request('PATCH', api.detail_path(existing), json_body={CONFIG: config},
-                                          expect=(200,))
-            api.returns(secrets_sent=held)
-        api.returns_object(existing, existing, hidden)
-        return
-    before = dict((k, normalize[k](existing.get(k)) if k in normalize else existing.get(k)) for k in delta)
-    after = dict((k, normalize[k](delta[k]) if k in normalize else delta[k]) for k in delta)
-    if api.check_mode:
-        api.change(before, after, hidden)
-        api.returns_object(existing, dict(existing, **after), hidden)
-        return
-    if CONFIG in delta:
-        keep = [] if params['update_secrets'] else held
-        delta[CONFIG] = dict((k, ENCRYPTED if k in keep else v) for k, v in config.items())
-    updated = api.client.request('PATCH', api.detail_path(existing), json_body=delta, expect=(200,))
-    api.change(before, after, hidden)
-    api.returns_object(existing, updated, hidden)
+    RESOURCE.run(api)
 
 
 def main():
