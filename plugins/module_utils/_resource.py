@@ -305,6 +305,11 @@ class Resource:
 
         return plan.add(self.copy_write(api, existing, source, then=after_copy))
 
+    def create_endpoint(self, api):
+        """Where a new object is posted (None: the resource's endpoint); a resource whose objects are made
+        in a sub-list that depends on the options (a template's schedules) says so here."""
+        return None
+
     def create_fields(self, api):
         """The fields a new object gets besides those desired: its scope's ids, and ``on_create``'s."""
         fields = self.scope_ids(api)
@@ -322,7 +327,7 @@ class Resource:
             plan = self.plan_encrypted(api, existing, desired, normalize)
         else:
             plan = api.plan_present(existing, desired, create=lambda: self.create_fields(api), normalize=normalize,
-                                    encode=encode, secret=self.secret)
+                                    encode=encode, secret=self.secret, endpoint=self.create_endpoint(api))
         plan.existing = existing
         for option in sorted(lists):
             plan.extend(self.plan_sublist(api, existing, existing is None, option, *self.associations[option],
@@ -341,7 +346,8 @@ class Resource:
             return encrypted_as_read(dict(defaults, **as_data(data)), secrets)
 
         if existing is None:
-            plan = api.plan_present(None, desired, create=lambda: self.create_fields(api), secret=hidden)
+            plan = api.plan_present(None, desired, create=lambda: self.create_fields(api), secret=hidden,
+                                    endpoint=self.create_endpoint(api))
             write = plan.writes[0]
             if given:
                 write.answer = dict(write.answer, **{field.field: encrypted_as_read(given, secrets)})

@@ -201,7 +201,7 @@ import re
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import is_id
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, MultipleFound, NotFound
-from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS, Resource, as_data
+from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS, Resource
 
 # The kinds of template a schedule launches: endpoint, and the filter that scopes it to an organization.
 TEMPLATES = (
@@ -238,7 +238,37 @@ ARGUMENT_SPEC = dict(
     state=STATE_EXISTS,
 )
 
-RESOURCE = Resource(
+class Schedules(Resource):
+    """A schedule is found among the schedules of its template (named by kind as well as name, see
+    find_template()) and made there; its rrule compares in UTC."""
+
+    def template(self, api):
+        """(endpoint, object) of the template O(unified_job_template) names (looked up once per task)."""
+        if 'unified_job_templates' not in api.found:
+            api.found['unified_job_templates'] = find_template(api)
+        return api.found['unified_job_templates']
+
+    def create_endpoint(self, api):
+        template = self.template(api)
+        return '%s/%d/schedules' % (template[0], template[1]['id']) if template else self.endpoint
+
+    def find(self, api):
+        params = api.params
+        if self.template(api) is None and params.get('unified_job_template') is not None:
+            if params['state'] == 'absent':
+                return None
+            raise NotFound('unified job template %r was not found.' % params['unified_job_template'])
+        endpoint = self.create_endpoint(api)
+        existing = api.get_one(endpoint, name=params['name'])
+        if existing is None and params.get('new_name'):
+            existing = api.get_one(endpoint, name=params['new_name'])
+        return existing
+
+    def create_fields(self, api):
+        return {'unified_job_template': self.template(api)[1]['id']}
+
+
+RESOURCE = Schedules(
     'schedules', 'schedule', 'schedule',
     # organization narrows the search for the template only (find_template): awx.awx looks up the
     # labels and instance groups in every organization.
@@ -249,6 +279,7 @@ RESOURCE = Resource(
     associations={'credentials': ('credentials', 'credentials'), 'labels': ('labels', 'labels'),
                   'instance_groups': ('instance_groups', 'instance_groups')},
     required_on_create=('rrule', 'unified_job_template'),
+    compared_as={'rrule': lambda rrule: utc_until(rrule)},
 )
 # O(rrule) is read as one rule set (one_rule()).
 SPEC = RESOURCE.spec(ARGUMENT_SPEC, adjust=lambda params: {'rrule': one_rule(params.get('rrule'))})
@@ -310,28 +341,8 @@ def one_rule(value):
     return value if value is None or isinstance(value, str) else str(value)
 
 
-# Not Resource.run: a schedule is found among the schedules of its template (named by kind as well as
-# name), and its rrule compares in UTC.
 def run(api):
-    params = api.params
-    template = find_template(api)
-    if template is None and params.get('unified_job_template') is not None:
-        if params['state'] == 'absent':
-            return
-        raise NotFound('unified job template %r was not found.' % params['unified_job_template'])
-    endpoint = '%s/%d/schedules' % (template[0], template[1]['id']) if template else 'schedules'
-    existing = api.get_one(endpoint, name=params['name'])
-    if existing is None and params.get('new_name'):
-        existing = api.get_one(endpoint, name=params['new_name'])
-    if RESOURCE.settle(api, existing):
-        return
-    desired = RESOURCE.desired(api, existing)
-    # Every name is resolved before anything is written: a bad one leaves no schedule behind.
-    lists = RESOURCE.association_lists(api, existing)
-    obj = api.ensure_present(existing, desired, endpoint=endpoint,
-                             create=lambda: {'unified_job_template': template[1]['id']},
-                             normalize={'extra_data': as_data, 'rrule': utc_until})
-    RESOURCE.set_sublists(api, obj, existing is None, lists)
+    RESOURCE.run(api)
 
 
 def main():

@@ -44,12 +44,14 @@ ASKED = {
     'organization': {'name': 'Default', 'description': NEW},
     'project': {'name': NEW, 'organization': 'Default', 'scm_type': 'git', 'scm_url': 'https://example.com/a.git'},
     'role_definition': {'name': NEW, 'content_type': 'jobtemplate', 'permissions': ['view_jobtemplate']},
+    'schedule': {'name': NEW, 'unified_job_template': 'Demo Job Template', 'labels': [],
+                 'rrule': 'DTSTART:20300101T000000Z RRULE:FREQ=DAILY'},
     'team': {'name': NEW, 'organization': 'Default'},
     'workflow_job_template': {'name': NEW, 'organization': 'Default', 'labels': []},
 }
-# Modules with a RESOURCE that still build their steps by hand (their own check-mode branches):
-# they move onto the plan next.
-BY_HAND = ('schedule', 'workflow_job_template_node')
+# A module with a RESOURCE that builds its steps by hand: a workflow's node (its edges are written once
+# every node of the workflow is there).
+BY_HAND = ('workflow_job_template_node',)
 
 
 class WriteRefused(AssertionError):
