@@ -48,7 +48,7 @@ def run_module(name, params, check_mode=False, diff=False):
     """Return the module's result dict; an unexpected exception propagates."""
     args = dict(params)
     args['_ansible_check_mode'] = check_mode
-    args['_ansible_diff'] = diff
+    args.setdefault('_ansible_diff', diff)
     args['_ansible_remote_tmp'] = '/tmp'
     basic._ANSIBLE_ARGS = json.dumps({'ANSIBLE_MODULE_ARGS': args}).encode('utf-8')
     basic._ANSIBLE_PROFILE = 'legacy'
