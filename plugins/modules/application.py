@@ -177,6 +177,7 @@ DECLARATION = dict(
 RESOURCE = Application('applications', 'application', 'application', scope={'organization': 'organizations'},
                        **DECLARATION)
 
+
 def holds_secret(result):
     """A new client secret is in the result: no display shows it (the registered variable keeps it)."""
     return bool(result.get('client_secret'))

@@ -150,6 +150,7 @@ ARGUMENT_SPEC = dict(
     state=STATE_EXISTS,
 )
 
+
 def secret_fields(api, existing, desired):
     """The ids of the credential type's secret input fields (read only when inputs are given)."""
     if not api.params.get('inputs'):

@@ -171,6 +171,7 @@ ARGUMENT_SPEC = dict(
     state=STATE_EXISTS,
 )
 
+
 def notification_type(api, existing, desired):
     return desired.get('notification_type') or (existing or {}).get('notification_type')
 

@@ -238,6 +238,31 @@ ARGUMENT_SPEC = dict(
     state=STATE_EXISTS,
 )
 
+
+def utc_until(rrule):
+    """``rrule`` with each naive UNTIL read in DTSTART's time zone and written in UTC, which is how the
+    service stores it; as given when that cannot be worked out here."""
+    if not isinstance(rrule, str) or 'UNTIL=' not in rrule:
+        return rrule
+    start = re.search(r'DTSTART(?:;TZID=([^:]+))?:[0-9]{8}T[0-9]{6}(Z?)', rrule)
+    if start is None or not (start.group(1) or start.group(2)):
+        return rrule
+    try:
+        if start.group(2):
+            zone = datetime.timezone.utc
+        else:
+            from zoneinfo import ZoneInfo  # Python 3.9 and later
+            zone = ZoneInfo(start.group(1))
+
+        def in_utc(match):
+            local = datetime.datetime.strptime(match.group(1), '%Y%m%dT%H%M%S').replace(tzinfo=zone)
+            return 'UNTIL=' + local.astimezone(datetime.timezone.utc).strftime('%Y%m%dT%H%M%SZ')
+
+        return re.sub(r'UNTIL=([0-9]{8}T[0-9]{6})(?![0-9Z])', in_utc, rrule)
+    except Exception:  # no such zone, no time zone data, a date out of range: compare as given
+        return rrule
+
+
 class Schedules(Resource):
     """A schedule is found among the schedules of its template (named by kind as well as name, see
     find_template()) and made there; its rrule compares in UTC."""
@@ -279,34 +304,10 @@ RESOURCE = Schedules(
     associations={'credentials': ('credentials', 'credentials'), 'labels': ('labels', 'labels'),
                   'instance_groups': ('instance_groups', 'instance_groups')},
     required_on_create=('rrule', 'unified_job_template'),
-    compared_as={'rrule': lambda rrule: utc_until(rrule)},
+    compared_as={'rrule': utc_until},
 )
 # O(rrule) is read as one rule set (one_rule()).
 SPEC = RESOURCE.spec(ARGUMENT_SPEC, adjust=lambda params: {'rrule': one_rule(params.get('rrule'))})
-
-
-def utc_until(rrule):
-    """``rrule`` with each naive UNTIL read in DTSTART's time zone and written in UTC, which is how the
-    service stores it; as given when that cannot be worked out here."""
-    if not isinstance(rrule, str) or 'UNTIL=' not in rrule:
-        return rrule
-    start = re.search(r'DTSTART(?:;TZID=([^:]+))?:[0-9]{8}T[0-9]{6}(Z?)', rrule)
-    if start is None or not (start.group(1) or start.group(2)):
-        return rrule
-    try:
-        if start.group(2):
-            zone = datetime.timezone.utc
-        else:
-            from zoneinfo import ZoneInfo  # Python 3.9 and later
-            zone = ZoneInfo(start.group(1))
-
-        def in_utc(match):
-            local = datetime.datetime.strptime(match.group(1), '%Y%m%dT%H%M%S').replace(tzinfo=zone)
-            return 'UNTIL=' + local.astimezone(datetime.timezone.utc).strftime('%Y%m%dT%H%M%SZ')
-
-        return re.sub(r'UNTIL=([0-9]{8}T[0-9]{6})(?![0-9Z])', in_utc, rrule)
-    except Exception:  # no such zone, no time zone data, a date out of range: compare as given
-        return rrule
 
 
 def find_template(api):
