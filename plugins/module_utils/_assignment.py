@@ -26,6 +26,7 @@ __metaclass__ = type
 from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec, is_id
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, NotFound
 from ansible_collections.automation.service.plugins.module_utils._info import object_id as as_object_id
+from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE
 from ansible_collections.automation.service.plugins.module_utils._shared_resources import (
     CONTROLLER, GATEWAY, MEMBERSHIP_TYPES, Memberships, membership_definition, on_gateway,
@@ -133,20 +134,19 @@ def run_assignment(api, actor):
         if existing is None:
             return
         api.returns(id=existing['id'])
-        if not api.check_mode:
-            api.client.request('DELETE', api.detail_path(existing), expect=(202, 204, 404))
-        api.change(_described(existing, actor), {})
+        api.apply(Plan(existing, [Write('DELETE', api.detail_path(existing), expect=(202, 204, 404),
+                                        before=_described(existing, actor), after={})]))
         api.returns(**written)
         return
     if existing is not None:
         api.returns(id=existing['id'], **{api.result_key: existing})
         return
-    api.change({}, body)
     api.returns(**written)
+    created = api.apply(Plan(None, [Write('POST', endpoint, body, expect=(200, 201), before={}, after=body,
+                                          makes=True, answer=body)]))
     if api.check_mode:
         api.returns(**{api.result_key: body})
         return
-    created = api.client.request('POST', endpoint, json_body=body, expect=(200, 201))
     api.returns(id=created.get('id'), **{api.result_key: created})
 
 

@@ -37,8 +37,9 @@ class Write:
         self.answer = answer        # what it would answer: the object in check mode
         self.then = then            # then(made) -> more writes, planned from the answer
         self.refused = refused      # refused(exc): says an ApiError in the module's words (it may reword it)
-        # False: the write changes nothing the service shows (secrets sent again, which it reads back as
-        # $encrypted$ either way): not a change, and not sent in check mode
+        # False: the executor does not say the write as a change, and does not send it in check mode: it
+        # changes nothing the service shows (secrets sent again, read back as $encrypted$ either way), or
+        # its answer decides what changed (settings the service keeps as they were)
         self.changes = changes
 
     def path_for(self, made):

@@ -12,6 +12,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.automation.service.plugins.module_utils._outcome import NO_LOG_PLACEHOLDER
+from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
 
 ENCRYPTED = '$encrypted$'
 
@@ -60,9 +61,9 @@ def ensure_survey(api, endpoint, obj, new, wanted, option='survey_spec'):
     have = {} if new or path is None else (api.client.get(path) or {})
     if comparable(wanted, have) == have:
         return
-    if not (api.check_mode or path is None):
-        if wanted == {}:
-            api.client.request('DELETE', path, expect=(200, 204))
-        else:
-            api.client.request('POST', path, json_body=wanted, expect=(200, 201))
-    api.change({} if new else {option: masked(have)}, {option: masked(wanted)})
+    before, after = {} if new else {option: masked(have)}, {option: masked(wanted)}
+    if wanted == {}:
+        write = Write('DELETE', path, expect=(200, 204), before=before, after=after)
+    else:
+        write = Write('POST', path, wanted, expect=(200, 201), before=before, after=after)
+    api.apply(Plan(obj, [write]))   # path is None only in check mode: an object not made yet

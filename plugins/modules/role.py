@@ -227,6 +227,7 @@ written_at:
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, NotFound
+from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
 from ansible_collections.automation.service.plugins.module_utils._shared_resources import (
     CONTROLLER, GATEWAY, MEMBERSHIP_ROLES, Memberships, is_membership, on_gateway,
 )
@@ -408,9 +409,8 @@ def plan(api, role_id, resource_type, obj, actors, grant):
             if actor_id in done or (actor_id in held) == grant:
                 continue
             done.add(actor_id)
-            if not api.check_mode:
-                body = {'id': actor_id} if grant else {'id': actor_id, 'disassociate': True}
-                api.client.request('POST', path, json_body=body, expect=(204,))
+            body = {'id': actor_id} if grant else {'id': actor_id, 'disassociate': True}
+            api.apply(Plan(obj, [Write('POST', path, body, expect=(204,))]))
             yield {'action': 'grant' if grant else 'revoke', 'role_id': role_id,
                    'resource_type': resource_type, 'resource_name': obj.get('name'), actor_type: str(given)}
 

@@ -118,6 +118,7 @@ from ansible.module_utils.parsing.convert_bool import boolean
 from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
 from ansible_collections.automation.service.plugins.module_utils._outcome import NO_LOG_PLACEHOLDER
 from ansible_collections.automation.service.plugins.module_utils._errors import ApiError, ConfigError
+from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
 
 ARGUMENT_SPEC = dict(
     name=dict(type='str'),
@@ -221,17 +222,19 @@ def run(api):
     before = dict((name, existing[name]) for name in changed)
     resend = resend if params['update_secrets'] else []
     body = dict(changed, **dict((name, wanted[name]) for name in resend))
-    current = existing
+
+    def refused(exc):
+        # Nothing changed. awx.awx's words first (playbooks look for them), then the service's answer.
+        api.returns(old_values=masked(before), new_values=masked(changed))
+        raise ApiError('Unable to update settings: %s' % exc, status=exc.status, detail=exc.detail,
+                       method=exc.method, url=exc.url)
+
+    # What changed is said below, from the answer: the service may keep a setting as it was.
+    writes = [Write('PATCH', ENDPOINT, body, makes=True, answer=existing, refused=refused, changes=False)] if body else []
+    current = api.apply(Plan(existing, writes))
     if api.check_mode:
         current = dict(existing, **masked(changed))
     elif body:
-        try:
-            current = api.client.request('PATCH', ENDPOINT, json_body=body, expect=(200,))
-        except ApiError as exc:
-            # Refused: nothing changed. awx.awx's words first (playbooks look for them), then the service's answer.
-            api.returns(old_values=masked(before), new_values=masked(changed))
-            raise ApiError('Unable to update settings: %s' % exc, status=exc.status, detail=exc.detail,
-                           method=exc.method, url=exc.url)
         if resend:
             api.returns(secrets_sent=resend)
         kept = kept_as_they_were(changed, before, current)

@@ -150,6 +150,7 @@ ansible_facts:
 from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec, is_id
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, NotFound
 from ansible_collections.automation.service.plugins.module_utils._info import object_id
+from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
 
 ARGUMENT_SPEC = dict(
     description=dict(type='str'),
@@ -185,12 +186,11 @@ def mint(api):
         else:
             application = api.resolve_id('applications', params['application'], 'application')
             endpoint = 'applications/%d/tokens' % application
+    token = api.apply(Plan(None, [Write('POST', endpoint, body, expect=(201,), before={},
+                                        after=dict(body, application=application), makes=True)]))
     if api.check_mode:
-        api.change({}, dict(body, application=application))
         api.returns(token=dict(body, application=application, token=None))
         return
-    token = api.client.request('POST', endpoint, json_body=body, expect=(201,))
-    api.change({}, dict(body, application=application))
     # controller_token and tower_token are awx.awx's names for the same fact.
     api.returns(id=token['id'], token=token,
                 ansible_facts={'service_token': token, 'controller_token': token, 'tower_token': token})
@@ -238,12 +238,9 @@ def revoke_all(api):
     api.returns(revoked=ids)
     if not ids:
         return
-    api.show({'tokens': ids}, {'tokens': []})
-    if not api.check_mode:
-        for token_id in ids:
-            api.client.request('DELETE', personal_tokens(api, token_id), expect=(202, 204, 404))
-            api.change()
-    api.change()
+    writes = [Write('DELETE', personal_tokens(api, token_id), expect=(202, 204, 404)) for token_id in ids]
+    writes[0].before, writes[0].after = {'tokens': ids}, {'tokens': []}
+    api.apply(Plan(None, writes))
 
 
 # Not Resource: a token has no name to find it by; it is minted (each time) or revoked.
