@@ -27,7 +27,7 @@ from ansible.module_utils.common.text.converters import to_text
 
 from ansible_collections.automation.service.plugins.module_utils._client import api_path
 from ansible_collections.automation.service.plugins.module_utils._errors import (
-    ApiError, MultipleFound, NotFound, ServiceError,
+    ApiError, MultipleFound, NotFound, OutcomeUnknown, ServiceError,
 )
 from ansible_collections.automation.service.plugins.module_utils._options import (
     OPTIONS, module_argument_spec, resolve,
@@ -493,31 +493,64 @@ class ApiTask:
     def apply(self, plan):
         """Send the plan's writes in order (in check mode, send none) and say each: the one place a
         write is sent and said. The object the writes made (the plan's starting one when they made none;
-        in check mode, what they would have made)."""
+        in check mode, what they would have made). When a write is refused after one that says how it is
+        undone, that one is undone, and the task changed nothing."""
+        if self.check_mode or not any(write.undo is not None for write in plan.writes):
+            return self._send(plan)
+        with self.part(undone_on_error=True):
+            return self._send(plan)
+
+    def _send(self, plan):
         made = plan.existing
         queue = list(plan.writes)
-        while queue:
-            write = queue.pop(0)
-            if write.shows():
-                self.show(write.before, write.after, write.secret)
-            if self.check_mode and not write.changes:
-                continue
-            if self.check_mode:
-                answer = write.answer
-            else:
-                try:
-                    answer = self.client.request(write.method, write.path_for(made), json_body=write.body,
-                                                 expect=write.expect)
-                except ApiError as exc:
-                    if write.refused is not None:
-                        write.refused(exc)
-                    raise
-            if write.changes:
-                self.change()   # only once the service took it: a refused write changed nothing
-            if write.makes:
-                made = answer
-            if write.then is not None:
-                queue[:0] = write.then(made)
+        undo = []
+        try:
+            while queue:
+                write = queue.pop(0)
+                if write.shows() and not callable(write.after):
+                    self.show(write.before, write.after, write.secret)
+                if self.check_mode and not write.changes:
+                    continue
+                if self.check_mode:
+                    answer = write.answer
+                else:
+                    try:
+                        answer = self.client.request(write.method, write.path_for(made), json_body=write.body_for(made),
+                                                     expect=write.expect)
+                    except ApiError as exc:
+                        if write.refused is not None:
+                            write.refused(exc)
+                        raise
+                    except OutcomeUnknown as exc:
+                        if write.lost is not None:
+                            write.lost(exc)
+                        if write.changes:
+                            self.change()   # it may have happened: not said as nothing done
+                        raise
+                    if write.undo is not None:
+                        undo.append(write.undo(answer))
+                plan.sent.append(write)
+                if callable(write.after):
+                    self.show(write.before, write.after(answer), write.secret)
+                if write.changes:
+                    self.change()   # only once the service took it: a refused write changed nothing
+                if write.makes:
+                    made = answer
+                if write.then is not None:
+                    queue[:0] = write.then(made)
+        except ServiceError as exc:
+            if undo and not isinstance(exc, NotFound):
+                # NotFound: what is written stays, for the task to finish once the service has what it lacked
+                for write in reversed(undo):
+                    try:
+                        self.client.request(write.method, write.path_for(made), expect=write.expect)
+                    except ApiError as failed:
+                        if write.refused is not None:
+                            write.refused(failed)
+                        raise
+                    if write.note:
+                        exc.message = '%s (%s)' % (exc.message, write.note)
+            raise
         return made
 
     def returns_object(self, existing, obj, secret=()):

@@ -186,15 +186,16 @@ def _run_at_gateway(api, actor, definition, object_id):
         if existing is None:
             return
         api.returns(id=existing['id'])
-        memberships.revoke(existing, what)
-        api.change(_described(existing, actor), {})
+        api.apply(Plan(existing, [memberships.revoke_write(existing, what, before=_described(existing, actor), after={})]))
         api.returns(written_at=[GATEWAY])
         return
     if existing is not None:
         api.returns(id=existing['id'], **{api.result_key: existing})
         return
-    created = memberships.grant(actor, gateway_definition, gateway_actor, gateway_target, what)
-    api.change({}, dict((key, created[key]) for key in ('role_definition', actor, 'object_id')))
+    grant = memberships.grant_write(actor, gateway_definition, gateway_actor, gateway_target, what, before={},
+                                    makes=True)
+    grant.after = dict((key, grant.body[key]) for key in ('role_definition', actor, 'object_id'))
+    created = api.apply(Plan(None, [grant]))
     api.returns(written_at=[GATEWAY], **{api.result_key: created})
     if not api.check_mode:
         api.returns(id=created.get('id'))

@@ -12,6 +12,11 @@ A write may depend on an earlier one: its path may be a function of the object m
 sub-lists of an object being created), and ``then`` may plan more writes from an earlier write's
 answer (what a copy turned out to hold). Those later writes use only what was resolved before the
 first write: names are never looked up once writing has begun.
+
+Where the service keeps two copies of an object (the platform gateway's and the controller's), one
+plan writes both: each write says where it goes (``at``), and a write that makes an object may say how
+to take it back (``undo``) should a later write of the plan be refused; the executor then sends that
+instead, and the task changed nothing.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -25,25 +30,32 @@ class Write:
     """One write: the request, what it changes from and to, and what it would answer."""
 
     def __init__(self, method, path, body=None, expect=(200,), before=None, after=None, secret=(), makes=False,
-                 answer=None, then=None, refused=None, changes=True):
+                 answer=None, then=None, refused=None, changes=True, at=None, undo=None, note=None, lost=None):
         self.method = method
         self.path = path            # a path, or a function of the object made so far that gives one
-        self.body = body            # sent as given (None: no body)
+        self.body = body            # sent as given (None: no body), or a function of the object made so far
         self.expect = expect
         self.before = before        # the diff's part of this write (None: it shows nothing of its own)
-        self.after = after
+        self.after = after          # or a function of its answer: shown once the service took the write
         self.secret = tuple(secret)
         self.makes = makes          # its answer is the object (a create, an update, a copy)
         self.answer = answer        # what it would answer: the object in check mode
         self.then = then            # then(made) -> more writes, planned from the answer
         self.refused = refused      # refused(exc): says an ApiError in the module's words (it may reword it)
+        self.lost = lost            # lost(exc): says an OutcomeUnknown (sent, its answer lost) in the module's words
         # False: the executor does not say the write as a change, and does not send it in check mode: it
         # changes nothing the service shows (secrets sent again, read back as $encrypted$ either way), or
         # its answer decides what changed (settings the service keeps as they were)
         self.changes = changes
+        self.at = at                # where it goes, when a plan writes to more than one place (written_at)
+        self.undo = undo            # undo(answer) -> the write that takes it back, if a later write is refused
+        self.note = note            # what sending it means, said after the error that made the executor send it
 
     def path_for(self, made):
         return self.path(made) if callable(self.path) else self.path
+
+    def body_for(self, made):
+        return self.body(made) if callable(self.body) else self.body
 
     def shows(self):
         return self.before is not None or self.after is not None
@@ -60,6 +72,7 @@ class Plan:
         self.existing = existing
         self.writes = list(writes or [])
         self.copy = None    # the copy its first write made (copy_from), once made
+        self.sent = []      # the writes the executor sent (in check mode, would have sent), in order
 
     def add(self, *writes):
         self.writes.extend(writes)
@@ -74,11 +87,19 @@ class Plan:
     def changes(self):
         return any(write.changes for write in self.writes)
 
+    def written_at(self):
+        """Where the writes that changed something went (their ``at``), in the order first written."""
+        where = []
+        for write in self.sent:
+            if write.changes and write.at is not None and write.at not in where:
+                where.append(write.at)
+        return where
+
     def diff(self):
         """The diff the writes planned so far show (before, after), as the outcome merges them."""
         before, after = {}, {}
         for write in self.writes:
             if write.shows():
                 before.update(masked(write.before or {}, write.secret))
-                after.update(masked(write.after or {}, write.secret))
+                after.update(masked({} if callable(write.after) else write.after or {}, write.secret))
         return before, after

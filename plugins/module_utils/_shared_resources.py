@@ -11,8 +11,8 @@ copies, refusing to create or delete them and to change their shared fields (AWX
 the gateway, then its own fields at the controller's copy, and deletes at the gateway; it reads the
 controller's copy first, whose request also settles the layout (AWX 24 sends nothing more).
 
-``written_at`` says where a task wrote (in check mode, would write): ``gateway``, ``controller``.
-Each side's writes are said with an outcome of their own (``side()``), merged into the task's.
+``written_at`` says where a task wrote (in check mode, would write): ``gateway``, ``controller``. One
+plan holds the writes of both places (``BothPlaces``), each saying where it goes.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -20,8 +20,9 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import is_id
-from ansible_collections.automation.service.plugins.module_utils._errors import ApiError, NotFound, ServiceError
+from ansible_collections.automation.service.plugins.module_utils._errors import ApiError, NotFound
 from ansible_collections.automation.service.plugins.module_utils._outcome import masked
+from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
 from ansible_collections.automation.service.plugins.module_utils._resource import IGNORED, Resource
 
 GATEWAY = 'gateway'
@@ -35,19 +36,24 @@ def on_gateway(api):
     return bool(layout is not None and layout.is_gateway)
 
 
-def side(api, write, diff=True):
-    """Run ``write()`` as a part of the task with an outcome of its own (ApiTask.part); whether it changed
-    anything. ``diff`` False: what it shows is left out of the diff (said otherwise by the caller)."""
-    with api.part(diff) as part:
-        write()
-    return part['changed']
-
-
 def gateway_refused(exc, what):
     """The gateway's answer, said as the gateway's."""
     if isinstance(exc, ApiError) and exc.status not in (None, 404):
         exc.message = 'The platform gateway refused to %s: %s' % (what, exc.message)
     return exc
+
+
+def at_gateway(write, what):
+    """``write``, sent to the gateway: said there (written_at), its refusal said as the gateway's."""
+    reworded = write.refused
+
+    def refused(exc):
+        if reworded is not None:
+            reworded(exc)
+        gateway_refused(exc, what)
+
+    write.at, write.refused = GATEWAY, refused
+    return write
 
 
 class Gateway:
@@ -74,74 +80,136 @@ class Gateway:
             obj = dict(obj, url=self.api.client.layout.gateway_path('%s/%s' % (self.endpoint, obj['id'])))
         return obj
 
-    def write(self, existing, desired, label, create=None, secret=()):
-        """Create or update the gateway's object (only the fields that differ); its object."""
-        api = self.api
+    def plan_write(self, existing, desired, label, create=None, secret=()):
+        """The write that creates or updates the gateway's object (only the fields that differ); none when
+        nothing differs. A creation says how it is undone (deleted again)."""
         name = desired.get(self.name_field) or (existing or {}).get(self.name_field)
         what = ('create %s %s' if existing is None else 'change %s %s') % (label, name)
-        try:
-            obj = api.ensure_present(existing, desired, create=create, secret=secret, endpoint=self.path)
-        except ServiceError as exc:
-            raise gateway_refused(exc, what)
-        return self.with_url(obj)
+        plan = self.api.plan_present(existing, desired, create=create, secret=secret, endpoint=self.path)
+        for write in plan.writes:
+            at_gateway(write, what)
+            if existing is None:
+                write.undo = lambda made: self.delete_write(
+                    self.with_url(made), label,
+                    note='the %s %s made at the platform gateway by this task was deleted again' % (label, name))
+        return plan
 
-    def delete(self, obj, label):
-        if self.api.check_mode:
-            return
-        try:
-            self.api.client.request('DELETE', obj['url'], expect=(202, 204, 404))
-        except ServiceError as exc:
-            raise gateway_refused(exc, 'delete %s %s' % (label, obj.get(self.name_field)))
+    def delete_write(self, obj, label, **kwargs):
+        return at_gateway(Write('DELETE', obj['url'], expect=(202, 204, 404), **kwargs),
+                          'delete %s %s' % (label, obj.get(self.name_field)))
 
 
-def absent(api, copy, at_gateway, name_field='name'):
-    """Delete the object at the gateway (or, found only at the controller, there: a controller behind a
-    gateway refuses it with its own message). ``id`` and ``existing`` are the controller's copy's."""
-    shown = copy or at_gateway
+def plan_absent(api, copy, found, name_field='name'):
+    """The deletion of the object at the gateway (``found`` there; or, found only at the controller, there: a
+    controller behind a gateway refuses it with its own message). ``id`` and ``existing`` are the controller's
+    copy's."""
+    shown = copy or found
     if shown is None:
-        api.returns(existing={}, end_state={}, written_at=[])
-        return
-    api.returns(id=shown.get('id'), existing=shown, end_state={})
-    if at_gateway is not None:
-        Gateway(api, '', name_field).delete(at_gateway, api.result_key)
-        where = GATEWAY
+        return Plan(None)
+    said = dict(before={'id': shown.get('id'), 'name': shown.get('name')}, after={})
+    if found is not None:
+        write = Gateway(api, '', name_field).delete_write(found, api.result_key, **said)
     else:
-        if not api.check_mode:
-            api.client.request('DELETE', api.detail_path(copy), expect=(202, 204, 404))
-        where = CONTROLLER
-    api.change({'id': shown.get('id'), 'name': shown.get('name')}, {})
-    api.returns(written_at=[where])
+        write = Write('DELETE', api.detail_path(copy), expect=(202, 204, 404), at=CONTROLLER, **said)
+    return Plan(shown, [write])
 
 
-def copy_after(api, copy, shared, find):
-    """The controller's copy once the gateway wrote ``shared``: read again, or found (``find()``) when there
-    was none; None when the controller has none yet. In check mode, the copy as it would be."""
-    if api.check_mode:
-        shared = dict((key, value) for key, value in shared.items() if key != 'password')
-        return None if copy is None else dict(copy, **api.changes(copy, shared))
-    if copy is not None:
-        return api.client.get(api.detail_path(copy))
-    return find()
-
-
-def controller_fields(api, copy, local, new, secret=()):
-    """Write the controller's own fields ``local`` at its copy; the copy. For an object the task made, the diff
-    is a creation's (before: nothing), whatever the copy's defaults."""
-    holder = {}
-
-    def write():
-        holder['copy'] = api.ensure_present(copy, local, secret=secret)
-
-    if new and local:
-        api.show({}, local, secret)
-    if side(api, write, diff=not new):
-        api.change()
-    return holder['copy']
+def absent(api, copy, found, name_field='name'):
+    plan = plan_absent(api, copy, found, name_field)
+    shown = plan.existing
+    api.returns(id=(shown or {}).get('id'), existing=shown or {}, end_state={})
+    api.apply(plan)
+    api.returns(written_at=plan.written_at())
 
 
 def no_copy_yet(api, name):
     return NotFound('The platform gateway has %s %s, but the controller has no copy of it yet: run the task again '
                     'once the platform has synchronised it.' % ((api.result_key or 'object').replace('_', ' '), name))
+
+
+class BothPlaces:
+    """One object the gateway and the controller both keep, written by one plan: ``shared`` at the gateway's
+    (``found``; None: it is made there), then ``local`` (the controller's own fields) and the sub-lists at the
+    controller's copy, read once the gateway wrote (the platform gives it the gateway's changes). A
+    creation is all or nothing: when the controller refuses its part, the object made at the gateway is
+    deleted again."""
+
+    def __init__(self, api, gateway, copy, found, label, secret=()):
+        self.api = api
+        self.gateway = gateway
+        self.copy = copy
+        self.found = found
+        self.new = found is None
+        self.label = label
+        self.secret = tuple(secret)
+        self.objects = {}
+
+    def plan(self, shared, local, find_copy, create=None, at_gateway_after=None, at_controller_after=None,
+             needs_copy=False):
+        """The plan. ``find_copy()``: the controller's copy of an object it had none of; ``at_gateway_after(obj)``:
+        more writes at the gateway once its object is written; ``at_controller_after(obj, new)``: more writes at
+        the controller's copy (its sub-lists); ``needs_copy``: the controller has to have one (there is
+        something to write there)."""
+        api = self.api
+        name = shared[self.gateway.name_field]
+        plan = self.gateway.plan_write(self.found, shared, self.label, create=create, secret=self.secret)
+        plan.existing = self.copy
+        self.objects['gateway'] = self.found
+
+        def at_controller(copy):
+            if copy is None and not api.check_mode and needs_copy:
+                raise no_copy_yet(api, name)
+            obj = dict(self.objects['gateway'], **local) if copy is None else copy
+            self.objects['controller'] = obj
+            if copy is None:        # check mode: the object is not there yet; or nothing to write at the controller
+                writes = [Write('PATCH', None, local, before=None if self.new else {}, after=None if self.new else local,
+                                secret=self.secret, at=CONTROLLER)] if local else []
+            else:
+                writes = api.plan_present(copy, local, secret=self.secret).writes
+                for write in writes:
+                    write.at, write.then = CONTROLLER, self.made_at_controller
+                    if self.new:    # the creation's diff shows them (the gateway's write)
+                        write.before = write.after = None
+            more = list(at_controller_after(obj, self.new)) if at_controller_after is not None else []
+            for write in more:
+                write.at = CONTROLLER
+                if obj.get('id') is not None:
+                    write.path = write.path_for(obj)    # the copy's, not the object the gateway's write made
+            return writes + more
+
+        def after_gateway(made):
+            made = self.objects['gateway'] = self.gateway.with_url(made)
+            more = list(at_gateway_after(made)) if at_gateway_after is not None else []
+            return more + at_controller(self.copy_after(shared, find_copy))
+
+        if not plan.writes:
+            copy = self.copy if self.copy is not None else find_copy()
+            return plan.extend(Plan(None, at_controller(copy)))
+        write = plan.writes[-1]
+        write.then = after_gateway
+        if self.new and local:
+            write.after = dict(write.after, **local)     # a creation shows every field, wherever it is kept
+        return plan
+
+    def made_at_controller(self, made):
+        self.objects['controller'] = made
+        return []
+
+    def copy_after(self, shared, find_copy):
+        """The controller's copy once the gateway wrote ``shared``: read again, or found when there was none; None
+        when the controller has none yet. In check mode, the copy as it would be."""
+        api, copy = self.api, self.copy
+        if api.check_mode:
+            shared = dict((key, value) for key, value in shared.items() if key != 'password')
+            return None if copy is None else dict(copy, **api.changes(copy, shared))
+        if copy is not None:
+            return api.client.get(api.detail_path(copy))
+        return find_copy()
+
+    def apply(self, plan):
+        """Send the plan; the controller's object (in check mode, as it would be)."""
+        self.api.apply(plan)
+        return self.objects['controller']
 
 
 class SharedResource(Resource):
@@ -195,77 +263,38 @@ class SharedResource(Resource):
                 api.warn('%s is ignored: %s.' % (option, why))
         scope = self.gateway_scope(api, required=state != 'absent')
         if any(obj is None for obj in scope.values()):
-            at_gateway = None       # no such scope at the gateway: nothing in it either
+            found = None        # no such scope at the gateway: nothing in it either
         else:
             filters = dict((option, obj['id']) for option, obj in scope.items())
             names = [copy.get(self.name)] if copy else [params[self.name], params.get('new_' + self.name)]
-            at_gateway = Gateway(api, self.endpoint, self.name).find(*names, **filters)
+            found = Gateway(api, self.endpoint, self.name).find(*names, **filters)
         if state == 'absent':
-            return absent(api, copy, at_gateway, self.name)
-        if state == 'exists' and (copy or at_gateway) is not None:
-            api.ensure_present(copy or at_gateway, {})
+            return absent(api, copy, found, self.name)
+        if state == 'exists' and (copy or found) is not None:
+            api.ensure_present(copy or found, {})
             api.returns(written_at=[])
-            return copy or at_gateway, False
-        if at_gateway is None:
+            return copy or found, False
+        if found is None:
             self.require_on_create(api)
         desired = self.desired(api, copy)
         lists = self.association_lists(api, copy)   # every name resolved before the first write
         shared = dict((key, value) for key, value in desired.items() if key == self.name or key in self.shared)
         local = dict((key, value) for key, value in desired.items() if key not in shared)
-        new = at_gateway is None
-        written = []
-        gateway = Gateway(api, self.endpoint, self.name)
-        holder = {}
+        both = BothPlaces(api, Gateway(api, self.endpoint, self.name), copy, found, self.label, self.secret)
 
-        def write_gateway():
-            holder['gateway'] = gateway.write(
-                at_gateway, shared, self.label, secret=self.secret,
-                create=lambda: dict((option, obj['id']) for option, obj in scope.items()))
+        def sublists(obj, new):
+            for option in sorted(lists):
+                for write in self.plan_sublist(api, obj, new, option, *self.associations[option],
+                                               wanted=lists[option]).writes:
+                    yield write
 
-        def write_both():
-            if side(api, write_gateway):
-                written.append(GATEWAY)
-            copy = original
-            if GATEWAY in written or copy is None:
-                copy = copy_after(api, copy, shared, lambda: Resource.find(self, api))
-            if copy is None and not api.check_mode and (local or lists):
-                raise no_copy_yet(api, shared[self.name])
-            holder['copy'] = copy
-            if side(api, write_controller):
-                written.append(CONTROLLER)
-
-        def write_controller():
-            copy = holder['copy']
-            if copy is None:        # check mode: the object is not there yet; or nothing to write at the controller
-                if local:
-                    api.show({}, local, self.secret)
-                    api.change()
-                holder['controller'] = dict(holder['gateway'], **local)
-                self.set_sublists(api, holder['controller'], True, lists)
-                return
-            holder['controller'] = controller_fields(api, copy, local, new, self.secret)
-            self.set_sublists(api, holder['controller'], new, lists)
-
-        original = copy
-        if not new or api.check_mode:
-            write_both()
-        else:
-            # All or nothing: when the controller refuses its fields of an object this task made at the
-            # gateway, the object is deleted again there, and the task changed nothing.
-            try:
-                with api.part(undone_on_error=True):
-                    write_both()
-            except ServiceError as exc:
-                made = holder.get('gateway')
-                if made is not None and made.get('id') is not None and not isinstance(exc, NotFound):
-                    gateway.delete(made, self.label)
-                    exc.message = '%s (the %s %s made at the platform gateway by this task was deleted again)' % (
-                        exc.message, self.label, made.get(self.name))
-                raise
-        obj = holder['controller']
-        api.returns(id=obj.get('id'), existing={} if new else masked(original or at_gateway, self.secret),
-                    end_state=masked(obj, self.secret), written_at=written, **{self.result_key: obj})
-        return obj, new
+        plan = both.plan(shared, local, lambda: Resource.find(self, api),
+                         create=lambda: dict((option, obj['id']) for option, obj in scope.items()),
+                         at_controller_after=sublists, needs_copy=bool(local or lists))
+        obj = both.apply(plan)
+        api.returns(id=obj.get('id'), existing={} if both.new else masked(copy or found, self.secret),
+                    end_state=masked(obj, self.secret), written_at=plan.written_at(), **{self.result_key: obj})
+        return obj, both.new
 
 
 # -- memberships: role assignments at the gateway -----------------------------------------------
@@ -359,22 +388,13 @@ class Memberships:
         return self.api.get_one(self.endpoint(actor_type), role_definition=definition['id'],
                                 object_id=target['id'], **{actor_type: actor['id']})
 
-    def grant(self, actor_type, definition, actor, target, label):
-        """Give the assignment (not in check mode); the assignment, or the body that would be sent."""
+    def grant_write(self, actor_type, definition, actor, target, label, **kwargs):
+        """The write that gives the assignment (its answer the assignment; in check mode, the body sent)."""
         body = {'role_definition': definition['id'], actor_type: actor.get('id'), 'object_id': target['id']}
-        if self.api.check_mode:
-            return body
-        try:
-            return self.api.client.request('POST', self.endpoint(actor_type), json_body=body, expect=(200, 201))
-        except ServiceError as exc:
-            raise gateway_refused(exc, 'give %s' % label)
+        return at_gateway(Write('POST', self.endpoint(actor_type), body, expect=(200, 201), answer=body, **kwargs),
+                          'give %s' % label)
 
-    def revoke(self, assignment, label):
-        if self.api.check_mode:
-            return
+    def revoke_write(self, assignment, label, **kwargs):
         actor_type = 'user' if 'user' in assignment else 'team'
         path = assignment.get('url') or self.layout.gateway_path('role_%s_assignments/%s' % (actor_type, assignment['id']))
-        try:
-            self.api.client.request('DELETE', path, expect=(202, 204, 404))
-        except ServiceError as exc:
-            raise gateway_refused(exc, 'take back %s' % label)
+        return at_gateway(Write('DELETE', path, expect=(202, 204, 404), **kwargs), 'take back %s' % label)

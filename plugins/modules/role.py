@@ -373,31 +373,39 @@ def run(api):
                     if actor[1] == 'user':
                         memberships.actor('user', actor[4])
                 at_gateway.add(role_id)
-    written = []
+    steps = []     # (write, the change it makes)
     for role_id, resource_type, obj in roles:
         if role_id in at_gateway:
-            steps = [(GATEWAY, plan_at_gateway(memberships, role_id, role_field, resource_type, obj,
-                                               [actor for actor in actors if actor[1] == 'user'], grant)),
-                     (CONTROLLER, plan(api, role_id, resource_type, obj,
-                                       [actor for actor in actors if actor[1] != 'user'], grant))]
+            steps += plan_at_gateway(memberships, role_id, role_field, resource_type, obj,
+                                      [actor for actor in actors if actor[1] == 'user'], grant)
+            steps += plan(api, role_id, resource_type, obj, [actor for actor in actors if actor[1] != 'user'], grant)
         else:
-            steps = [(CONTROLLER, plan(api, role_id, resource_type, obj, actors, grant))]
-        for where, changed in steps:
-            for change in changed:
-                changes.append(change)
-                if where not in written:
-                    written.append(where)
-                api.change()
-                api.returns(changes=list(changes))
-    if changes:
-        api.show(*diff(changes, grant))
+            steps += plan(api, role_id, resource_type, obj, actors, grant)
+    for write, change in steps:
+        if gateway and write.at is None:
+            write.at = CONTROLLER
+        write.then = said(api, changes, change)
+    if steps:
+        steps[0][0].before, steps[0][0].after = diff([change for _write, change in steps], grant)
+    done = Plan(None, [write for write, _change in steps])
+    api.apply(done)
     if gateway:
-        api.returns(written_at=[where for where in (GATEWAY, CONTROLLER) if where in written])
+        api.returns(written_at=[where for where in (GATEWAY, CONTROLLER) if where in done.written_at()])
+
+
+def said(api, changes, change):
+    """The hook that adds ``change`` to the changes returned, once its write is sent (in check mode, planned)."""
+    def then(_made):
+        changes.append(change)
+        api.returns(changes=list(changes))
+        return []
+    return then
 
 
 def plan(api, role_id, resource_type, obj, actors, grant):
-    """Grant (or revoke) the role ``role_id`` to the actors that lack (or hold) it; yields each change once
-    made (in check mode, once planned)."""
+    """The writes that grant (or revoke) the role ``role_id`` to the actors that lack (or hold) it, each with the
+    change it makes."""
+    steps = []
     for sublist in sorted(set(actor[0] for actor in actors)):
         mine = [actor for actor in actors if actor[0] == sublist]
         path = 'roles/%d/%s' % (role_id, sublist)
@@ -410,16 +418,18 @@ def plan(api, role_id, resource_type, obj, actors, grant):
                 continue
             done.add(actor_id)
             body = {'id': actor_id} if grant else {'id': actor_id, 'disassociate': True}
-            api.apply(Plan(obj, [Write('POST', path, body, expect=(204,))]))
-            yield {'action': 'grant' if grant else 'revoke', 'role_id': role_id,
-                   'resource_type': resource_type, 'resource_name': obj.get('name'), actor_type: str(given)}
+            steps.append((Write('POST', path, body, expect=(204,)), {
+                'action': 'grant' if grant else 'revoke', 'role_id': role_id,
+                'resource_type': resource_type, 'resource_name': obj.get('name'), actor_type: str(given)}))
+    return steps
 
 
 def plan_at_gateway(memberships, role_id, role_field, resource_type, obj, users, grant):
-    """Behind a platform gateway: give (or take back) the users the gateway's assignment of the membership role
-    ``role_field`` of the organization or team ``obj``; yields each change once made (in check mode, once planned)."""
+    """Behind a platform gateway: the writes that give (or take back) the users the gateway's assignment of the
+    membership role ``role_field`` of the organization or team ``obj``, each with the change it makes."""
     definition = memberships.definition(MEMBERSHIP_ROLES[resource_type, role_field])
     target = memberships.target(resource_type, obj)
+    steps = []
     done = set()
     for _endpoint, actor_type, actor_id, given, found in users:
         if actor_id in done:
@@ -430,12 +440,11 @@ def plan_at_gateway(memberships, role_id, role_field, resource_type, obj, users,
         if (held is not None) == grant:
             continue
         what = '%s of %s %s (user %s)' % (definition['name'], label(resource_type), obj.get('name'), found.get('username'))
-        if grant:
-            memberships.grant('user', definition, user, target, what)
-        else:
-            memberships.revoke(held, what)
-        yield {'action': 'grant' if grant else 'revoke', 'role_id': role_id, 'resource_type': resource_type,
-               'resource_name': obj.get('name'), actor_type: str(given)}
+        change = {'action': 'grant' if grant else 'revoke', 'role_id': role_id, 'resource_type': resource_type,
+                  'resource_name': obj.get('name'), actor_type: str(given)}
+        steps.append((memberships.grant_write('user', definition, user, target, what) if grant else
+                      memberships.revoke_write(held, what), change))
+    return steps
 
 
 def diff(changes, grant):

@@ -138,8 +138,7 @@ written_at:
 from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
 from ansible_collections.automation.service.plugins.module_utils._outcome import masked
 from ansible_collections.automation.service.plugins.module_utils._shared_resources import (
-    CONTROLLER, GATEWAY, MEMBERSHIP_ROLES, Gateway, Memberships, absent, controller_fields, copy_after, no_copy_yet,
-    on_gateway, side,
+    MEMBERSHIP_ROLES, BothPlaces, Gateway, Memberships, absent, on_gateway,
 )
 
 ARGUMENT_SPEC = dict(
@@ -202,12 +201,13 @@ def run(api):
         return
     desired, password, organization = wanted(api, existing)
     # A user made in an organization is posted to its users (as awx.awx does): its admins may.
-    user = api.ensure_present(existing, desired, create=lambda: {'password': password} if password else {},
-                              secret=('password',),
-                              endpoint=None if organization is None else 'organizations/%d/users' % organization)
-    api.returns(user=without_password(user))
+    plan = api.plan_present(existing, desired, create=lambda: {'password': password} if password else {},
+                            secret=('password',),
+                            endpoint=None if organization is None else 'organizations/%d/users' % organization)
     if organization is not None:
-        api.show(None, {'organization': organization})
+        plan.writes[0].after = dict(plan.writes[0].after, organization=organization)
+    user = api.returns_object(existing, api.apply(plan), ('password',))
+    api.returns(user=without_password(user))
 
 
 def run_at_gateway(api, copy):
@@ -216,60 +216,40 @@ def run_at_gateway(api, copy):
     and so is the membership of the organization a new user is made a member of."""
     params = api.params
     gateway = Gateway(api, 'users', 'username')
-    at_gateway = gateway.find(*([copy['username']] if copy else [params['username'], params['new_username']]))
+    found = gateway.find(*([copy['username']] if copy else [params['username'], params['new_username']]))
     if params['state'] == 'absent':
-        return absent(api, copy, at_gateway, 'username')
-    if params['state'] == 'exists' and (copy or at_gateway) is not None:
-        api.ensure_present(copy or at_gateway, {})
-        api.returns(user=without_password(copy or at_gateway), written_at=[])
+        return absent(api, copy, found, 'username')
+    if params['state'] == 'exists' and (copy or found) is not None:
+        api.ensure_present(copy or found, {})
+        api.returns(user=without_password(copy or found), written_at=[])
         return
-    desired, password, organization = wanted(api, at_gateway)
+    desired, password, organization = wanted(api, found)
     shared = dict((key, value) for key, value in desired.items() if key not in CONTROLLER_FIELDS)
     local = dict((key, value) for key, value in desired.items() if key in CONTROLLER_FIELDS)
-    new = at_gateway is None
-    written = []
-    holder = {}
     membership = None
     if organization is not None:
         # The membership is the gateway's role assignment (Organization Member), its names resolved before writing.
         memberships = Memberships(api)
         name = api.client.get('organizations/%d' % organization)['name']
-        membership = (memberships, memberships.definition(MEMBERSHIP_ROLES['organization', 'member_role']),
-                      memberships.organization(name), name)
+        definition = memberships.definition(MEMBERSHIP_ROLES['organization', 'member_role'])
+        membership = (memberships, definition, memberships.organization(name), name)
 
-    def write_gateway():
-        holder['gateway'] = gateway.write(at_gateway, shared, 'user', secret=('password',),
-                                          create=lambda: {'password': password} if password else {})
-        if membership is not None:
-            memberships, definition, target, name = membership
-            user = holder['gateway']
-            if user.get('id') is None or memberships.find('user', definition, user, target) is None:
-                memberships.grant('user', definition, user, target, '%s of organization %s (user %s)'
-                                  % (definition['name'], name, user.get('username')))
-            api.change(None, {'organization': organization})
+    def member(user):
+        """The new user's membership of the organization (it has none yet)."""
+        if membership is None:
+            return []
+        memberships, definition, target, name = membership
+        return [memberships.grant_write('user', definition, user, target, '%s of organization %s (user %s)'
+                                        % (definition['name'], name, user.get('username')),
+                                        before=None, after={'organization': organization})]
 
-    if side(api, write_gateway):
-        written.append(GATEWAY)
-    original = copy
-    if GATEWAY in written or copy is None:
-        copy = copy_after(api, copy, shared, lambda: api.lookup('users', shared['username'], 'username'))
-    if copy is None and not api.check_mode and (local or organization is not None):
-        raise no_copy_yet(api, shared['username'])
-
-    def write_controller():
-        if copy is None:        # check mode: the user is not there yet; or nothing to write at the controller
-            if local:
-                api.show({}, local)
-                api.change()
-            holder['controller'] = dict(holder['gateway'], **local)
-        else:
-            holder['controller'] = controller_fields(api, copy, local, new, ('password',))
-
-    if side(api, write_controller):
-        written.append(CONTROLLER)
-    user = holder['controller']
-    api.returns(id=user.get('id'), existing={} if new else masked(original or at_gateway, ('password',)),
-                end_state=masked(user, ('password',)), user=without_password(user), written_at=written)
+    both = BothPlaces(api, gateway, copy, found, 'user', ('password',))
+    plan = both.plan(shared, local, lambda: api.lookup('users', shared['username'], 'username'),
+                     create=lambda: {'password': password} if password else {}, at_gateway_after=member,
+                     needs_copy=bool(local or organization is not None))
+    user = both.apply(plan)
+    api.returns(id=user.get('id'), existing={} if both.new else masked(copy or found, ('password',)),
+                end_state=masked(user, ('password',)), user=without_password(user), written_at=plan.written_at())
 
 
 SPEC = ModuleSpec(ARGUMENT_SPEC, resource='users', result_key='user')

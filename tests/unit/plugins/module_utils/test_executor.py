@@ -1,0 +1,110 @@
+"""The executor (ApiTask.apply): one plan, writes to two places, a half-done creation undone, a write whose
+answer was lost, a diff said from the answer. Against a scripted client (no service): each path answers
+what the test says, or raises what it says."""
+
+import pytest
+
+from ansible_collections.automation.service.plugins.module_utils._api_module import ApiTask, ModuleSpec
+from ansible_collections.automation.service.plugins.module_utils._errors import ApiError, NotFound, OutcomeUnknown
+from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
+
+SPEC = ModuleSpec(dict(), resource='things', result_key='thing')
+
+
+class ScriptedClient:
+    """Answers each (method, path) with its script's entry: an exception is raised, anything else returned."""
+
+    def __init__(self, script):
+        self.script = script
+        self.sent = []
+
+    def request(self, method, path, params=None, json_body=None, expect=None):
+        self.sent.append((method, path, json_body))
+        answer = self.script.get((method, path))
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+
+def task(script, check_mode=False):
+    api = ApiTask(SPEC, dict(service_url='https://service.invalid', service_token='t'), check_mode=check_mode,
+                  diff=True)
+    api._client = ScriptedClient(script)
+    return api
+
+
+def both_places(note='the thing t made at the platform gateway by this task was deleted again'):
+    """A creation at the gateway, then a write at the controller's copy of it."""
+    def undo(made):
+        return Write('DELETE', 'gateway/things/%d' % made['id'], expect=(204,), note=note)
+
+    return Plan(None, [
+        Write('POST', 'gateway/things', {'name': 't'}, expect=(201,), before={}, after={'name': 't'}, makes=True,
+              answer={'id': None, 'name': 't'}, at='gateway', undo=undo),
+        Write('PATCH', 'things/5', {'local': 1}, at='controller', makes=True, answer={'id': 5, 'local': 1}),
+    ])
+
+
+def test_one_plan_writes_both_places_in_order_and_says_where():
+    api = task({('POST', 'gateway/things'): {'id': 3, 'name': 't'}, ('PATCH', 'things/5'): {'id': 5, 'local': 1}})
+    plan = both_places()
+    assert api.apply(plan) == {'id': 5, 'local': 1}
+    assert [(m, p) for m, p, _ in api.client.sent] == [('POST', 'gateway/things'), ('PATCH', 'things/5')]
+    assert plan.written_at() == ['gateway', 'controller']
+    result = api.outcome.result()
+    assert result['changed'] and result['diff'] == {'before': {}, 'after': {'name': 't'}}
+
+
+def test_a_creation_is_undone_when_a_later_write_is_refused_and_the_task_changed_nothing():
+    refusal = ApiError('answered 400: local: bad', status=400)
+    api = task({('POST', 'gateway/things'): {'id': 3, 'name': 't'}, ('PATCH', 'things/5'): refusal,
+                ('DELETE', 'gateway/things/3'): None})
+    with pytest.raises(ApiError) as raised:
+        api.apply(both_places())
+    assert [(m, p) for m, p, _ in api.client.sent] == [
+        ('POST', 'gateway/things'), ('PATCH', 'things/5'), ('DELETE', 'gateway/things/3')]
+    assert str(raised.value) == 'answered 400: local: bad (the thing t made at the platform gateway by this task ' \
+                                'was deleted again)'
+    assert not api.outcome.result()['changed']
+
+
+def test_not_found_after_a_creation_keeps_it_for_the_next_run():
+    api = task({('POST', 'gateway/things'): {'id': 3, 'name': 't'}, ('PATCH', 'things/5'): NotFound('no copy yet')})
+    with pytest.raises(NotFound):
+        api.apply(both_places())
+    assert ('DELETE', 'gateway/things/3', None) not in api.client.sent
+
+
+def test_check_mode_sends_nothing_and_says_the_plan():
+    api = task({}, check_mode=True)
+    plan = both_places()
+    assert api.apply(plan) == {'id': 5, 'local': 1}
+    assert api.client.sent == []
+    assert plan.written_at() == ['gateway', 'controller']
+    assert api.outcome.result()['changed']
+
+
+def test_a_write_whose_answer_was_lost_is_said_in_its_words_and_as_a_change():
+    def lost(exc):
+        exc.message = 'The launch may or may not have happened (%s).' % exc.message
+
+    api = task({('POST', 'launch'): OutcomeUnknown('connection reset')})
+    with pytest.raises(OutcomeUnknown) as raised:
+        api.apply(Plan(None, [Write('POST', 'launch', {}, expect=(201,), lost=lost)]))
+    assert str(raised.value) == 'The launch may or may not have happened (connection reset).'
+    assert api.outcome.result()['changed']
+    assert len(api.client.sent) == 1     # sent once: never again
+
+
+def test_a_refused_write_changed_nothing():
+    api = task({('POST', 'launch'): ApiError('answered 400', status=400)})
+    with pytest.raises(ApiError):
+        api.apply(Plan(None, [Write('POST', 'launch', {}, expect=(201,))]))
+    assert not api.outcome.result()['changed']
+
+
+def test_a_diff_said_from_the_answer_is_shown_once_the_service_took_the_write():
+    api = task({('POST', 'config'): {'license': 'new'}})
+    api.apply(Plan(None, [Write('POST', 'config', {}, before={'license': 'old'},
+                                after=lambda answer: {'license': answer['license']})]))
+    assert api.outcome.result()['diff'] == {'before': {'license': 'old'}, 'after': {'license': 'new'}}
