@@ -9,7 +9,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.automation.service.plugins.module_utils._errors import OutcomeUnknown
+from ansible_collections.automation.service.plugins.module_utils._plan import Write
 
 NAMES_PER_READ = 100
 
@@ -39,12 +39,11 @@ def hosts_by_id(client, ids):
     return found
 
 
-def post(client, action, body, what, look):
-    """POST /bulk/<action>/ once. ``what`` names the change for the message when the
+def write(action, body, what, look):
+    """The POST of /bulk/<action>/, sent once. ``what`` names the change for the message when the
     connection breaks after sending; ``look`` says how to find out whether it happened."""
-    try:
-        return client.request('POST', 'bulk/%s' % action, json_body=body, expect=(201,))
-    except OutcomeUnknown as exc:
-        raise OutcomeUnknown(
-            'The bulk %s may or may not have happened: the connection broke after the request was sent (%s). '
-            'Do not simply send it again: %s' % (what, exc, look))
+    def lost(exc):
+        exc.message = ('The bulk %s may or may not have happened: the connection broke after the request was sent '
+                       '(%s). Do not simply send it again: %s' % (what, exc.message, look))
+
+    return Write('POST', 'bulk/%s' % action, body, expect=(201,), makes=True, lost=lost)

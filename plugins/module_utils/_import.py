@@ -17,6 +17,7 @@ import secrets
 from ansible_collections.automation.service.plugins.module_utils import _jobs
 from ansible_collections.automation.service.plugins.module_utils._api_module import dump_variables, parse_variables
 from ansible_collections.automation.service.plugins.module_utils._outcome import NO_LOG_PLACEHOLDER
+from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
 from ansible_collections.automation.service.plugins.module_utils._assets import (
     BY_KEY, EDGES, JSON_DATA, KINDS, NODE, NOTIFICATION_SECRETS, NOTIFY, SECRET_DATA, TEXT_DATA, Objects, describe,
 )
@@ -131,18 +132,15 @@ class Importer(Objects):
                 api.no_log_values.add(wanted['password'])
                 api.warn('user %s was created with a random password nobody knows.' % key.get('username'))
             self.created.append(label)
-            self.diff(label, None, wanted, found)
-            obj = dict(wanted, id=None, type=found.type) if api.check_mode else api.client.request(
-                'POST', found.endpoint, json_body=self.wire(wanted), expect=(200, 201))
+            obj = self.write(label, None, wanted, Write('POST', found.endpoint, self.wire(wanted), expect=(200, 201),
+                                                        answer=dict(wanted, id=None, type=found.type)))
         else:
             delta = api.changes(existing, wanted, NORMALIZE)
             obj = existing
             if delta:
                 self.updated.append(label)
-                self.diff(label, dict((k, existing.get(k)) for k in delta), delta, found)
-                if not api.check_mode:
-                    obj = api.client.request('PATCH', api.detail_path(existing), json_body=self.wire(delta),
-                                             expect=(200,))
+                obj = self.write(label, dict((k, existing.get(k)) for k in delta), delta,
+                                 Write('PATCH', api.detail_path(existing), self.wire(delta), answer=existing))
         if approval is not None:
             self.approval(obj, existing is None, approval, label)
         if found.type == 'project' and existing is None and obj.get('scm_type') and obj.get('id') is not None:
@@ -161,10 +159,15 @@ class Importer(Objects):
         return dict((k, dump_variables(v) if k in TEXT_DATA and not isinstance(v, str) else v)
                     for k, v in fields.items())
 
-    def diff(self, label, before, after, found):
-        api = self.api
-        api.change(None if before is None else {label: dict((k, self.hide(v, k in SECRETS)) for k, v in before.items())},
-                   {label: dict((k, self.hide(v, k in SECRETS)) for k, v in after.items())})
+    def write(self, label, before, after, *writes):
+        """Send ``writes`` (in check mode, none), said as the change of ``label`` from ``before`` (None: it is
+        new) to ``after``, secrets hidden; what the last one answered (in check mode, its ``answer``)."""
+        first = writes[0]
+        first.before = None if before is None else {label: dict((k, self.hide(v, k in SECRETS)) for k, v in before.items())}
+        first.after = {label: dict((k, self.hide(v, k in SECRETS)) for k, v in after.items())}
+        for write in writes:
+            write.makes = True
+        return self.api.apply(Plan(None, list(writes)))
 
     def approval(self, node, new, wanted, label):
         wanted = dict((key, wanted[key]) for key in APPROVAL_FIELDS if wanted.get(key) is not None)
@@ -174,15 +177,13 @@ class Importer(Objects):
             delta = dict((k, v) for k, v in wanted.items() if have.get(k) != v)
             if delta:
                 self.updated.append(label)
-                self.diff('%s: approval' % label, dict((k, have.get(k)) for k in delta), delta, None)
-                if not self.api.check_mode:
-                    self.api.client.request('PATCH', 'workflow_approval_templates/%s' % have['id'], json_body=delta,
-                                            expect=(200,))
+                self.write('%s: approval' % label, dict((k, have.get(k)) for k in delta), delta,
+                           Write('PATCH', 'workflow_approval_templates/%s' % have['id'], delta))
             return
-        self.diff('%s: approval' % label, None, wanted, None)
-        if node.get('id') is not None and not self.api.check_mode:
-            self.api.client.request('POST', '%s/%s/create_approval_template' % (NODE.endpoint, node['id']),
-                                    json_body=wanted, expect=(200, 201))
+        # (a node not made yet, in check mode: the path is never asked for)
+        self.write('%s: approval' % label, None, wanted,
+                   Write('POST', lambda _made: '%s/%s/create_approval_template' % (NODE.endpoint, node['id']), wanted,
+                         expect=(200, 201)))
 
     # -- related sets --------------------------------------------------------------
 
@@ -197,12 +198,9 @@ class Importer(Objects):
         if not missing:
             return
         self.updated.append(label)
-        self.diff('%s: %s' % (label, name), None, {'add': [describe(key) for key in keys]}, None)
-        if obj.get('id') is None or self.api.check_mode:
-            return
-        for found in missing:
-            if found.get('id') is not None:
-                self.api.client.request('POST', url, json_body={'id': found['id']}, expect=(204,))
+        # (in check mode, an object not made yet has no id: nothing is sent then)
+        self.write('%s: %s' % (label, name), None, {'add': [describe(key) for key in keys]},
+                   *[Write('POST', url, lambda _made, found=found: {'id': found['id']}, expect=(204,)) for found in missing])
 
     def labels(self, obj, url, assets, label):
         have = set() if obj.get('id') is None else set(
@@ -212,10 +210,8 @@ class Importer(Objects):
             if (asset.get('name'), organization) in have:
                 continue
             self.updated.append(label)
-            self.diff('%s: label %s' % (label, asset.get('name')), None, {'name': asset.get('name')}, None)
-            if obj.get('id') is not None and not self.api.check_mode:
-                self.api.client.request('POST', url, json_body={'name': asset['name'], 'organization': organization},
-                                        expect=(200, 201, 204))
+            self.write('%s: label %s' % (label, asset.get('name')), None, {'name': asset.get('name')},
+                       Write('POST', url, {'name': asset['name'], 'organization': organization}, expect=(200, 201, 204)))
 
     def roles(self, obj, url, keys, label):
         have = [] if obj.get('id') is None else [item['id'] for item in self.api.client.iterate(url, {'page_size': 200})]
@@ -230,9 +226,8 @@ class Importer(Objects):
             if role is not None and role['id'] in have:
                 continue
             self.updated.append(label)
-            self.diff('%s: role %s' % (label, describe(key)), None, {'role': key.get('name')}, None)
-            if role is not None and obj.get('id') is not None and not self.api.check_mode:
-                self.api.client.request('POST', url, json_body={'id': role['id']}, expect=(204,))
+            self.write('%s: role %s' % (label, describe(key)), None, {'role': key.get('name')},
+                       Write('POST', url, lambda _made, role=role: {'id': role['id']}, expect=(204,)))
 
     def survey(self, found, obj, spec, label):
         have = {} if obj.get('id') is None else (self.get(sublist(obj, found.endpoint, 'survey_spec')) or {})

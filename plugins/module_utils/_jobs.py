@@ -16,6 +16,7 @@ from collections import namedtuple
 from ansible_collections.automation.service.plugins.module_utils._errors import (
     ApiError, ConfigError, NotFound, OutcomeUnknown, ServiceError,
 )
+from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
 
 # launch field -> the job template's flag that lets it be given at launch
 PROMPTS = (
@@ -103,16 +104,15 @@ def check_prompts(template_name, launch_info, fields):
         raise ConfigError('Job template %r has no inventory: give one with inventory.' % template_name)
 
 
-def start_update(client, path, kind, listing):
-    """POST ``path`` (a project's or an inventory source's update/) once. A broken connection after
+def start_update(path, kind, listing):
+    """The POST of ``path`` (a project's or an inventory source's update/), sent once. A broken connection after
     sending is reported as such: the update may have started, and asking again could run it twice."""
-    try:
-        return client.request('POST', path, json_body={}, expect=(202,))
-    except OutcomeUnknown as exc:
-        raise OutcomeUnknown(
-            'The %s may or may not have started: the connection broke after the request was sent (%s). Do not '
-            'simply run the task again, that could start a second one. Look for it first: GET /api/v2/%s'
-            '?order_by=-created (or the service UI).' % (kind.label.lower(), exc, listing))
+    def lost(exc):
+        exc.message = ('The %s may or may not have started: the connection broke after the request was sent (%s). Do '
+                       'not simply run the task again, that could start a second one. Look for it first: GET /api/v2/%s'
+                       '?order_by=-created (or the service UI).' % (kind.label.lower(), exc.message, listing))
+
+    return Write('POST', path, {}, expect=(202,), makes=True, lost=lost)
 
 
 def _named(result, kind):
@@ -133,46 +133,48 @@ def run_update(api, start_path, kind, listing, what, changed_if=None):
         raise ConfigError('interval must be a number of seconds more than 0.')
     if not api.client.get(start_path).get('can_update'):
         raise ConfigError('%s cannot be updated.' % what)
+    start = start_update(start_path, kind, listing)
+    # Started, it changed something; unless the task waits for it and the finished update says (changed_if).
+    judged = api.params['wait'] and changed_if is not None and not api.check_mode
+    start.changes = not judged
+    started = api.apply(Plan(None, [start]))
     if api.check_mode:
-        api.change()
         return None
-    started = start_update(api.client, start_path, kind, listing)
     api.returns(id=started['id'], status=started.get('status'), **{kind.endpoint[:-1]: started})
     if not api.params['wait']:
-        api.change()
         return started
     try:
         done = wait(api.client, started['id'], api.params['timeout'], api.params['interval'], kind=kind,
                     shape=functools.partial(_named, kind=kind))
     except ServiceError:
-        api.change()    # it ran, and failed or is still running
+        if judged:
+            api.change()    # it ran, and failed or is still running
         raise
     api.returns(**done)
-    if changed_if is None or changed_if(done[kind.endpoint[:-1]]):
+    if judged and changed_if(done[kind.endpoint[:-1]]):
         api.change()
     return started
 
 
-def post_once(client, path, body, what, look_for):
-    """POST a launch once. A broken connection after sending is reported as such: the
-    work may have started, and sending again could run it twice."""
-    try:
-        return client.request('POST', path, json_body=body, expect=(201,))
-    except OutcomeUnknown as exc:
-        raise OutcomeUnknown(
-            'The launch of %s may or may not have happened: the connection broke after the request was sent '
-            '(%s). Do not simply run the task again, that could start it a second time. Look for it first: %s.'
-            % (what, exc, look_for))
+def once(path, body, what, look_for):
+    """The POST of a launch, sent once. A broken connection after sending is reported as such: the work may
+    have started, and sending again could run it twice."""
+    def lost(exc):
+        exc.message = ('The launch of %s may or may not have happened: the connection broke after the request was '
+                       'sent (%s). Do not simply run the task again, that could start it a second time. Look for it '
+                       'first: %s.' % (what, exc.message, look_for))
+
+    return Write('POST', path, body, expect=(201,), makes=True, lost=lost)
 
 
-def launch(client, template_id, body, kind=JOB):
-    """POST the launch of a template once (see post_once)."""
+def launch(template_id, body, kind=JOB):
+    """The launch of a template, sent once (see once())."""
     template = '%s %d' % (kind.template_endpoint[:-1].replace('_', ' '), template_id)
     follow = ('wait for it with automation.service.%s' % kind.wait_module if kind.wait_module
               else 'follow it at /api/v2/%s/<id>/' % kind.endpoint)
-    return post_once(client, '%s/%d/launch' % (kind.template_endpoint, template_id), body, template,
-                     'GET /api/v2/%s/%d/%s/?order_by=-created (or the service UI), then %s'
-                     % (kind.template_endpoint, template_id, kind.runs, follow))
+    return once('%s/%d/launch' % (kind.template_endpoint, template_id), body, template,
+                'GET /api/v2/%s/%d/%s/?order_by=-created (or the service UI), then %s'
+                % (kind.template_endpoint, template_id, kind.runs, follow))
 
 
 def stdout_tail(client, job_id, lines=STDOUT_TAIL_LINES, kind=JOB):
@@ -266,12 +268,8 @@ def cancel(api, job_id, fail_if_not_running, kind=JOB, interval=None, timeout=No
         if fail_if_not_running:
             raise ServiceError(not_running)     # its status is in the result
         return
-    if api.check_mode:
-        api.change()
-        return
-    api.client.request('POST', path, json_body={}, expect=(202,))
-    api.change()
-    if interval is None:
+    api.apply(Plan(None, [Write('POST', path, {}, expect=(202,))]))
+    if api.check_mode or interval is None:
         return
     if interval <= 0:
         raise ConfigError('interval must be more than 0 seconds.')

@@ -17,6 +17,7 @@ __metaclass__ = type
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import ApiTask, ModuleSpec, is_id
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, MultipleFound, NotFound
+from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
 from ansible_collections.automation.service.plugins.module_utils._resource import Resource, as_data, names_of
 
 ENDPOINT = 'workflow_job_template_nodes'
@@ -123,15 +124,17 @@ def ensure_approval(api, node, new):
     delta = dict((key, value) for key, value in wanted.items() if have is None or have.get(key) != value)
     if not delta:
         return
-    if not (api.check_mode or node.get('id') is None):
-        if have is None:
-            api.returns(approval_template=api.client.request(
-                'POST', '%s/%s/create_approval_template' % (ENDPOINT, node['id']), json_body=wanted, expect=(200, 201)))
-        else:
-            api.returns(approval_template=api.client.request(
-                'PATCH', 'workflow_approval_templates/%s' % have['id'], json_body=delta, expect=(200,)))
-    api.change(None if have is None else {'approval_node': dict((key, have.get(key)) for key in delta)},
-               {'approval_node': delta if have is not None else wanted})
+    if have is None:
+        # (a node not made yet, in check mode: the path is never asked for)
+        write = Write('POST', lambda _made: '%s/%s/create_approval_template' % (ENDPOINT, node['id']), wanted,
+                      expect=(200, 201), before=None, after={'approval_node': wanted})
+    else:
+        write = Write('PATCH', 'workflow_approval_templates/%s' % have['id'], delta, answer=dict(have, **delta),
+                      before={'approval_node': dict((key, have.get(key)) for key in delta)}, after={'approval_node': delta})
+    write.makes = True
+    made = api.apply(Plan(have, [write]))
+    if not api.check_mode:
+        api.returns(approval_template=made)
 
 
 def node_ids(api, workflow, option, pending=()):

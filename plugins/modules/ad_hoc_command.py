@@ -178,6 +178,7 @@ stdout:
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
 from ansible_collections.automation.service.plugins.module_utils import _jobs
+from ansible_collections.automation.service.plugins.module_utils._plan import Plan
 
 ARGUMENT_SPEC = dict(
     inventory=dict(type='str', required=True),
@@ -218,15 +219,13 @@ def launch_body(api):
 def run(api):
     params = api.params
     body = launch_body(api)
-    if api.check_mode:
-        api.change()
-        return
-    launched = _jobs.post_once(
-        api.client, 'ad_hoc_commands', body, 'the ad hoc command',
+    launched = api.apply(Plan(None, [_jobs.once(
+        'ad_hoc_commands', body, 'the ad hoc command',
         'GET /api/v2/inventories/%d/ad_hoc_commands/?order_by=-created (or the service UI), then wait for it '
-        'with automation.service.ad_hoc_command_wait' % body['inventory'])
+        'with automation.service.ad_hoc_command_wait' % body['inventory'])]))
+    if api.check_mode:
+        return
     command_id = launched['id']
-    api.change()
     api.returns(id=command_id, status=launched.get('status'), command=launched)
     if params['wait']:
         api.returns(**_jobs.wait(api.client, command_id, params['timeout'], params['interval'],

@@ -118,6 +118,7 @@ import json
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
+from ansible_collections.automation.service.plugins.module_utils._plan import Plan
 from ansible_collections.automation.service.plugins.module_utils import _bulk
 
 HOST_FIELDS = ('name', 'description', 'enabled', 'instance_id', 'variables')
@@ -156,19 +157,17 @@ def run(api):
     wanted = [body for body in bodies if body['name'] not in existing]
     api.returns(inventory=inv_id, created=[body['name'] for body in wanted],
                 existing=[name for name in names if name in existing])
-    api.show(dict(hosts=sorted(existing)), dict(hosts=sorted(names)))
-    if api.check_mode:
-        if wanted:
-            api.change()
-        return
-    api.returns(hosts=[])
+    if not api.check_mode:
+        api.returns(hosts=[])
     if not wanted:
         return
-    answer = _bulk.post(api.client, 'host_create', dict(inventory=inv_id, hosts=wanted), 'host creation',
-                        'look at the hosts of inventory %d first, then run the task again: hosts that exist are '
-                        'left out.' % inv_id)
-    api.change()    # once the service says it is done
-    api.returns(hosts=answer.get('hosts', []))
+    write = _bulk.write('host_create', dict(inventory=inv_id, hosts=wanted), 'host creation',
+                        'look at the hosts of inventory %d first, then run the task again: hosts that exist are left '
+                        'out.' % inv_id)
+    write.before, write.after = dict(hosts=sorted(existing)), dict(hosts=sorted(names))
+    answer = api.apply(Plan(None, [write]))
+    if not api.check_mode:
+        api.returns(hosts=answer.get('hosts', []))
 
 
 SPEC = ModuleSpec(ARGUMENT_SPEC, resource='hosts')

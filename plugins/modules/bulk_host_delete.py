@@ -85,6 +85,7 @@ hosts:
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec, is_id
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
+from ansible_collections.automation.service.plugins.module_utils._plan import Plan
 from ansible_collections.automation.service.plugins.module_utils import _bulk
 
 ARGUMENT_SPEC = dict(
@@ -113,18 +114,16 @@ def run(api):
         found.update((host['id'], host) for host in _bulk.hosts_by_name(api.client, inv_id, names).values())
     doomed = sorted(found)
     api.returns(deleted=doomed)
-    api.show(dict(hosts=sorted(found[h]['name'] for h in doomed)), dict(hosts=[]))
-    if api.check_mode:
-        if doomed:
-            api.change()
-        return
-    api.returns(hosts={})
+    if not api.check_mode:
+        api.returns(hosts={})
     if not doomed:
         return
-    answer = _bulk.post(api.client, 'host_delete', dict(hosts=doomed), 'host deletion',
+    write = _bulk.write('host_delete', dict(hosts=doomed), 'host deletion',
                         'run the task again, it leaves out hosts that are gone.')
-    api.change()    # once the service says it is done
-    api.returns(hosts=answer.get('hosts', {}))
+    write.before, write.after = dict(hosts=sorted(found[h]['name'] for h in doomed)), dict(hosts=[])
+    answer = api.apply(Plan(None, [write]))
+    if not api.check_mode:
+        api.returns(hosts=answer.get('hosts', {}))
 
 
 SPEC = ModuleSpec(ARGUMENT_SPEC, resource='hosts')

@@ -235,6 +235,7 @@ stdout:
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec, is_id
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
+from ansible_collections.automation.service.plugins.module_utils._plan import Plan
 from ansible_collections.automation.service.plugins.module_utils import _bulk, _jobs
 
 JOB_OPTIONS = dict(
@@ -355,14 +356,12 @@ def failed_output(client, workflow_job_id):
 def run(api):
     params = api.params
     body = launch_body(api)
+    launched = api.apply(Plan(None, [_bulk.write('job_launch', body, 'job launch',
+                                                 'look for the workflow job first: GET /api/v2/workflow_jobs/'
+                                                 '?order_by=-created (or the service UI).')]))
     if api.check_mode:
-        api.change()
         return
-    launched = _bulk.post(api.client, 'job_launch', body, 'job launch',
-                          'look for the workflow job first: GET /api/v2/workflow_jobs/?order_by=-created '
-                          '(or the service UI).')
     wfj_id = launched['id']
-    api.change()    # once the service answers
     api.returns(id=wfj_id, status=launched.get('status'), job_info=launched)
     if not params['wait']:
         return

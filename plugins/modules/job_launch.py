@@ -218,6 +218,7 @@ stdout:
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
 from ansible_collections.automation.service.plugins.module_utils import _jobs
+from ansible_collections.automation.service.plugins.module_utils._plan import Plan
 
 ARGUMENT_SPEC = dict(
     job_template=dict(type='str', required=True, aliases=['name']),
@@ -283,10 +284,9 @@ def run(api):
     fields = given(params)
     _jobs.check_prompts(name, info, [field for field in CHECKED if field in fields])
     body = launch_body(api, fields)
-    api.change()    # from here a failure may come after the job started
+    launched = api.apply(Plan(None, [_jobs.launch(jt_id, body)]))
     if api.check_mode:
         return
-    launched = _jobs.launch(api.client, jt_id, body)
     job_id = launched['job']
     ignored = launched.get('ignored_fields') or {}
     api.returns(id=job_id, status=launched.get('status'), job=launched, ignored_fields=ignored)

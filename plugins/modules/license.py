@@ -97,6 +97,7 @@ import os
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
 from ansible_collections.automation.service.plugins.module_utils._errors import ApiError, ConfigError
+from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
 
 ARGUMENT_SPEC = dict(
     manifest=dict(type='path'),
@@ -155,10 +156,9 @@ def remove(api):
     api.returns(license_info=info)
     if not removable(info):
         return
+    api.apply(Plan(info, [Write('DELETE', 'config', expect=(200, 202, 204), before=summary(info), after={})]))
     if not api.check_mode:
-        api.client.request('DELETE', 'config', expect=(200, 202, 204))
         api.returns(license_info=license_info(api))
-    api.change(summary(info), {})
 
 
 def install(api):
@@ -176,15 +176,20 @@ def install(api):
     if subscribed(info) and not params['force']:
         return
     if api.check_mode:
-        api.change(summary(info), wanted)
+        api.apply(Plan(info, [Write('POST', endpoint, body, before=summary(info), after=wanted)]))
         return
-    try:
-        api.client.request('POST', endpoint, json_body=body, expect=(200, 201))
-    except ApiError as exc:
+
+    def refused(exc):
         raise refusal(exc, what)
-    after = license_info(api)
-    api.returns(license_info=after)
-    api.change(summary(info), summary(after))
+
+    def installed(_answer):
+        # what the service holds now is the diff's after
+        after = license_info(api)
+        api.returns(license_info=after)
+        return summary(after)
+
+    api.apply(Plan(info, [Write('POST', endpoint, body, expect=(200, 201), before=summary(info), after=installed,
+                                refused=refused)]))
 
 
 def run(api):

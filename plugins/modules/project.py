@@ -212,6 +212,7 @@ stdout:
 from ansible_collections.automation.service.plugins.module_utils._resource import CUSTOM_VIRTUALENV, STATE_EXISTS, Resource
 from ansible_collections.automation.service.plugins.module_utils import _jobs
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
+from ansible_collections.automation.service.plugins.module_utils._plan import Plan
 
 NOTIFICATIONS = ('notification_templates_started', 'notification_templates_success', 'notification_templates_error')
 ARGUMENT_SPEC = dict(
@@ -272,11 +273,13 @@ def run(api):
     if project is None or not project.get('scm_type'):
         return
     if params['update_project']:
+        start = _jobs.start_update('projects/%d/update' % project['id'], _jobs.PROJECT_UPDATE,
+                                   'projects/%d/project_updates/' % project['id'])
+        # Started, it changed something; unless the task waits for it: then a new revision says so.
+        start.changes = api.check_mode or not params['wait']
+        started = api.apply(Plan(project, [start]))
         if api.check_mode:
-            api.change()
             return
-        started = _jobs.start_update(api.client, 'projects/%d/update' % project['id'], _jobs.PROJECT_UPDATE,
-                                     'projects/%d/project_updates/' % project['id'])
         api.returns(project_update=started)
         update_id = started['id']
     elif params['wait'] and not api.check_mode:
@@ -288,8 +291,6 @@ def run(api):
         return
     if params['wait']:
         wait_for_update(api, project, update_id)
-    else:
-        api.change()
 
 
 def update_result(result):

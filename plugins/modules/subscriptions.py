@@ -96,6 +96,7 @@ subscriptions:
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
 from ansible_collections.automation.service.plugins.module_utils._errors import ApiError
+from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
 
 ARGUMENT_SPEC = dict(
     username=dict(type='str', required=True),
@@ -129,14 +130,17 @@ def run(api):
     if api.check_mode:
         return
     body = {'subscriptions_username': params['username'], 'subscriptions_password': params['password']}
-    try:
-        found = api.client.request('POST', 'config/subscriptions', json_body=body, expect=(200,))
-    except ApiError as exc:
+
+    def refused(exc):
         reason = exc.detail.get('error') if isinstance(exc.detail, dict) else None
         if exc.status != 400 or not reason:
-            raise
+            return
         raise ApiError('The service listed no subscriptions for these credentials: %s' % reason,
                        status=exc.status, detail=exc.detail, method=exc.method, url=exc.url)
+
+    # A POST that changes nothing: the service lists the subscriptions these credentials give.
+    found = api.apply(Plan(None, [Write('POST', 'config/subscriptions', body, makes=True, refused=refused,
+                                        changes=False)]))
     if not isinstance(found, list):
         raise ApiError('The service answered the subscription list with %s, not a list.' % type(found).__name__)
     filters = params['filters'] or {}

@@ -106,6 +106,7 @@ node:
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, ServiceError
+from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
 from ansible_collections.automation.service.plugins.module_utils import _workflow_jobs
 
 ARGUMENT_SPEC = dict(
@@ -136,12 +137,11 @@ def run(api):
         state = 'timed out' if approval.get('timed_out') else DECIDED.get(approval['status'], approval['status'])
         raise ServiceError('Workflow approval %d cannot be %s: it was already %s (status %s).'
                            % (approval['id'], DECIDED[wanted], state, approval['status']))
+    api.apply(Plan(approval, [Write('POST', '%s/%s' % (path, params['action']), expect=(204,),
+                                    before={'status': 'pending'}, after={'status': wanted})]))
     if api.check_mode:
-        api.change({'status': 'pending'}, {'status': wanted})
         api.returns(status=wanted)
         return
-    api.client.request('POST', '%s/%s' % (path, params['action']), expect=(204,))
-    api.change({'status': 'pending'}, {'status': wanted})
     approval = api.client.get(path)
     api.returns(status=approval['status'], workflow_approval=approval)
 

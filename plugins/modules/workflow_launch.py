@@ -180,6 +180,7 @@ stdout:
 from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, NotFound
 from ansible_collections.automation.service.plugins.module_utils import _jobs, _workflow_jobs
+from ansible_collections.automation.service.plugins.module_utils._plan import Plan
 
 ARGUMENT_SPEC = dict(
     name=dict(type='str', required=True, aliases=['workflow_template']),
@@ -232,10 +233,9 @@ def run(api):
     body = launch_body(api)
     if params['wait'] and params['interval'] <= 0:
         raise ConfigError('interval must be more than 0 seconds.')
-    api.change()    # from here a failure may come after the workflow job started
+    launched = api.apply(Plan(None, [_jobs.launch(wfjt_id, body, _workflow_jobs.WORKFLOW_JOB)]))
     if api.check_mode:
         return
-    launched = _jobs.launch(api.client, wfjt_id, body, _workflow_jobs.WORKFLOW_JOB)
     job_id = launched['workflow_job']
     ignored = launched.get('ignored_fields') or {}
     api.returns(id=job_id, status=launched.get('status'), job_info=launched, workflow_job=launched,
