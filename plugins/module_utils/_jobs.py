@@ -14,7 +14,7 @@ import time
 from collections import namedtuple
 
 from ansible_collections.automation.service.plugins.module_utils._errors import (
-    ApiError, ConfigError, NotFound, OutcomeUnknown, ServiceError,
+    ApiError, ConfigError, NotFound, ServiceError,
 )
 from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
 

@@ -283,10 +283,10 @@ class SharedResource(Resource):
         both = BothPlaces(api, Gateway(api, self.endpoint, self.name), copy, found, self.label, self.secret)
 
         def sublists(obj, new):
+            writes = []
             for option in sorted(lists):
-                for write in self.plan_sublist(api, obj, new, option, *self.associations[option],
-                                               wanted=lists[option]).writes:
-                    yield write
+                writes += self.plan_sublist(api, obj, new, option, *self.associations[option], wanted=lists[option]).writes
+            return writes
 
         plan = both.plan(shared, local, lambda: Resource.find(self, api),
                          create=lambda: dict((option, obj['id']) for option, obj in scope.items()),

@@ -377,7 +377,7 @@ def run(api):
     for role_id, resource_type, obj in roles:
         if role_id in at_gateway:
             steps += plan_at_gateway(memberships, role_id, role_field, resource_type, obj,
-                                      [actor for actor in actors if actor[1] == 'user'], grant)
+                                     [actor for actor in actors if actor[1] == 'user'], grant)
             steps += plan(api, role_id, resource_type, obj, [actor for actor in actors if actor[1] != 'user'], grant)
         else:
             steps += plan(api, role_id, resource_type, obj, actors, grant)
