@@ -97,18 +97,18 @@ demo: venv system-deps idp-packages collection-path  ## start the reference serv
 	tests/ci/demo.sh
 
 test: venv system-deps idp-packages collection-path  ## the whole suite (what CI runs), with a summary table at the end
-	@# tests/unit runs once, under ansible-test (the units step), not in the pytest step too.
+	@# tests/unit and tests/live run once, under ansible-test (the units step), not in the pytest step too.
 	@# (--ignore does not apply to testpaths, which pytest takes as given paths: name the others instead)
 	@PYTEST_ARGS="$(PYTEST_ARGS) tests/service/tests tests/ci/tests tests/idp/tests tests/diffcheck/tests" python tests/ci/run_steps.py --make "$(MAKE)" \
 	    --jobs $(TEST_JOBS) $(TEST_STEPS)
 
-pytest: venv system-deps idp-packages collection-path  ## unit tests and the reference service's tests (pytest.ini: testpaths)
+pytest: venv system-deps idp-packages collection-path  ## every Python suite with plain pytest (pytest.ini: testpaths): unit and live tests, the reference service's, the CI scripts'
 	python -m pytest $(PYTEST_ARGS)
 
 sanity: venv  ## ansible-test sanity, on a copy under .run/ansible-test
 	tests/ci/sanity.sh $(SANITY_ARGS)
 
-units: venv system-deps idp-packages  ## ansible-test units: tests/unit, with the reference service, on a copy under .run/ansible-test
+units: venv system-deps idp-packages  ## ansible-test units on a copy under .run/ansible-test: tests/unit (no service) and tests/live (against the reference service; tests/unit/live in the copy)
 	tests/ci/units.sh $(UNITS_ARGS)
 
 integration: venv system-deps idp-packages  ## ansible-test integration, against a reference service started for the run

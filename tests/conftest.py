@@ -4,13 +4,21 @@
     service_factory    service_factory(**settings) -> Service; one instance per
                        distinct settings, cached for the session, all stopped at the end
     sso_service        an instance with the test identity providers (session-scoped)
+    svc                an instance for the test module alone (module-scoped): its request log,
+                       fault rules and restarts reach no other module; its faults are cleared after
+    Service.new_user() a new user with a random name and password on that instance
     repo_root()        the repository root (pathlib.Path)
+
+It also makes ``ansible_collections.automation.service`` importable for plain pytest
+(ansible-test units does this itself): the repository is linked into a temporary
+collection tree and that tree goes on sys.path.
 """
 import atexit
 import base64
 import fcntl
 import hashlib
 import os
+import shutil
 import tempfile
 import json
 import shlex
@@ -19,6 +27,7 @@ import subprocess
 import sys
 import urllib.error
 import urllib.request
+import uuid
 from pathlib import Path
 
 import pytest
@@ -31,6 +40,26 @@ os.environ.setdefault("REFSVC_PASSWORD_ITERATIONS", "1000")
 
 def repo_root() -> Path:
     return Path(__file__).resolve().parent.parent
+
+
+def _ensure_importable():
+    try:
+        import ansible_collections.automation.service.plugins  # noqa: F401
+        return
+    except ImportError:
+        pass
+    tree = tempfile.mkdtemp(prefix='automation-service-collections-')
+    # removed at exit: rmtree takes the link away, not the repository it points at
+    atexit.register(shutil.rmtree, tree, True)
+    namespace = os.path.join(tree, 'ansible_collections', 'automation')
+    os.makedirs(namespace)
+    os.symlink(str(repo_root()), os.path.join(namespace, 'service'))
+    sys.path.insert(0, tree)
+    for name in [n for n in sys.modules if n == 'ansible_collections' or n.startswith('ansible_collections.')]:
+        del sys.modules[name]
+
+
+_ensure_importable()
 
 
 def _svcctl() -> list:
@@ -86,6 +115,11 @@ class Service:
 
     def stop(self):
         subprocess.run(_svcctl() + ["stop", "--dir", str(self.dir)], capture_output=True, text=True, timeout=60)
+
+    def set_faults(self, *rules):
+        """Replace the instance's fault rules (see tests/service/refsvc/faults/middleware.py); none: clear them."""
+        subprocess.run(_svcctl() + ["faults", "--dir", str(self.dir)] + ([json.dumps(list(rules))] if rules else ["--clear"]),
+                       check=True)
 
     # -- request log
     def log(self) -> list:
@@ -175,6 +209,12 @@ class Service:
             raise RuntimeError("creating application failed: %s %s" % (status, data))
         return data
 
+    def new_user(self, is_superuser=False):
+        """A new user with a random name and password: (username, password)."""
+        name, password = "u" + uuid.uuid4().hex[:10], "pw-" + uuid.uuid4().hex
+        self.create_user(name, password, is_superuser=is_superuser)
+        return name, password
+
     def create_user(self, username, password, is_superuser=False) -> dict:
         status, data = self.admin_request(
             "POST", "/api/v2/users/", {"username": username, "password": password, "is_superuser": is_superuser}
@@ -214,11 +254,11 @@ def pytest_sessionfinish(session):
     _stop_pool()
 
 
-def pooled(settings: dict, with_idp: bool = False, layout: str = "awx") -> Service:
-    """The running instance for ``settings`` (and the layout, svcctl start --layout) in this worker,
-    started on first use."""
+def pooled(settings: dict, with_idp: bool = False, layout: str = "awx", owner: str = "") -> Service:
+    """The running instance for ``settings`` (and the layout, svcctl start --layout; and the owner,
+    for an instance of its own) in this worker, started on first use."""
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-    parts = [worker, settings, with_idp] + ([layout] if layout != "awx" else [])
+    parts = [worker, settings, with_idp] + ([layout] if layout != "awx" else []) + ([owner] if owner else [])
     key = hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:16]
     pool = _pool()
     state = pool / (key + ".json")
@@ -245,6 +285,15 @@ def service_factory():
 @pytest.fixture(scope="session")
 def service(service_factory) -> Service:
     return service_factory()
+
+
+@pytest.fixture(scope="module")
+def svc(request) -> Service:
+    """An instance for this test module alone: its request log, its fault rules and its restarts
+    reach no other module's tests. Its fault rules are cleared when the module ends."""
+    instance = pooled({}, owner=request.module.__name__)
+    yield instance
+    instance.set_faults()
 
 
 @pytest.fixture(scope="session")

@@ -1,6 +1,6 @@
 """Write the reliability guide from the outcomes the test run recorded.
 
-The fault-injection and bad-input tests (tests/unit) append one JSON line per
+The fault-injection and bad-input tests (tests/live) append one JSON line per
 case to tests/output/reliability.json (tests/output/units/ when they ran under
 ansible-test units). This turns the latest line of each case into a table.
 

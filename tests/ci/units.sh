@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# ansible-test units on a copy of the collection (see mktree.py).
+# ansible-test units on a copy of the collection (see mktree.py): the tests that
+# need no service (tests/unit) and the live tests (tests/live), in one run.
 #
 #   tests/ci/units.sh [ansible-test units options...]
+#   tests/ci/units.sh tests/unit/plugins/    # only the tests without a service
+#   tests/ci/units.sh tests/unit/live/       # only the live tests
 #
-# The unit tests in tests/unit exercise the auth layer against the reference
-# service, which their fixtures (tests/conftest.py) start and stop. Neither the
+# The live tests run against the reference service, which their fixtures
+# (tests/conftest.py) start and stop. ansible-test units runs only what is under
+# tests/unit, so tests/live goes to tests/unit/live in the copy (name a live
+# test there: tests/unit/live/plugins/modules/test_bulk_live.py). Neither the
 # tests nor the service ship in the collection (build_ignore), so the tests are
 # copied into the units tree on top of what mktree.py copies, and the service
 # and the identity providers are linked there.
@@ -26,13 +31,16 @@ exec 9>"$work.lock"
 flock 9
 tree=$(python "$root/tests/ci/mktree.py" --root "$root" --dest "$work")
 
-# The tests: tracked or new (not ignored) files, as mktree.py lists them.
-(cd "$root" && git ls-files -z --cached --others --exclude-standard -- tests/unit tests/conftest.py) |
+# The tests: tracked or new (not ignored) files, as mktree.py lists them; tests/live
+# goes to tests/unit/live.
+(cd "$root" && git ls-files -z --cached --others --exclude-standard -- tests/unit tests/live tests/conftest.py) |
     while IFS= read -r -d '' rel; do
         [ -f "$root/$rel" ] || continue
         case $rel in */__pycache__/*|*.pyc) continue ;; esac
-        mkdir -p "$tree/$(dirname "$rel")"
-        cp -p "$root/$rel" "$tree/$rel"
+        dest=$rel
+        case $rel in tests/live/*) dest=tests/unit/live/${rel#tests/live/} ;; esac
+        mkdir -p "$tree/$(dirname "$dest")"
+        cp -p "$root/$rel" "$tree/$dest"
     done
 # The reference service and the test identity providers run from this
 # repository (with their installed Node packages): links, not copies.
@@ -41,7 +49,7 @@ for dir in tests/service tests/idp; do
 done
 # The tests drive the modules the way users do, through ansible-playbook and
 # ansible on the controller, where these API modules run. ansible-test would run
-# tests/unit/plugins/modules and module_utils isolated from the controller's code
+# tests/unit/plugins/modules and module_utils (and tests/unit/live/plugins/...) isolated from the controller's code
 # (no ansible.cli); in this tree the modules are declared controller-only, so the
 # tests run with all of ansible-core. Sanity keeps tests/config.yml as it is:
 # the modules' code stays checked on Python 3.8 to 3.13.

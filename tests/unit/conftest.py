@@ -1,38 +1,10 @@
-"""Make ``ansible_collections.automation.service`` importable for plain pytest.
+"""What every test under tests/unit (and tests/live) gets: a session cache of its own and an
+environment without the connection variables. tests/conftest.py makes the collection importable
+under plain pytest (ansible-test units does that itself)."""
 
-ansible-test units does this itself; under plain pytest the repository is
-linked into a temporary collection tree and that tree goes on sys.path.
-"""
-
-import atexit
 import os
-import shutil
-import sys
-import tempfile
 
 import pytest
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def _ensure_importable():
-    try:
-        import ansible_collections.automation.service.plugins  # noqa: F401
-        return
-    except ImportError:
-        pass
-    tree = tempfile.mkdtemp(prefix='automation-service-collections-')
-    # removed at exit: rmtree takes the link away, not the repository it points at
-    atexit.register(shutil.rmtree, tree, True)
-    namespace = os.path.join(tree, 'ansible_collections', 'automation')
-    os.makedirs(namespace)
-    os.symlink(ROOT, os.path.join(namespace, 'service'))
-    sys.path.insert(0, tree)
-    for name in [n for n in sys.modules if n == 'ansible_collections' or n.startswith('ansible_collections.')]:
-        del sys.modules[name]
-
-
-_ensure_importable()
 
 
 @pytest.fixture(autouse=True)

@@ -56,13 +56,6 @@ def assert_not_provided(r):
     assert r.headers["WWW-Authenticate"] == WWW_AUTH
 
 
-def new_user(service, is_superuser=False):
-    name = "u" + uuid.uuid4().hex[:10]
-    password = "pw-" + uuid.uuid4().hex
-    service.create_user(name, password, is_superuser=is_superuser)
-    return name, password
-
-
 def make_token(service, scope=None, user=None, password=None):
     body = {"description": "test"}
     if scope is not None:
@@ -357,7 +350,7 @@ def test_token_revoked(service):
 
 
 def test_token_revoked_by_management_command(service):
-    name, password = new_user(service)
+    name, password = service.new_user()
     tok = make_token(service, user=name, password=password)
     auth = {"Authorization": "Bearer " + tok["token"]}
     assert requests.get(service.url + "/api/v2/me/", headers=auth, verify=service.ca_path).status_code == 200
@@ -399,7 +392,7 @@ def test_bad_scope(service, scope):
 
 
 def test_personal_tokens_by_id_and_username(service):
-    name, password = new_user(service)
+    name, password = service.new_user()
     auth = basic(name, password)
     me = requests.get(service.url + "/api/v2/me/", headers=auth, verify=service.ca_path).json()["results"][0]
     for key in (str(me["id"]), name):
@@ -426,7 +419,7 @@ def test_settings_endpoint(service_factory):
     assert data["ALLOW_OAUTH2_FOR_EXTERNAL_USERS"] is False
     assert data["SESSION_COOKIE_AGE"] == 600
     assert data["OAUTH2_PROVIDER"]["ACCESS_TOKEN_EXPIRE_SECONDS"] == 31536000000
-    name, password = new_user(svc)
+    name, password = svc.new_user()
     assert requests.get(url, headers=basic(name, password), verify=svc.ca_path).status_code == 403
     assert requests.patch(url, json={"AUTH_BASIC_ENABLED": False}, headers=basic(name, password), verify=svc.ca_path).status_code == 403
     # Change the session age: both workers see it on the next request.
@@ -461,7 +454,7 @@ def _make_external(svc, username):
 @pytest.mark.parametrize("allowed", [False, True])
 def test_external_users_and_tokens(service_factory, allowed):
     svc = service_factory(ALLOW_OAUTH2_FOR_EXTERNAL_USERS=allowed)
-    name, password = new_user(svc)
+    name, password = svc.new_user()
     _make_external(svc, name)
     r = requests.post(svc.url + "/api/v2/tokens/", json={"description": "x"}, headers=basic(name, password), verify=svc.ca_path)
     me = requests.get(svc.url + "/api/v2/me/", headers=basic(name, password), verify=svc.ca_path).json()["results"][0]

@@ -6,7 +6,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 import requests
 
-from test_service_auth import assert_not_provided, basic, login, make_token, new_user
+from test_service_auth import assert_not_provided, basic, login, make_token
 
 REDIRECT = "https://client.example.com/callback"
 
@@ -100,7 +100,7 @@ def test_password_grant_errors(service):
 
 
 def test_password_grant_refused_to_external_users(service):
-    name, password = new_user(service)
+    name, password = service.new_user()
     service.make_external(name)
     r = password_grant(service, make_app(service), name, password)
     assert r.status_code == 403, r.text
@@ -125,7 +125,7 @@ def test_revoke_token_endpoint(service):
 
 
 def test_management_command_all_revokes_refresh_tokens(service):
-    name, password = new_user(service)
+    name, password = service.new_user()
     app = make_app(service)
     grant = password_grant(service, app, name, password).json()
     service.manage("revoke_oauth2_tokens", "--user", name, "--all")
@@ -182,8 +182,8 @@ def test_application_token_endpoints(service):
 
 
 def test_user_token_lists_and_deletion(service):
-    name, password = new_user(service)
-    other, other_password = new_user(service)
+    name, password = service.new_user()
+    other, other_password = service.new_user()
     mine = make_token(service, user=name, password=password)
     user_id = mine["user"]
     for kind in ("tokens", "personal_tokens"):

@@ -11,9 +11,9 @@ port of its own, so each is an origin of its own. One stands in for the service'
 SSO endpoints (/sso/login/oidc/ redirects to the identity provider, /sso/complete/
 sets the session, /api/v2/me/ answers for it); the others are identity providers,
 honest or hostile, that record every request they get, so a test can show that the
-password never reached a hostile one. The last tests run against the reference
-service and its real identity providers (oidc-provider, pysaml2), as
-test_sso_live.py does.
+password never reached a hostile one. The same rule against the reference service
+and its real identity providers (oidc-provider, pysaml2) is tested in
+tests/live/plugins/module_utils/test_sso_live.py.
 """
 
 import datetime
@@ -373,35 +373,3 @@ def test_a_one_time_code_form_sent_with_get_is_refused(world):
 ])
 def test_origin(url, origin):
     assert _auth_sso._origin(url) == origin
-
-
-# -- the reference service and its real identity providers ------------------------------
-
-
-@pytest.mark.parametrize('backend', ['oidc', 'saml'])
-def test_the_real_identity_providers_are_the_ones_the_service_redirects_to(sso_service, backend, monkeypatch):
-    """Against the reference service and its real identity providers, over https: the login goes
-    through with the option left at its default, and the origin that got the password is the
-    provider's the service is wired to."""
-    flows = []
-    real_run = _auth_sso._Flow.run
-
-    def run(flow):
-        flows.append(flow)
-        return real_run(flow)
-
-    monkeypatch.setattr(_auth_sso._Flow, 'run', run)
-    options = {'service_url': sso_service.url, 'ca_path': sso_service.exports['SERVICE_CA_PATH'],
-               'service_auth': 'sso', 'service_sso_backend': backend,
-               'service_username': sso_service.exports['SSO_USERNAME'],
-               'service_password': sso_service.exports['SSO_PASSWORD']}
-    if backend == 'saml':
-        options['service_sso_idp'] = sso_service.exports['SSO_SAML_IDP']
-    resolved = resolve(options, environ={})
-    assert resolved['service_sso_allow_insecure_idp'] is False
-    client = connect(resolved, SessionCache(enabled=False))
-    assert client.get('me')['results'][0]['username'] == sso_service.exports['SSO_USERNAME']
-    wiring = json.loads((sso_service.dir / 'sso.json').read_text())
-    provider = wiring['oidc']['endpoint'] if backend == 'oidc' else wiring['saml']['url']
-    assert [flow.idp_origin for flow in flows] == [_auth_sso._origin(provider)]
-    assert flows[0].idp_origin.startswith('https://')

@@ -1,18 +1,22 @@
 """service_auth sso against the live reference service and its real identity providers
 (oidc-provider for OIDC, pysaml2 for SAML), over HTTPS. Counts come from the service's log."""
 
+import json
 import re
 import sys
 from pathlib import Path
 
 import pytest
 
+from ansible_collections.automation.service.plugins.module_utils import _auth_sso
 from ansible_collections.automation.service.plugins.module_utils._authenticator import connect
 from ansible_collections.automation.service.plugins.module_utils._errors import ApiError, AuthError
 from ansible_collections.automation.service.plugins.module_utils._options import resolve
 from ansible_collections.automation.service.plugins.module_utils._session_cache import SessionCache
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[4] / 'tests' / 'idp'))
+from ...playbook import ROOT, run_playbook
+
+sys.path.insert(0, str(Path(ROOT) / 'tests' / 'idp'))
 import idpctl  # noqa: E402
 
 BACKENDS = ['oidc', 'saml']
@@ -200,8 +204,6 @@ def test_tokens_refused_to_sso_users_unless_allowed(sso_service):
 
 
 def test_a_play_of_many_tasks_makes_one_idp_round_trip(sso_service, tmp_path):
-    from ..modules.playbook import run_playbook
-
     user, password = sso_service.exports['SSO_OTP_USERNAME'], sso_service.exports['SSO_OTP_PASSWORD']
     code = sso_service.exports['SSO_OTP_CODE']
     defaults = {'service_url': sso_service.url, 'ca_path': sso_service.exports['SERVICE_CA_PATH'],
@@ -221,3 +223,35 @@ def test_a_play_of_many_tasks_makes_one_idp_round_trip(sso_service, tmp_path):
     assert re.search(r'''["']username["']: ["']%s["']''' % user, output)
     assert len(sso_starts(sso_service.since(mark))) == 1
     assert password not in output and code not in output
+
+
+# -- the reference service and its real identity providers ------------------------------
+
+
+@pytest.mark.parametrize('backend', ['oidc', 'saml'])
+def test_the_real_identity_providers_are_the_ones_the_service_redirects_to(sso_service, backend, monkeypatch):
+    """Against the reference service and its real identity providers, over https: the login goes
+    through with the option left at its default, and the origin that got the password is the
+    provider's the service is wired to."""
+    flows = []
+    real_run = _auth_sso._Flow.run
+
+    def run(flow):
+        flows.append(flow)
+        return real_run(flow)
+
+    monkeypatch.setattr(_auth_sso._Flow, 'run', run)
+    options = {'service_url': sso_service.url, 'ca_path': sso_service.exports['SERVICE_CA_PATH'],
+               'service_auth': 'sso', 'service_sso_backend': backend,
+               'service_username': sso_service.exports['SSO_USERNAME'],
+               'service_password': sso_service.exports['SSO_PASSWORD']}
+    if backend == 'saml':
+        options['service_sso_idp'] = sso_service.exports['SSO_SAML_IDP']
+    resolved = resolve(options, environ={})
+    assert resolved['service_sso_allow_insecure_idp'] is False
+    client = connect(resolved, SessionCache(enabled=False))
+    assert client.get('me')['results'][0]['username'] == sso_service.exports['SSO_USERNAME']
+    wiring = json.loads((sso_service.dir / 'sso.json').read_text())
+    provider = wiring['oidc']['endpoint'] if backend == 'oidc' else wiring['saml']['url']
+    assert [flow.idp_origin for flow in flows] == [_auth_sso._origin(provider)]
+    assert flows[0].idp_origin.startswith('https://')

@@ -1,14 +1,18 @@
-"""Run a real ansible-playbook against the reference service, with the
-collection from this work tree."""
+"""The live tests' helpers: run a real ansible-playbook against the reference service, with the
+collection from this work tree. The service itself comes from tests/conftest.py (``service``,
+``service_factory``, ``sso_service``, ``gateway_service_factory``, ``svc``; ``Service.new_user()``)."""
 
 import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import yaml
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
+# The collection's root: the repository, or the copy ansible-test units runs in (tests/ci/units.sh
+# puts this folder at tests/unit/live there, one level deeper).
+ROOT = next(str(p) for p in Path(__file__).resolve().parents if (p / 'galaxy.yml').is_file())
 
 
 def collection_tree(base):

@@ -16,10 +16,9 @@ from ansible_collections.automation.service.plugins.module_utils._options import
 from ansible_collections.automation.service.plugins.module_utils._session_cache import SessionCache
 
 from .helpers import forget_layouts  # noqa: F401 (the fixture)
-from ..modules.playbook import run_playbook
+from ...playbook import ROOT, run_playbook
 
-ROOT = Path(__file__).resolve().parents[4]
-sys.path.insert(0, str(ROOT / 'tests' / 'idp'))
+sys.path.insert(0, str(Path(ROOT) / 'tests' / 'idp'))
 import idpctl  # noqa: E402
 
 SLUGS = {'oidc': 'test-oidc', 'saml': 'test-saml'}

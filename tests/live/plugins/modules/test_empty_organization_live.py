@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 
-from .module_runner import argument_spec, module_names, run_module
+from ansible_collections.automation.service.tests.unit.plugins.modules.module_runner import argument_spec, module_names, run_module
 
 NEW = 'empty-org-%s' % uuid.uuid4().hex[:8]
 

@@ -15,25 +15,15 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent.parent
+from .playbook import collection_tree
+
 ANSIBLE_PLAYBOOK = str(Path(sys.executable).parent / "ansible-playbook")
 HOST_LIST = "/api/v2/hosts/"
 
 
 @pytest.fixture(scope="module")
-def svc(service_factory):
-    """An instance of its own (bulk data must not show in other tests' lists).
-    The setting is the default value: it only keys a separate instance."""
-    return service_factory(SESSION_COOKIE_AGE=1800)
-
-
-@pytest.fixture(scope="module")
 def collections_path(tmp_path_factory):
-    tree = tmp_path_factory.mktemp("collections")
-    namespace = tree / "ansible_collections" / "automation"
-    namespace.mkdir(parents=True)
-    (namespace / "service").symlink_to(ROOT)
-    return tree
+    return collection_tree(tmp_path_factory.mktemp("collections"))
 
 
 @pytest.fixture(scope="module")

@@ -1,19 +1,12 @@
-"""Fault injection helpers and the record of outcomes behind the reliability page."""
+"""The record of fault outcomes behind the reliability page (the faults themselves: Service.set_faults in tests/conftest.py)."""
 
 import json
 import os
-import subprocess
-import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
+from ...playbook import ROOT
+
 # Read by docs/tools/reliability_page.py, which writes the reliability guide.
 REPORT = os.path.join(ROOT, 'tests', 'output', 'reliability.json')
-
-
-def set_faults(service, *rules):
-    """Replace the instance's fault rules (see tests/service/refsvc/faults/middleware.py)."""
-    svcctl = [sys.executable, os.path.join('tests', 'service', 'svcctl'), 'faults', '--dir', str(service.dir)]
-    subprocess.run(svcctl + ([json.dumps(list(rules))] if rules else ['--clear']), check=True)
 
 
 def faulted(entries):

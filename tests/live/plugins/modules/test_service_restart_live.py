@@ -12,16 +12,11 @@ import uuid
 import pytest
 
 from ..module_utils.faults import record
-from .playbook import run_playbook, service_defaults
+from ...playbook import run_playbook, service_defaults
 
 OUTAGE_SECONDS = 15
 LAUNCHES = 10
 HOSTS = 20
-
-
-@pytest.fixture(scope='module')
-def svc(service_factory):
-    return service_factory(SESSION_COOKIE_AGE=1803)  # an instance of its own: it is stopped and started
 
 
 @pytest.fixture(scope='module')

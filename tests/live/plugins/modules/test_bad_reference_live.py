@@ -7,7 +7,7 @@ import uuid
 import pytest
 
 from ..module_utils.helpers import connect_as
-from .module_runner import run_module
+from ansible_collections.automation.service.tests.unit.plugins.modules.module_runner import run_module
 
 WRITES = ('POST', 'PATCH', 'PUT', 'DELETE')
 

@@ -6,15 +6,7 @@ import uuid
 
 import pytest
 
-from ..module_utils.faults import set_faults
-from .playbook import run_playbook, service_defaults
-
-
-@pytest.fixture(scope='module')
-def svc(service_factory):
-    instance = service_factory(SESSION_COOKIE_AGE=1803)  # an instance of its own: faults are per instance
-    yield instance
-    set_faults(instance)
+from ...playbook import run_playbook, service_defaults
 
 
 @pytest.fixture(scope='module')
@@ -52,7 +44,7 @@ def broken_after_sending(action):
 
 def test_job_launch_broken_after_sending_is_not_retried(svc, tmp_path, setup):
     before = count(svc, '/api/v2/workflow_jobs/')
-    set_faults(svc, broken_after_sending('job_launch'))
+    svc.set_faults(broken_after_sending('job_launch'))
     mark = svc.mark()
     rc, output = run(svc, tmp_path, 'bulk_job_launch', {'jobs': [{'unified_job_template': setup['template']['id']}],
                                                         'wait': False})
@@ -64,7 +56,7 @@ def test_job_launch_broken_after_sending_is_not_retried(svc, tmp_path, setup):
 
 def test_job_launch_server_error_is_not_retried(svc, tmp_path, setup):
     before = count(svc, '/api/v2/workflow_jobs/')
-    set_faults(svc, dict(path='/api/v2/bulk/job_launch/', method='POST', times=1, fault='status', status=503))
+    svc.set_faults(dict(path='/api/v2/bulk/job_launch/', method='POST', times=1, fault='status', status=503))
     mark = svc.mark()
     rc, output = run(svc, tmp_path, 'bulk_job_launch', {'jobs': [{'unified_job_template': setup['template']['id']}],
                                                         'wait': False})
@@ -74,7 +66,7 @@ def test_job_launch_server_error_is_not_retried(svc, tmp_path, setup):
 
 
 def test_host_create_broken_after_sending_then_run_again(svc, tmp_path, setup):
-    set_faults(svc, broken_after_sending('host_create'))
+    svc.set_faults(broken_after_sending('host_create'))
     params = {'inventory': setup['inventory']['id'], 'hosts': [{'name': 'new-1'}, {'name': 'new-2'}]}
     mark = svc.mark()
     rc, output = run(svc, tmp_path, 'bulk_host_create', params)
@@ -89,7 +81,7 @@ def test_host_create_broken_after_sending_then_run_again(svc, tmp_path, setup):
 
 
 def test_check_mode_reads_only(svc, tmp_path, setup):
-    set_faults(svc)
+    svc.set_faults()
     before = count(svc, '/api/v2/inventories/%d/hosts/' % setup['inventory']['id'])
     mark = svc.mark()
     rc, output = run(svc, tmp_path, 'bulk_host_delete', {'hosts': [setup['inventory']['name'] + '-h1'], 'inventory': setup['inventory']['name']},

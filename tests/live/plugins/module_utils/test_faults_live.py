@@ -12,22 +12,15 @@ from ansible_collections.automation.service.plugins.module_utils._errors import 
     ApiError, ConnectionFailure, OutcomeUnknown,
 )
 
-from .faults import faulted, record, set_faults
+from .faults import faulted, record
 from .helpers import connect_as, logins
-
-
-@pytest.fixture(scope='module')
-def svc(service_factory):
-    instance = service_factory(SESSION_COOKIE_AGE=1801)  # an instance of its own
-    yield instance
-    set_faults(instance)
 
 
 @pytest.fixture(autouse=True)
 def no_faults(svc):
-    set_faults(svc)
+    svc.set_faults()
     yield
-    set_faults(svc)
+    svc.set_faults()
 
 
 def hosts_named(svc, name):
@@ -43,8 +36,8 @@ def make_inventory(client, name):
 @pytest.mark.parametrize('status, retry_after', [(502, None), (503, 1), (504, None), (429, 1)])
 def test_idempotent_get_is_retried_on_transient_status(svc, status, retry_after):
     client = connect_as(svc)
-    set_faults(svc, {'fault': 'status', 'status': status, 'retry_after': retry_after,
-                     'path': '/api/v2/me/', 'times': 2})
+    svc.set_faults({'fault': 'status', 'status': status, 'retry_after': retry_after,
+                    'path': '/api/v2/me/', 'times': 2})
     mark = svc.mark()
     assert client.get('me')['results'][0]['username'] == svc.admin_username
     entries = svc.since(mark)
@@ -55,7 +48,7 @@ def test_idempotent_get_is_retried_on_transient_status(svc, status, retry_after)
 
 def test_retries_are_bounded(svc):
     client = connect_as(svc, request_retries=2)
-    set_faults(svc, {'fault': 'status', 'status': 503, 'path': '/api/v2/me/'})
+    svc.set_faults({'fault': 'status', 'status': 503, 'path': '/api/v2/me/'})
     mark = svc.mark()
     with pytest.raises(ApiError) as info:
         client.get('me')
@@ -67,8 +60,8 @@ def test_retries_are_bounded(svc):
 
 def test_post_is_not_retried_on_502(svc):
     client = connect_as(svc)
-    set_faults(svc, {'fault': 'status', 'status': 502, 'path': '/api/v2/inventories/', 'method': 'POST',
-                     'times': 1})
+    svc.set_faults({'fault': 'status', 'status': 502, 'path': '/api/v2/inventories/', 'method': 'POST',
+                    'times': 1})
     mark = svc.mark()
     with pytest.raises(ApiError, match='502.*The service may or may not have processed the request'):
         make_inventory(client, 'no-retry-on-502')
@@ -78,8 +71,8 @@ def test_post_is_not_retried_on_502(svc):
 
 def test_post_is_retried_on_429_which_means_not_processed(svc):
     client = connect_as(svc)
-    set_faults(svc, {'fault': 'status', 'status': 429, 'retry_after': 1, 'path': '/api/v2/inventories/',
-                     'method': 'POST', 'times': 1})
+    svc.set_faults({'fault': 'status', 'status': 429, 'retry_after': 1, 'path': '/api/v2/inventories/',
+                    'method': 'POST', 'times': 1})
     created = make_inventory(client, 'retried-after-429')
     status, body = svc.admin_request('GET', '/api/v2/inventories/?name=retried-after-429')
     assert body['count'] == 1 and body['results'][0]['id'] == created['id']
@@ -88,7 +81,7 @@ def test_post_is_retried_on_429_which_means_not_processed(svc):
 
 def test_connection_reset_before_answer_is_retried_for_get(svc):
     client = connect_as(svc)
-    set_faults(svc, {'fault': 'reset_before', 'path': '/api/v2/me/', 'times': 1})
+    svc.set_faults({'fault': 'reset_before', 'path': '/api/v2/me/', 'times': 1})
     mark = svc.mark()
     assert client.get('me')['results'][0]['username'] == svc.admin_username
     assert [e.get('fault') for e in svc.since(mark)] == ['reset_before', None]
@@ -97,7 +90,7 @@ def test_connection_reset_before_answer_is_retried_for_get(svc):
 
 def test_post_processed_then_reset_reports_unknown_outcome_and_never_duplicates(svc):
     client = connect_as(svc)
-    set_faults(svc, {'fault': 'reset_after', 'path': '/api/v2/inventories/', 'method': 'POST', 'times': 1})
+    svc.set_faults({'fault': 'reset_after', 'path': '/api/v2/inventories/', 'method': 'POST', 'times': 1})
     with pytest.raises(OutcomeUnknown, match='may or may not have processed'):
         make_inventory(client, 'reset-after-post')
     status, body = svc.admin_request('GET', '/api/v2/inventories/?name=reset-after-post')
@@ -108,7 +101,7 @@ def test_post_processed_then_reset_reports_unknown_outcome_and_never_duplicates(
 
 def test_delay_past_the_timeout_is_retried_for_get(svc):
     client = connect_as(svc, request_timeout=1)
-    set_faults(svc, {'fault': 'delay', 'seconds': 3, 'path': '/api/v2/me/', 'times': 1})
+    svc.set_faults({'fault': 'delay', 'seconds': 3, 'path': '/api/v2/me/', 'times': 1})
     assert client.get('me')['results'][0]['username'] == svc.admin_username
     record('answer delayed past request_timeout (GET)', 1, 'succeeded on the second attempt', 'yes, 1 retry')
 
@@ -117,13 +110,13 @@ def test_a_get_whose_answer_is_always_late_is_sent_four_times_only(svc):
     """Time bounds the retries of a request never sent; one whose answer was lost is sent again 3 times (the
     default), not until request_retry_max_seconds is spent: its next answer may be lost too."""
     client = connect_as(svc, request_timeout=0.5)
-    set_faults(svc, {'fault': 'delay', 'seconds': 2, 'path': '/api/v2/me/'})
+    svc.set_faults({'fault': 'delay', 'seconds': 2, 'path': '/api/v2/me/'})
     mark, began = svc.mark(), time.time()
     try:
         with pytest.raises(ConnectionFailure, match=r'failed after retries: .*\(timeout 0.5s; 4 attempts in \d+ s\)'):
             client.get('me')
     finally:
-        set_faults(svc)
+        svc.set_faults()
     time.sleep(2.5)  # the late answers are logged as they end
     # (by the time each began: a late answer of an earlier test may be logged after the mark)
     assert len([e for e in svc.since(mark) if e['path'] == '/api/v2/me/' and e['t'] >= began]) == 4
@@ -133,8 +126,8 @@ def test_a_get_whose_answer_is_always_late_is_sent_four_times_only(svc):
 
 def test_delay_past_the_timeout_on_post_is_an_unknown_outcome(svc):
     client = connect_as(svc, request_timeout=1)
-    set_faults(svc, {'fault': 'delay', 'seconds': 3, 'path': '/api/v2/inventories/', 'method': 'POST',
-                     'times': 1})
+    svc.set_faults({'fault': 'delay', 'seconds': 3, 'path': '/api/v2/inventories/', 'method': 'POST',
+                    'times': 1})
     with pytest.raises(OutcomeUnknown):
         make_inventory(client, 'slow-post')
     record('answer delayed past request_timeout (POST)', 1, 'failed cleanly: outcome unknown', 'no')
@@ -142,7 +135,7 @@ def test_delay_past_the_timeout_on_post_is_an_unknown_outcome(svc):
 
 def test_proxy_html_page_is_quoted(svc):
     client = connect_as(svc, request_retries=0)
-    set_faults(svc, {'fault': 'html', 'status': 502, 'path': '/api/v2/me/'})
+    svc.set_faults({'fault': 'html', 'status': 502, 'path': '/api/v2/me/'})
     with pytest.raises(ApiError) as info:
         client.get('me')
     message = str(info.value)
@@ -153,7 +146,7 @@ def test_proxy_html_page_is_quoted(svc):
 
 def test_malformed_json_is_quoted(svc):
     client = connect_as(svc)
-    set_faults(svc, {'fault': 'malformed_json', 'path': '/api/v2/me/'})
+    svc.set_faults({'fault': 'malformed_json', 'path': '/api/v2/me/'})
     with pytest.raises(ApiError, match='not JSON: {"count": 3'):
         client.get('me')
     record('malformed JSON with status 200', 1, 'failed cleanly, first bytes quoted', 'no')
@@ -161,7 +154,7 @@ def test_malformed_json_is_quoted(svc):
 
 def test_restart_that_drops_sessions_is_survived(svc):
     connect_as(svc)  # a cached session
-    set_faults(svc, {'fault': 'drop_sessions', 'path': '/api/v2/me/', 'times': 1})
+    svc.set_faults({'fault': 'drop_sessions', 'path': '/api/v2/me/', 'times': 1})
     mark = svc.mark()
     client = connect_as(svc)
     assert client.get('me')['results'][0]['username'] == svc.admin_username
@@ -172,8 +165,8 @@ def test_restart_that_drops_sessions_is_survived(svc):
 
 def test_every_nth_request_fails_and_a_loop_still_completes(svc):
     client = connect_as(svc)
-    set_faults(svc, {'fault': 'status', 'status': 503, 'path': '/api/v2/organizations/', 'method': 'GET',
-                     'every': 3})
+    svc.set_faults({'fault': 'status', 'status': 503, 'path': '/api/v2/organizations/', 'method': 'GET',
+                    'every': 3})
     mark = svc.mark()
     for _ in range(12):
         client.get('organizations', params={'name': 'Default'})

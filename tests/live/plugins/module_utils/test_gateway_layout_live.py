@@ -22,7 +22,7 @@ from ansible_collections.automation.service.plugins.module_utils._options import
 from ansible_collections.automation.service.plugins.module_utils._session_cache import SessionCache, entry_key
 
 from .helpers import forget_layouts  # noqa: F401 (the fixture)
-from ..modules.playbook import run_playbook
+from ...playbook import run_playbook
 
 GATEWAY_LOGIN = '/api/gateway/v1/login/'
 

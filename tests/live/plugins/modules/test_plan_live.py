@@ -12,7 +12,7 @@ from ansible.module_utils.common.parameters import remove_values
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import ApiTask
 
-from .module_runner import load, module_names, run_module
+from ansible_collections.automation.service.tests.unit.plugins.modules.module_runner import load, module_names, run_module
 
 NEW = 'plan-%s' % uuid.uuid4().hex[:8]
 

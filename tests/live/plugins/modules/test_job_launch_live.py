@@ -6,15 +6,7 @@ import uuid
 
 import pytest
 
-from ..module_utils.faults import set_faults
-from .playbook import run_playbook, service_defaults
-
-
-@pytest.fixture(scope='module')
-def svc(service_factory):
-    instance = service_factory(SESSION_COOKIE_AGE=1802)  # an instance of its own: faults are per instance
-    yield instance
-    set_faults(instance)
+from ...playbook import run_playbook, service_defaults
 
 
 @pytest.fixture(scope='module')
@@ -54,7 +46,7 @@ def rule(template, **fault):
 
 def test_connection_broken_after_sending_is_not_retried(svc, tmp_path, template):
     before = job_count(svc, template)
-    set_faults(svc, rule(template, fault='reset_after'))
+    svc.set_faults(rule(template, fault='reset_after'))
     mark = svc.mark()
     rc, output = launch(svc, tmp_path, template)
     assert rc != 0
@@ -66,7 +58,7 @@ def test_connection_broken_after_sending_is_not_retried(svc, tmp_path, template)
 
 def test_server_error_on_launch_is_not_retried(svc, tmp_path, template):
     before = job_count(svc, template)
-    set_faults(svc, rule(template, fault='status', status=503))
+    svc.set_faults(rule(template, fault='status', status=503))
     mark = svc.mark()
     rc, output = launch(svc, tmp_path, template)
     assert rc != 0 and '503' in output
@@ -76,7 +68,7 @@ def test_server_error_on_launch_is_not_retried(svc, tmp_path, template):
 
 def test_too_many_requests_is_retried_once(svc, tmp_path, template):
     before = job_count(svc, template)
-    set_faults(svc, rule(template, fault='status', status=429, retry_after=0))
+    svc.set_faults(rule(template, fault='status', status=429, retry_after=0))
     mark = svc.mark()
     rc, output = launch(svc, tmp_path, template)
     assert rc == 0, output
@@ -85,7 +77,7 @@ def test_too_many_requests_is_retried_once(svc, tmp_path, template):
 
 
 def test_check_mode_reads_and_launches_nothing(svc, tmp_path, template):
-    set_faults(svc)
+    svc.set_faults()
     before = job_count(svc, template)
     mark = svc.mark()
     task = {'automation.service.job_launch': {'job_template': template['name']}, 'check_mode': True}

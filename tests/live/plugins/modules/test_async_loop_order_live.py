@@ -7,25 +7,15 @@ delays the POST), so that the later jobs look first. Real ansible-playbook, real
 
 import uuid
 
-import pytest
-
-from ..module_utils.faults import set_faults
-from .playbook import run_playbook, service_defaults
+from ...playbook import run_playbook, service_defaults
 
 CHAIN = 5
 RUNS = 3
 
 
-@pytest.fixture(scope='module')
-def svc(service_factory):
-    instance = service_factory(SESSION_COOKIE_AGE=1805)  # an instance of its own: faults are per instance
-    yield instance
-    set_faults(instance)
-
-
 def test_an_async_loop_whose_later_items_name_earlier_ones_never_fails(svc, tmp_path):
     defaults = service_defaults(svc, service_username=svc.admin_username, service_password=svc.admin_password)
-    set_faults(svc, {'fault': 'delay', 'seconds': 1.0, 'path': '/api/v2/groups/', 'method': 'POST'})
+    svc.set_faults({'fault': 'delay', 'seconds': 1.0, 'path': '/api/v2/groups/', 'method': 'POST'})
     try:
         for run in range(RUNS):
             name = 'order-%d-%s' % (run, uuid.uuid4().hex[:6])
@@ -51,4 +41,4 @@ def test_an_async_loop_whose_later_items_name_earlier_ones_never_fails(svc, tmp_
                 children = svc.admin_request('GET', '/api/v2/groups/%d/children/' % group['results'][0]['id'])[1]
                 assert [c['name'] for c in children['results']] == ['%s-g%d' % (name, n - 1)]
     finally:
-        set_faults(svc)
+        svc.set_faults()

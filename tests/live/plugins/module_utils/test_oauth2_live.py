@@ -32,12 +32,6 @@ def token_posts(entries):
     return [e for e in entries if (e['method'], e['path']) == TOKEN_POST]
 
 
-def new_user(service):
-    name, password = 'o' + uuid.uuid4().hex[:10], 'pw-' + uuid.uuid4().hex
-    service.create_user(name, password)
-    return name, password
-
-
 @pytest.fixture(scope='module')
 def app(service):
     return service.create_application()
@@ -80,7 +74,7 @@ def test_token_near_expiry_is_refreshed(service_factory):
 
 
 def test_revoked_cached_token_is_obtained_again(service, app):
-    name, password = new_user(service)
+    name, password = service.new_user()
     connect_as(service, service_username=name, service_password=password, **grant_options(app))
     service.manage('revoke_oauth2_tokens', '--user', name, '--all')
     mark = service.mark()
@@ -108,7 +102,7 @@ def test_application_without_password_grant(service):
 
 
 def test_external_user_refused_names_the_setting(service, app):
-    name, password = new_user(service)
+    name, password = service.new_user()
     service.make_external(name)
     with pytest.raises(AuthError, match='ALLOW_OAUTH2_FOR_EXTERNAL_USERS'):
         connect_as(service, service_username=name, service_password=password, **grant_options(app))

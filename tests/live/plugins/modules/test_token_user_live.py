@@ -3,7 +3,7 @@ tasks but never printed, even at -vvvv; a user's password never shows in a diff.
 
 import uuid
 
-from .playbook import run_playbook, service_defaults
+from ...playbook import run_playbook, service_defaults
 
 
 def test_minted_token_is_used_revoked_and_never_printed(service, tmp_path):

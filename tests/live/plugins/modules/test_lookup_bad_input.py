@@ -7,7 +7,7 @@ import re
 from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 
 from ..module_utils.faults import record
-from .playbook import run_playbook
+from ...playbook import run_playbook
 
 # With ANSIBLE_DISPLAY_TRACEBACK=error a failed item carries the chain of exceptions.
 # The first one is the root cause: a crash of ours is a root cause raised in this

@@ -10,7 +10,7 @@ import uuid
 
 import pytest
 
-from .playbook import run_playbook, service_defaults
+from ...playbook import run_playbook, service_defaults
 
 # A credential's secret input, from the environment like the auth options.
 CREDENTIAL_INPUTS = {'username': '{{ prefix }}-login', 'password': "{{ lookup('ansible.builtin.env', 'T_CRED_SECRET') }}"}

@@ -16,7 +16,7 @@ from ansible_collections.automation.service.plugins.module_utils._errors import 
 
 from ..module_utils.helpers import connect_as
 from .gateway_helpers import CTL, GW, WRITES, admin, connection, run, tag
-from .module_runner import run_module
+from ansible_collections.automation.service.tests.unit.plugins.modules.module_runner import run_module
 from .gateway_helpers import forget_layouts, gateway  # noqa: F401 (fixtures)
 
 

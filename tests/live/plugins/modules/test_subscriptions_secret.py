@@ -6,7 +6,7 @@ ansible-core's own module payload, which carries every argument, is left out."""
 import os
 import uuid
 
-from .playbook import run_playbook, service_defaults
+from ...playbook import run_playbook, service_defaults
 from .test_secrets import files_under
 
 

@@ -11,18 +11,10 @@ import uuid
 
 import pytest
 
-from ..module_utils.faults import set_faults
-from .playbook import run_playbook, service_defaults
+from ...playbook import run_playbook, service_defaults
 
 ITEMS = 12
 DELAY = 0.6  # seconds the service takes for each GET of /api/v2/hosts/
-
-
-@pytest.fixture(scope='module')
-def svc(service_factory):
-    instance = service_factory(SESSION_COOKIE_AGE=1804)  # an instance of its own: faults are per instance
-    yield instance
-    set_faults(instance)
 
 
 @pytest.fixture(scope='module')
@@ -81,7 +73,7 @@ def async_loop(svc, tmp_path, inventory, limit, wait=True):
         ]
     defaults = service_defaults(svc, service_username=svc.admin_username, service_password=svc.admin_password,
                                 max_requests_in_flight=limit)
-    set_faults(svc, {'fault': 'delay', 'seconds': DELAY, 'path': '/api/v2/hosts/', 'method': 'GET'})
+    svc.set_faults({'fault': 'delay', 'seconds': DELAY, 'path': '/api/v2/hosts/', 'method': 'GET'})
     mark = svc.mark()
     try:
         rc, output = run_playbook(tmp_path, tasks, module_defaults=defaults)
@@ -90,7 +82,7 @@ def async_loop(svc, tmp_path, inventory, limit, wait=True):
             results = wait_for_jobs(jobs, ITEMS)
             assert [(bool(r.get('failed')), r.get('changed')) for r in results] == [(False, False)] * ITEMS, results
     finally:
-        set_faults(svc)
+        svc.set_faults()
     return [e for e in svc.since(mark) if e['path'] == '/api/v2/hosts/' and e['method'] == 'GET']
 
 
@@ -133,12 +125,12 @@ def test_a_launch_in_an_async_job_is_sent_once(svc, tmp_path):
     ]
     outcomes = {}
     for status in (503, 429):
-        set_faults(svc, {'fault': 'status', 'status': status, 'path': path, 'method': 'POST', 'times': 1})
+        svc.set_faults({'fault': 'status', 'status': status, 'path': path, 'method': 'POST', 'times': 1})
         mark = svc.mark()
         try:
             rc, output = run_playbook(tmp_path, tasks, module_defaults=defaults)
         finally:
-            set_faults(svc)
+            svc.set_faults()
         assert rc == 0, output
         posts = [e['status'] for e in svc.since(mark) if e['method'] == 'POST' and e['path'] == path]
         outcomes[status] = (posts, 'LAUNCH failed=True' in output)

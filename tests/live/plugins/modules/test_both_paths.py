@@ -10,8 +10,8 @@ import uuid
 import pytest
 
 from ..module_utils.helpers import connect_as
-from .module_runner import module_names
-from .playbook import run_playbook as run_any_playbook, service_defaults as base_defaults
+from ansible_collections.automation.service.tests.unit.plugins.modules.module_runner import module_names
+from ...playbook import run_playbook, service_defaults as base_defaults
 
 # What the async wrapper adds to a module's result.
 ASYNC_KEYS = {'ansible_job_id', 'finished', 'results_file', 'started', 'stderr', 'stderr_lines', 'stdout',
@@ -20,12 +20,6 @@ ASYNC_KEYS = {'ansible_job_id', 'finished', 'results_file', 'started', 'stderr',
 
 def service_defaults(service):
     return base_defaults(service, service_username=service.admin_username, service_password=service.admin_password)
-
-
-def run_playbook(workdir, tasks, module_defaults):
-    """A playbook with a session cache of its own."""
-    env = {'SERVICE_CACHE_DIR': os.path.join(str(workdir), 'cache')}
-    return run_any_playbook(workdir, tasks, env=env, module_defaults=module_defaults)
 
 
 def dump_results(names):
@@ -241,8 +235,8 @@ def test_a_controller_without_requests_gets_one_line_saying_how_to_install_it(se
     task = {'name': 'no requests', 'automation.service.user_info': {'username': service.admin_username},
             'register': 'found', 'ignore_errors': True}
     env = {'PYTHONPATH': str(hide), 'SERVICE_CACHE_DIR': str(tmp_path / 'cache')}
-    code, out = run_any_playbook(tmp_path, [task, dump_results(['found'])], env=env,
-                                 module_defaults=service_defaults(service))
+    code, out = run_playbook(tmp_path, [task, dump_results(['found'])], env=env,
+                             module_defaults=service_defaults(service))
     assert code == 0, out
     found = read_results(tmp_path)['found']
     assert found['failed']

@@ -10,7 +10,9 @@ import uuid
 from .helpers import connect_as, logins
 
 
-def new_user(client):
+def create_user_through(client):
+    """Create a user through ``client``: the POST sets a password, so the service replaces the
+    session the request went with."""
     name = 'cycled-' + uuid.uuid4().hex[:8]
     return client.request('POST', 'users', json_body={'username': name, 'password': uuid.uuid4().hex})
 
@@ -20,7 +22,7 @@ def test_setting_a_password_replaces_the_session_and_the_other_tasks_follow(serv
     second = connect_as(service)            # task 2 takes it from the cache
     shared = first.auth.state['session_id']
     assert second.auth.state['session_id'] == shared
-    user = new_user(first)                  # the service deletes the shared session
+    user = create_user_through(first)       # the service deletes the shared session
     assert first.auth.state['session_id'] != shared
     mark = service.mark()
     assert second.get('me')['results'][0]['username'] == service.admin_username
@@ -37,7 +39,7 @@ def test_a_private_session_leaves_the_shared_one_alone(service):
     shared = second.auth.state['session_id']
     first.auth = first.auth.private(first)  # what the user module does before it sends a password
     assert first.auth.state['session_id'] != shared
-    user = new_user(first)
+    user = create_user_through(first)
     mark = service.mark()
     assert second.get('me')['results'][0]['username'] == service.admin_username
     entries = service.since(mark)

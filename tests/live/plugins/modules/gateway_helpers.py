@@ -11,7 +11,7 @@ import uuid
 import pytest
 
 from ..module_utils.helpers import connect_as, forget_layouts  # noqa: F401 (the fixture, for the test modules)
-from .module_runner import run_module
+from ansible_collections.automation.service.tests.unit.plugins.modules.module_runner import run_module
 
 WRITES = ('POST', 'PATCH', 'PUT', 'DELETE')
 LOGIN_PATHS = ('/api/login/', '/api/logout/', '/api/gateway/v1/login/', '/api/gateway/v1/logout/')
