@@ -289,3 +289,57 @@ def _unified_job_templates(qs, user):
         if issubclass(model, UnifiedIdMixin):
             ids |= set(access.visible(model, user).values_list("id", flat=True))
     return qs.filter(id__in=ids)
+
+
+def may(user, obj, action="change"):
+    """May ``user`` do ``action`` (change, execute, update) on a project, a job template or a
+    job (one they made, or of an organization they administer; on a template, a role's grant)?"""
+    from refsvc.rbac.registry import has_perm
+
+    if getattr(obj, "created_by_id", None) == user.id:
+        return True
+    if access.is_org_admin(user, obj.organization):
+        return True
+    return not isinstance(obj, Job) and has_perm(user, obj, action)
+
+
+@access.register(Project, JobTemplate)
+class TemplateAccess(access.Access):
+    def can_add(self, user, data):
+        org = data.get("organization") or (data.get("project").organization if data.get("project") else None)
+        return access.is_org_admin(user, org)
+
+    def can_change(self, user, obj, data=None):
+        return may(user, obj)
+
+    def can_execute(self, user, obj):
+        return may(user, obj, "execute")
+
+    def can_update(self, user, obj):
+        return may(user, obj, "update")
+
+    def can_attach(self, user, obj, sub=None, relation=None, data=None, **kwargs):
+        # A job template's credentials; its other sub-lists (labels, instance groups,
+        # notification templates, schedules) are changed by a superuser only here.
+        return relation == "credentials" and self.model is JobTemplate and may(user, obj)
+
+
+@access.register(Job)
+class JobAccess(access.Access):
+    def can_change(self, user, obj, data=None):
+        return may(user, obj)
+
+    def can_delete(self, user, obj):
+        return access.allows(user, "change", obj.job_template or obj)
+
+    def refuse_delete(self, user, obj):
+        return "Cannot delete running job resource." if obj.status in ACTIVE else None
+
+    def can_cancel(self, user, obj):
+        return access.allows(user, "change", obj.job_template or obj)
+
+    def can_attach(self, user, obj, sub=None, relation=None, data=None, **kwargs):
+        return False
+
+    def refuse_attach(self, user, obj, sub=None, relation=None, data=None, **kwargs):
+        return access.DENIED  # a job's credentials are read only

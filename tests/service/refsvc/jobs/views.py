@@ -1,14 +1,13 @@
 from django.db import transaction
 from django.shortcuts import get_object_or_404
 from rest_framework import generics, renderers, status
-from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from refsvc.svc import access
 from refsvc.svc.filters import FieldLookupBackend
 from refsvc.svc.models import Credential
-from refsvc.svc.views import ApiMixin, CreatedByMixin, ResourceDetail, ResourceList
+from refsvc.svc.views import ApiMixin, CreatedByMixin, ResourceDetail, ResourceList, SubList
 
 from . import launch, projects, runner, surveys
 from .models import ACTIVE, Job, JobTemplate, Project
@@ -16,37 +15,19 @@ from .serializers import JobDetailSerializer, JobSerializer, JobTemplateSerializ
 
 
 def can_change(user, obj, action="change"):
-    """May ``user`` do ``action`` (change, execute, ...) on a project or job template?"""
-    from refsvc.rbac.registry import has_perm
-
-    if user.is_superuser:
-        return True
-    if getattr(obj, "created_by_id", None) == user.id:
-        return True
-    if access.is_org_admin(user, obj.organization):
-        return True
-    return not isinstance(obj, Job) and has_perm(user, obj, action)
+    """May ``user`` do ``action`` (change, execute, update) on a project or job template?"""
+    return access.allows(user, action, obj)
 
 
 class JobsResourceList(ResourceList):
     def get_queryset(self):
         return access.visible(self.model, self.request.user)
 
-    def perform_create(self, serializer):
-        data = serializer.validated_data
-        org = data.get("organization") or (data.get("project").organization if data.get("project") else None)
-        if not (self.request.user.is_superuser or access.is_org_admin(self.request.user, org)):
-            raise PermissionDenied()
-        serializer.save(**self.extra_save_kwargs())
 
 
 class JobsResourceDetail(ResourceDetail):
     def get_queryset(self):
         return access.visible(self.model, self.request.user)
-
-    def check_change(self, obj, data=None):
-        if not can_change(self.request.user, obj):
-            raise PermissionDenied()
 
 
 class ProjectList(CreatedByMixin, JobsResourceList):
@@ -82,10 +63,12 @@ class JobTemplateDetail(JobsResourceDetail):
     serializer_class = JobTemplateSerializer
 
 
-class RelatedCredentials(ApiMixin, generics.ListAPIView):
+class RelatedCredentials(SubList):
     """/job_templates/<pk>/credentials/ (POST {"id": N}, "disassociate": true removes) and /jobs/<pk>/credentials/."""
 
     parent_model = JobTemplate
+    relation = "credentials"
+    filter_backends = []
     # The real job template's list creates and attaches (its OPTIONS offers "id" and
     # the credential fields); a job's list is read only.
     create_metadata = True
@@ -104,18 +87,14 @@ class RelatedCredentials(ApiMixin, generics.ListAPIView):
         if method != "POST" or self.parent_model is not JobTemplate:
             return False
         parent = access.visible(JobTemplate, request.user).filter(pk=self.kwargs["pk"]).first()
-        return parent is not None and can_change(request.user, parent)
-
-    def get_parent(self):
-        return get_object_or_404(access.visible(self.parent_model, self.request.user), pk=self.kwargs["pk"])
+        return parent is not None and access.allows(request.user, "attach", parent, None, "credentials")
 
     def get_queryset(self):
         return self.get_parent().credentials.all().order_by("id")
 
     def post(self, request, pk):
         parent = self.get_parent()
-        if self.parent_model is not JobTemplate or not can_change(request.user, parent):
-            raise PermissionDenied()
+        self.check_attach(parent)
         try:
             cred = access.visible(Credential, request.user).get(pk=int(request.data.get("id")))
         except (TypeError, ValueError, Credential.DoesNotExist):
@@ -136,8 +115,7 @@ class JobTemplateLaunch(ApiMixin, APIView):
 
     def post(self, request, pk):
         jt = self.get_template()
-        if not can_change(request.user, jt, "execute"):
-            raise PermissionDenied()
+        self.check_access("execute", jt)
         with transaction.atomic():
             job, ignored = launch.launch(jt, request.data, request.user)
         runner.start(job)
@@ -149,9 +127,6 @@ class JobTemplateLaunch(ApiMixin, APIView):
 class JobTemplateSurveySpec(surveys.SurveySpecView):
     def get_template(self):
         return self.lookup(access.visible(JobTemplate, self.request.user), self.kwargs["pk"])
-
-    def can_change(self, user, obj):
-        return can_change(user, obj)
 
 
 class JobList(ApiMixin, generics.ListAPIView):
@@ -174,10 +149,7 @@ class JobDetail(ApiMixin, generics.RetrieveDestroyAPIView):
         return access.visible(Job, self.request.user)
 
     def perform_destroy(self, instance):
-        if not can_change(self.request.user, instance.job_template or instance):
-            raise PermissionDenied()
-        if instance.status in ACTIVE:
-            raise PermissionDenied("Cannot delete running job resource.")
+        self.check_access("delete", instance)
         instance.delete()
 
 
@@ -191,8 +163,7 @@ class JobCancel(ApiMixin, APIView):
 
     def post(self, request, pk):
         job = self.get_job()
-        if not can_change(request.user, job.job_template or job):
-            raise PermissionDenied()
+        self.check_access("cancel", job)
         if not launch.cancel(job):
             return self.http_method_not_allowed(request)
         return Response(status=202)

@@ -83,6 +83,26 @@ def _teams(qs, user):
     return qs.filter(Q(organization__in=access.organizations_of(user)) | registry.allowed_q(user, Team, "view"))
 
 
+@access.register(Team)
+class TeamAccess(access.Access):
+    """A team is made by who may change its organization, and changed by who holds change on it."""
+
+    def can_add(self, user, data):
+        from . import registry
+
+        return registry.has_perm(user, data.get("organization"), "change")
+
+    def can_offer_add(self, user):
+        from refsvc.svc.models import Organization
+
+        return Organization.objects.filter(admins=user).exists()
+
+    def can_change(self, user, obj, data=None):
+        from . import registry
+
+        return registry.has_perm(user, obj, "change")
+
+
 @access.rule(Role)
 def _roles(qs, user):
     """The roles of the objects on which the user holds a role."""

@@ -5,7 +5,7 @@ from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from rest_framework import generics, status
-from rest_framework.exceptions import ParseError, PermissionDenied, ValidationError
+from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.response import Response
 
 from refsvc.svc import access
@@ -13,8 +13,8 @@ from refsvc.svc.filters import FieldLookupBackend
 from refsvc.svc.models import RESOURCE_KINDS, Credential, Organization, ansible_id
 from refsvc.svc.serializers import UserSerializer
 from refsvc.svc.views import (
-    CREATE_REFUSED, ApiMixin, CreatedByMixin, ResourceDetail, ResourceList, immutable_shared_fields,
-    local_resource_management, membership_refused,
+    CREATE_REFUSED, ApiMixin, CreatedByMixin, ResourceDetail, ResourceList, SubList, association, get_object_or_400,
+    immutable_shared_fields, local_resource_management, membership_refused,
 )
 
 from . import registry
@@ -31,41 +31,6 @@ from .serializers import (
 PARTICIPATION = "You cannot assign an Organization participation role as a child role for a Team."
 
 
-# ---------------------------------------------------------------- association requests
-
-def get_object_or_400(queryset, pk):
-    try:
-        return queryset.get(pk=pk)
-    except queryset.model.DoesNotExist:
-        raise ParseError("%s matching query does not exist." % queryset.model.__name__)
-
-
-def association(request, sub_name):
-    """(id, disassociate) of a POST to an association sub-list, or raise/return the real error answers."""
-    data = request.data
-    if not isinstance(data, dict):
-        return None, None, Response("invalid type for post data", status=400)
-    disassociate = "disassociate" in data
-    sub_id = data.get("id")
-    if not sub_id:
-        msg = '"id" is required to disassociate' if disassociate else "%s 'id' field is missing." % sub_name
-        return None, None, Response({"msg": msg}, status=400)
-    if not isinstance(sub_id, int):
-        try:
-            sub_id = int(sub_id)
-        except (TypeError, ValueError):
-            return None, None, Response({"msg": '"id" field must be an integer.'}, status=400)
-    return sub_id, disassociate, None
-
-
-class SubList(ApiMixin, generics.ListAPIView):
-    filter_backends = [FieldLookupBackend]
-    search_fields = ("name", "description")
-
-    def can_write_metadata(self, request, method):
-        return False
-
-
 # ---------------------------------------------------------------- teams
 
 def can_change(user, obj, action="change"):
@@ -80,14 +45,6 @@ class TeamList(CreatedByMixin, ResourceList):
     def get_queryset(self):
         return access.visible(Team, self.request.user).select_related("organization", "created_by")
 
-    def can_write_metadata(self, request, method):
-        return request.user.is_superuser or Organization.objects.filter(admins=request.user).exists()
-
-    def perform_create(self, serializer):
-        org = serializer.validated_data.get("organization")
-        if not (self.request.user.is_superuser or registry.has_perm(self.request.user, org, "change")):
-            raise PermissionDenied()
-        serializer.save(**self.extra_save_kwargs())
 
 
 @immutable_shared_fields
@@ -97,10 +54,6 @@ class TeamDetail(ResourceDetail):
 
     def get_queryset(self):
         return access.visible(Team, self.request.user)
-
-    def check_change(self, obj, data=None):
-        if not can_change(self.request.user, obj):
-            raise PermissionDenied()
 
 
 @immutable_shared_fields
@@ -160,6 +113,7 @@ def can_grant(user, role):
 
 class TeamUsers(SubList):
     """/teams/<pk>/users/: the team's members; POST {"id": N} adds, with "disassociate" removes."""
+    offers_post = False  # the legacy role lists offer no POST in OPTIONS
 
     serializer_class = UserSerializer
     search_fields = ("username", "first_name", "last_name", "email")
@@ -189,6 +143,7 @@ class TeamUsers(SubList):
 # ---------------------------------------------------------------- legacy roles
 
 class RoleList(SubList):
+    offers_post = False
     deprecated = True
     model = Role
     serializer_class = RoleSerializer
@@ -209,6 +164,7 @@ class RoleDetail(ApiMixin, generics.RetrieveAPIView):
 
 class RoleUsers(SubList):
     """/roles/<pk>/users/: POST {"id": N} grants the role, with "disassociate" revokes."""
+    offers_post = False  # the legacy role lists offer no POST in OPTIONS
     deprecated = True
 
     serializer_class = UserSerializer
@@ -253,6 +209,7 @@ def check_team_grant(role, team):
 
 class RoleTeams(SubList):
     """/roles/<pk>/teams/: POST {"id": N} grants the role to a team, with "disassociate" revokes."""
+    offers_post = False  # the legacy role lists offer no POST in OPTIONS
     deprecated = True
 
     serializer_class = TeamSerializer
@@ -283,6 +240,7 @@ class RoleTeams(SubList):
 
 class UserRoles(SubList):
     """/users/<pk>/roles/: the roles the user holds; POST {"id": role} grants, with "disassociate" revokes."""
+    offers_post = False  # the legacy role lists offer no POST in OPTIONS
     deprecated = True
 
     serializer_class = RoleSerializer
@@ -317,6 +275,7 @@ class UserRoles(SubList):
 
 class TeamRoles(SubList):
     """/teams/<pk>/roles/: the roles granted to the team; POST {"id": role} grants, with "disassociate" revokes."""
+    offers_post = False  # the legacy role lists offer no POST in OPTIONS
     deprecated = True
 
     serializer_class = RoleSerializer
@@ -353,6 +312,7 @@ MANAGED = "Role is managed by the system"
 
 class ObjectRoles(SubList):
     """/<kind>/<pk>/object_roles/: the legacy roles of one object (GET only, deprecated as on the real service)."""
+    offers_post = False  # the legacy role lists offer no POST in OPTIONS
 
     serializer_class = RoleSerializer
     search_fields = ("role_field", "content_type__model")

@@ -11,8 +11,9 @@ import copy
 
 from django.db import transaction
 from rest_framework import status
-from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
+
+from refsvc.svc import access
 
 from refsvc.jobs import views as jobs_views
 from refsvc.svc import views as svc_views
@@ -80,11 +81,7 @@ class CopyMixin:
     detailed = False
 
     def may_copy(self, obj):
-        try:
-            self.check_change(obj)
-        except PermissionDenied:
-            return False
-        return True
+        return access.allows(self.request.user, "copy", obj)
 
     def get(self, request, *args, **kwargs):
         can_copy = self.may_copy(self.get_object())
@@ -101,8 +98,7 @@ class CopyMixin:
 
     def post(self, request, *args, **kwargs):
         obj = self.get_object()
-        if not self.may_copy(obj):
-            raise PermissionDenied()
+        self.check_access("copy", obj)
         name = request.data.get("name") if isinstance(request.data, dict) else None
         if not isinstance(name, str) or not name.strip():
             return Response({"name": ["This field is required."]}, status=status.HTTP_400_BAD_REQUEST)

@@ -379,3 +379,51 @@ def _schedules(qs, user):
 def _everyone(qs, user):
     # Read by everyone; only a superuser changes them (may_write).
     return qs
+
+
+def organization_of(model, data, obj=None):
+    path = ORG_PATH.get(model)
+    if not path:
+        return None
+    first, _, rest = path.partition("__")
+    value = data.get(first) if first in data else getattr(obj, first, None)
+    for part in rest.split("__") if rest else []:
+        value = getattr(value, part, None)
+    return value
+
+
+@access.register(Label, Group, InventorySource, CredentialInputSource, ExecutionEnvironment, NotificationTemplate,
+                 Schedule, Instance, InstanceGroup)
+class ResourceAccess(access.Access):
+    """An administrator of the organization the object belongs to changes it; groups and
+    inventory sources are changed by who may change their inventory; schedules, instances and
+    instance groups by a superuser only. A change never counts as a move here."""
+
+    def writes(self, user, data, obj=None):
+        if self.model in SUPERUSER_ONLY or self.model is Schedule:
+            return False
+        if self.model in (Group, InventorySource):
+            inv = data.get("inventory") or getattr(obj, "inventory", None)
+            return inv is not None and access.can_change(user, inv)
+        return access.is_org_admin(user, organization_of(self.model, data, obj))
+
+    def can_add(self, user, data):
+        return self.writes(user, data)
+
+    def can_add_related(self, user, data):
+        return self.writes(user, data)
+
+    def can_change(self, user, obj, data=None):
+        return self.writes(user, data or {}, obj)
+
+    def can_move(self, user, obj, data):
+        return True
+
+    def refuse_change(self, user, obj, data=None):
+        # A managed execution environment is changed by nobody.
+        return access.DENIED if getattr(obj, "managed", False) and self.model is ExecutionEnvironment else None
+
+    def refuse_delete(self, user, obj):
+        if self.model is InstanceGroup and obj.name in ("default", "controlplane"):
+            return access.DENIED
+        return self.refuse_change(user, obj)

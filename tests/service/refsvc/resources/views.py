@@ -1,7 +1,5 @@
-from django.db import transaction
 from django.shortcuts import get_object_or_404
 from rest_framework import generics, status
-from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 
 from refsvc.jobs.models import JobTemplate
@@ -9,10 +7,10 @@ from refsvc.svc import access
 from refsvc.svc.filters import FieldLookupBackend
 from refsvc.svc.models import Credential, Host, Inventory, Organization
 from refsvc.svc.serializers import CredentialSerializer, HostSerializer, InventorySerializer
-from refsvc.svc.views import ApiMixin, ResourceDetail, ResourceList
+from refsvc.svc.views import ApiMixin, ResourceDetail, ResourceList, SubList
 
 from .models import (
-    ORG_PATH, SUPERUSER_ONLY, CredentialInputSource, ExecutionEnvironment, Group, Instance, InstanceGroup, InventoryInputInventory,
+    CredentialInputSource, ExecutionEnvironment, Group, Instance, InstanceGroup, InventoryInputInventory,
     InventoryInstanceGroup, InventorySource, JobTemplateInstanceGroup, Label, NotificationTemplate,
     OrganizationGalaxyCredential, OrganizationInstanceGroup, ReceptorAddress, Schedule,
 )
@@ -21,26 +19,6 @@ from .serializers import (
     InstanceSerializer, InventorySourceSerializer, LabelSerializer, NotificationTemplateSerializer, ReceptorAddressSerializer,
     ScheduleSerializer,
 )
-def organization_of(model, data, obj=None):
-    path = ORG_PATH.get(model)
-    if not path:
-        return None
-    first, _, rest = path.partition("__")
-    value = data.get(first) if first in data else getattr(obj, first, None)
-    for part in rest.split("__") if rest else []:
-        value = getattr(value, part, None)
-    return value
-
-
-def may_write(user, model, data, obj=None):
-    if user.is_superuser:
-        return True
-    if model in SUPERUSER_ONLY or model is Schedule:
-        return False
-    if model in (Group, InventorySource):
-        inv = data.get("inventory") or getattr(obj, "inventory", None)
-        return inv is not None and access.can_change(user, inv)
-    return access.is_org_admin(user, organization_of(model, data, obj))
 
 
 class List(ResourceList):
@@ -48,8 +26,7 @@ class List(ResourceList):
         return access.visible(self.model, self.request.user)
 
     def perform_create(self, serializer):
-        if not may_write(self.request.user, self.model, serializer.validated_data):
-            raise PermissionDenied()
+        self.check_access("add", self.model, serializer.validated_data)
         kwargs = {"created_by": self.request.user} if hasattr(self.model, "created_by") else {}
         serializer.save(**kwargs)
 
@@ -57,14 +34,6 @@ class List(ResourceList):
 class Detail(ResourceDetail):
     def get_queryset(self):
         return access.visible(self.model, self.request.user)
-
-    def check_change(self, obj, data=None):
-        if not may_write(self.request.user, self.model, data or {}, obj):
-            raise PermissionDenied()
-
-    def perform_update(self, serializer):
-        self.check_change(serializer.instance, serializer.validated_data)
-        serializer.save()
 
 
 def make(model, serializer, search=("name", "description")):
@@ -86,13 +55,6 @@ InstanceList, _InstanceDetail = make(Instance, InstanceSerializer, ("hostname",)
 
 class LabelDetail(LabelDetail):
     http_method_names = ["get", "put", "patch", "head", "options"]  # labels are not deleted through the API
-
-
-class ExecutionEnvironmentDetail(ExecutionEnvironmentDetail):
-    def check_change(self, obj, data=None):
-        if obj.managed:
-            raise PermissionDenied()
-        super().check_change(obj, data)
 
 
 class InstanceDetail(_InstanceDetail):
@@ -125,119 +87,11 @@ class ReceptorAddressDetail(ApiMixin, generics.RetrieveAPIView):
 
 class GroupDetail(GroupDetail):
     def perform_destroy(self, instance):
-        self.check_change(instance)
+        self.check_access("delete", instance)
         instance.delete_recursive()
 
 
-class InstanceGroupDetail(InstanceGroupDetail):
-    def perform_destroy(self, instance):
-        self.check_change(instance)
-        if instance.name in ("default", "controlplane"):
-            raise PermissionDenied()
-        instance.delete()
-
-
 # ---------------------------------------------------------------- sub-lists
-
-class SubList(ApiMixin, generics.ListAPIView):
-    """A related list: GET lists it; POST {"id": N} associates an object, {"id": N,
-    "disassociate": true} removes it (204); without "id", a view that allows it
-    creates the object and associates it (201)."""
-
-    filter_backends = [FieldLookupBackend]
-    parent_model = None
-    relation = None          # attribute of the parent giving the related manager
-    parent_key = None        # field of the child set to the parent on creation (a 1-n relation)
-    allow_create = False
-    allow_attach = True
-
-    def get_parent(self):
-        return get_object_or_404(access.visible(self.parent_model, self.request.user), pk=self.kwargs["pk"])
-
-    def related(self, parent):
-        return getattr(parent, self.relation)
-
-    def get_queryset(self):
-        return self.related(self.get_parent()).all()
-
-    def check_parent(self, parent):
-        if self.parent_model in (Organization, Inventory, Host, Credential):
-            allowed = access.can_change(self.request.user, parent)
-        else:
-            allowed = may_write(self.request.user, self.parent_model, {}, parent)
-        if not allowed:
-            raise PermissionDenied()
-
-    def is_valid_relation(self, parent, sub):
-        return None
-
-    def add(self, parent, sub):
-        self.related(parent).add(sub)
-
-    def remove(self, parent, sub):
-        self.related(parent).remove(sub)
-
-    def create_data(self, parent, data):
-        data = data.copy()
-        if self.parent_key:
-            data[self.parent_key] = parent.pk
-        return data
-
-    def post(self, request, *args, **kwargs):
-        if not isinstance(request.data, dict):
-            return Response("invalid type for post data", status=400)
-        parent = self.get_parent()
-        sub_id = request.data.get("id", None)
-        title = self.model._meta.verbose_name.title()
-        if "disassociate" in request.data:
-            if not sub_id:
-                return Response({"msg": '"id" is required to disassociate'}, status=400)
-            if not isinstance(sub_id, int) or isinstance(sub_id, bool):
-                return Response({"msg": '"id" field must be an integer.'}, status=400)
-            sub = self.model.objects.filter(pk=sub_id).first()
-            if sub is None:
-                return Response({"detail": "%s matching query does not exist." % self.model.__name__}, status=400)
-            self.check_parent(parent)
-            with transaction.atomic():
-                if self.parent_key:
-                    sub.delete()
-                else:
-                    self.remove(parent, sub)
-                self.after_remove(sub)
-            return Response(status=204)
-        if sub_id and (not isinstance(sub_id, int) or isinstance(sub_id, bool)):
-            return Response({"msg": '"id" field must be an integer.'}, status=400)
-        if not sub_id:
-            if not self.allow_create:
-                return Response({"msg": "%s 'id' field is missing." % title}, status=400)
-            serializer = self.get_serializer(data=self.create_data(parent, request.data))
-            serializer.is_valid(raise_exception=True)
-            if not may_write(request.user, self.model, serializer.validated_data) and not request.user.is_superuser:
-                raise PermissionDenied()
-            with transaction.atomic():
-                kwargs = {"created_by": request.user} if hasattr(self.model, "created_by") else {}
-                sub = serializer.save(**kwargs)
-                if not self.parent_key:
-                    self.add(parent, sub)
-            data = self.get_serializer(sub).data
-            return Response(data, status=201, headers={"Location": data["url"]})
-        sub = self.model.objects.filter(pk=sub_id).first()
-        if sub is None:
-            return Response({"detail": "%s matching query does not exist." % self.model.__name__}, status=400)
-        self.check_parent(parent)
-        errors = self.is_valid_relation(parent, sub)
-        if errors is not None:
-            return Response(errors, status=400)
-        if self.parent_key:
-            if getattr(sub, self.parent_key + "_id") != parent.pk:
-                raise PermissionDenied()
-        else:
-            self.add(parent, sub)
-        return Response(status=204)
-
-    def after_remove(self, sub):
-        pass
-
 
 def group_reach(group, relation):
     """The ids of the groups reached from ``group`` through ``relation`` ("children" or "parents"), at any depth."""
@@ -265,7 +119,7 @@ class GroupChildren(SubList):
 
     def is_valid_relation(self, parent, sub):
         if sub.inventory_id != parent.inventory_id:
-            raise PermissionDenied()
+            return None  # refused by the access check that follows
         if sub.pk == parent.pk or parent.pk in group_descendants(sub):
             return {"error": "Cyclical Group association."}
         return None
@@ -309,11 +163,6 @@ class GroupHosts(SubList):
         data["inventory"] = parent.inventory_id
         return data
 
-    def is_valid_relation(self, parent, sub):
-        if sub.inventory_id != parent.inventory_id:
-            raise PermissionDenied()
-        return None
-
 
 class HostGroups(SubList):
     parent_model, model, relation, serializer_class, allow_create = Host, Group, "groups", GroupSerializer, True
@@ -322,11 +171,6 @@ class HostGroups(SubList):
         data = data.copy()
         data["inventory"] = parent.inventory_id
         return data
-
-    def is_valid_relation(self, parent, sub):
-        if sub.inventory_id != parent.inventory_id:
-            raise PermissionDenied()
-        return None
 
 
 class InventoryGroups(SubList):
@@ -481,8 +325,7 @@ class TemplateSchedules(SubList):
             parent = self.get_parent()
             serializer = self.get_serializer(data=self.create_data(parent, request.data))
             serializer.is_valid(raise_exception=True)
-            if not request.user.is_superuser:
-                raise PermissionDenied()
+            self.check_access("add", Schedule, serializer.validated_data)
             sub = serializer.save(created_by=request.user)
             data = self.get_serializer(sub).data
             return Response(data, status=status.HTTP_201_CREATED, headers={"Location": data["url"]})

@@ -1,14 +1,138 @@
-"""Who sees and who may change what. A superuser sees and changes everything; a
-system auditor sees everything; what other users see of a model is decided by the
-rule its app declares with ``@access.rule(Model)`` next to the model (the rules of
-this app's models are below); a model without a rule is seen by them not at all.
-``visible(model, user)`` is the one way views, serializers and checks ask."""
+"""Who sees and who may change what: the one registry of the service's access rules, built
+as AWX's awx/main/access.py (an access class per model with can_read, can_add, can_change,
+can_delete, can_attach).
+
+Reading: a superuser and a system auditor see everything; what other users see of a model
+is decided by the rule its app declares with ``@access.rule(Model)`` next to the model (the
+rules of this app's models are below); a model without a rule is seen by them not at all.
+``visible(model, user)`` is the one way views, serializers and checks ask.
+
+Changing: an app declares ``@access.register(Model)`` on a subclass of ``Access`` next to
+the model (or a name for an endpoint that is no model's, such as ``"settings"``); views ask
+``check(user, action, target, ...)`` (``ApiMixin.check_access``), which answers 403 for them.
+``can_<action>`` decides for users who are not superusers: True, False (403 "You do not have
+permission to perform this action.") or the 403's detail (a text or a dict, the real
+service's words). ``refuse_<action>``, when declared, then refuses whoever asks, superusers
+included (a running job, a managed object, the gateway layout): None, or the 403's detail.
+"""
 from django.contrib.auth.models import User
 from django.db.models import Q
+from rest_framework.exceptions import PermissionDenied
 
 from .models import Credential, CredentialType, Host, Inventory, OAuth2AccessToken, OAuth2Application, Organization
 
 _RULES = {}
+_ACCESS = {}
+DENIED = "You do not have permission to perform this action."
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+
+
+class Access:
+    """What one kind of object, or one endpoint, allows a user who is not a superuser. The
+    target is passed to ``can_<action>`` when it is an object, not when it is the model
+    (``add``) or an endpoint's name."""
+
+    def can_add(self, user, data):
+        return False
+
+    def can_change(self, user, obj, data=None):
+        return False
+
+    def can_delete(self, user, obj):
+        return self.can_change(user, obj)
+
+    def can_attach(self, user, obj, sub=None, relation=None, data=None, **kwargs):
+        """Associate ``sub`` with ``obj`` through ``relation`` (a sub-list of ``obj``)."""
+        return self.can_change(user, obj)
+
+    def can_unattach(self, user, obj, sub=None, relation=None, data=None, **kwargs):
+        return self.can_attach(user, obj, sub, relation, data)
+
+    def refuse_attach(self, user, obj, sub=None, relation=None, data=None, parent_key=None):
+        # A child of a 1-n relation is attached only where it already is.
+        if sub is not None and parent_key and getattr(sub, parent_key + "_id") != obj.pk:
+            return DENIED
+        # Groups and hosts are linked within their inventory only.
+        if sub is not None and relation in ("children", "hosts", "groups") and hasattr(obj, "inventory_id") \
+                and getattr(sub, "inventory_id", obj.inventory_id) != obj.inventory_id:
+            return DENIED
+        return None
+
+    def can_copy(self, user, obj):
+        return self.can_change(user, obj)
+
+    def refuse_copy(self, user, obj):
+        refuse = getattr(self, "refuse_change", None)
+        return refuse(user, obj) if refuse is not None else None
+
+    def can_add_related(self, user, data):
+        """Create an object of this kind in a sub-list (and associate it there)."""
+        return False
+
+    def can_move(self, user, obj, data):
+        """A change that moves the object to another organization or inventory: the mover
+        must be allowed to make an inventory in that organization, or hosts in that inventory."""
+        for key, target in (("organization", Inventory), ("inventory", Host)):
+            new = (data or {}).get(key)
+            if new is not None and new != getattr(obj, key, None) and not allows(user, "add", target, {key: new}):
+                return False
+        return True
+
+    def can_offer_add(self, user):
+        """Does the list's OPTIONS offer POST?"""
+        return True
+
+    def can_use(self, user, method):
+        """An endpoint that is no model's: may the user send ``method`` to it?"""
+        return method in SAFE_METHODS
+
+
+def register(*keys):
+    """Declares the access class of ``keys`` (models, or names of endpoints)."""
+    def declare(cls):
+        for key in keys:
+            _ACCESS[key] = cls()
+            _ACCESS[key].model = key
+        return cls
+
+    return declare
+
+
+def access_of(target):
+    key = target if isinstance(target, (str, type)) else type(target)
+    found = _ACCESS.get(key)
+    if found is None and isinstance(key, type):
+        found = next((_ACCESS[base] for base in key.__mro__[1:] if base in _ACCESS), None)
+    return found if found is not None else Access()
+
+
+def decide(user, action, target, *args, **kwargs):
+    """True, or the detail of the 403 refusing ``action`` on ``target`` to ``user``."""
+    acc = access_of(target)
+    lead = () if isinstance(target, (str, type)) else (target,)
+    if not user.is_superuser:
+        answer = getattr(acc, "can_" + action)(user, *lead, *args, **kwargs)
+        if answer is not True:
+            return answer or DENIED
+    refuse = getattr(acc, "refuse_" + action, None)
+    answer = refuse(user, *lead, *args, **kwargs) if refuse is not None else None
+    return answer or True
+
+
+def allows(user, action, target, *args, **kwargs):
+    return decide(user, action, target, *args, **kwargs) is True
+
+
+def check(user, action, target, *args, **kwargs):
+    """Raises the 403 when ``user`` may not do ``action`` on ``target``."""
+    answer = decide(user, action, target, *args, **kwargs)
+    if answer is not True:
+        raise PermissionDenied(answer)
+
+
+def deny(detail=DENIED):
+    """A refusal decided outside a ``can_`` (an object found to be out of reach on the way)."""
+    raise PermissionDenied(detail)
 
 
 def rule(*models):
@@ -119,41 +243,129 @@ def can_admin_user(user, target):
     return not orgs.exclude(admins=user).exists()
 
 
-def can_change(user, obj):
-    if user.is_superuser:
-        return True
-    if isinstance(obj, Organization):
+class SvcAccess(Access):
+    """This app's models offer POST in OPTIONS when an add without data would pass."""
+
+    def can_offer_add(self, user):
+        return self.can_add(user, {})
+
+
+@register(Organization)
+class OrganizationAccess(SvcAccess):
+    def can_change(self, user, obj, data=None):
         return is_org_admin(user, obj)
-    if isinstance(obj, Inventory):
-        return obj.created_by_id == user.id or is_org_admin(user, obj.organization)
-    if isinstance(obj, Host):
-        return can_change(user, obj.inventory)
-    if isinstance(obj, Credential):
-        return obj.created_by_id == user.id or is_org_admin(user, obj.organization)
-    if isinstance(obj, User):
-        return obj.id == user.id or can_admin_user(user, obj)
-    if isinstance(obj, OAuth2AccessToken):
+
+
+def _created_or_org_admin(user, obj):
+    return obj.created_by_id == user.id or is_org_admin(user, obj.organization)
+
+
+@register(Inventory)
+class InventoryAccess(SvcAccess):
+    def can_add(self, user, data):
+        org = data.get("organization")
+        return org is None or is_org_admin(user, org)
+
+    def can_change(self, user, obj, data=None):
+        return _created_or_org_admin(user, obj)
+
+
+@register(Host)
+class HostAccess(SvcAccess):
+    def can_add(self, user, data):
+        inv = data.get("inventory")
+        return inv is None or allows(user, "change", inv)
+
+    def can_change(self, user, obj, data=None):
+        return allows(user, "change", obj.inventory)
+
+
+@register(Credential)
+class CredentialAccess(SvcAccess):
+    def can_add(self, user, data):
+        org = data.get("organization")
+        return org is None or org.members.filter(id=user.id).exists() or is_org_admin(user, org)
+
+    def can_change(self, user, obj, data=None):
+        return _created_or_org_admin(user, obj)
+
+
+@register(CredentialType)
+class CredentialTypeAccess(SvcAccess):
+    pass
+
+
+@register(User)
+class UserAccess(SvcAccess):
+    """The real UserAccess: POST /users/ by an organization administrator is refused too
+    (observed on AWX 24.6.1); a user changes themselves, an administrator of all their
+    organizations changes them, but neither gives a system role."""
+
+    def can_change(self, user, obj, data=None):
+        if not (obj.id == user.id or can_admin_user(user, obj)):
+            return False
+        if data:
+            from .serializers import profile_of
+
+            if data.get("is_superuser", obj.is_superuser) != obj.is_superuser:
+                return False
+            if "is_system_auditor" in data and bool(data.get("is_system_auditor")) != profile_of(obj).is_system_auditor:
+                return False
+        return True
+
+    def can_delete(self, user, obj):
+        return can_admin_user(user, obj)
+
+    def refuse_delete(self, user, obj):
+        return DENIED if obj == user else None
+
+
+@register(OAuth2AccessToken)
+class TokenAccess(SvcAccess):
+    def can_add(self, user, data):
+        return True
+
+    def can_change(self, user, obj, data=None):
         return obj.user_id == user.id
-    if isinstance(obj, OAuth2Application):
+
+    def refuse_add(self, user, data):
+        # Tokens are minted only for yourself, administrators included.
+        return DENIED if data.get("user") != user else None
+
+    def can_read_tokens_of(self, user, target):
+        return target == user
+
+
+@register(OAuth2Application)
+class ApplicationAccess(SvcAccess):
+    def can_add(self, user, data):
+        return is_org_admin(user, data.get("organization"))
+
+    def can_change(self, user, obj, data=None):
         return is_org_admin(user, obj.organization)
-    return False
+
+
+def can_change(user, obj):
+    return allows(user, "change", obj)
 
 
 def can_create(user, model, data):
-    if user.is_superuser:
-        return True
-    if model in (Organization, User, CredentialType):
-        # POST /users/ by an organization administrator is refused too (observed on AWX 24.6.1).
-        return False
-    if model is Inventory:
-        org = data.get("organization")
-        return org is None or is_org_admin(user, org)
-    if model is Host:
-        inv = data.get("inventory")
-        return inv is None or can_change(user, inv)
-    if model is Credential:
-        org = data.get("organization")
-        return org is None or org.members.filter(id=user.id).exists() or is_org_admin(user, org)
-    if model is OAuth2Application:
-        return is_org_admin(user, data.get("organization"))
-    return True
+    return allows(user, "add", model, data)
+
+
+@register("settings")
+class SettingsAccess(Access):
+    """The settings: a system auditor reads them; only a superuser changes them."""
+
+    def can_use(self, user, method):
+        from .serializers import profile_of
+
+        return method in SAFE_METHODS and profile_of(user).is_system_auditor
+
+
+@register("superuser")
+class SuperuserAccess(Access):
+    """An endpoint every user reads (``reads``: the methods) and only a superuser writes."""
+
+    def can_use(self, user, method, reads=SAFE_METHODS):
+        return method in reads

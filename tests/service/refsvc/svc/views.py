@@ -11,7 +11,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from oauthlib.common import generate_token
 from oauth2_provider.models import set_token_value
 from rest_framework import generics, serializers, status
-from rest_framework.exceptions import AuthenticationFailed, PermissionDenied
+from rest_framework.exceptions import AuthenticationFailed, ParseError, PermissionDenied
 from rest_framework.response import Response
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -29,7 +29,6 @@ from .serializers import (
     OrganizationSerializer,
     TokenSerializer,
     UserSerializer,
-    profile_of,
 )
 
 NOT_PROVIDED = "Authentication credentials were not provided. To establish a login session, visit /api/login/."
@@ -83,8 +82,13 @@ class ApiMixin:
         if not (user and user.is_authenticated):
             return False
         if method == "POST":
-            return self.model is not None and access.can_create(user, self.model, {})
+            return self.model is not None and access.allows(user, "offer_add", self.model)
         return True
+
+    def check_access(self, action, target, *args, **kwargs):
+        """The one way a view asks whether the user may do ``action`` (add, change, delete,
+        attach, unattach, or a special action its access class declares) on ``target``."""
+        access.check(self.request.user, action, target, *args, **kwargs)
 
 
 # ---------------------------------------------------------------- roots
@@ -180,8 +184,7 @@ class ResourceList(ApiMixin, generics.ListCreateAPIView):
         return {}
 
     def perform_create(self, serializer):
-        if not access.can_create(self.request.user, self.model, serializer.validated_data):
-            raise PermissionDenied()
+        self.check_access("add", self.model, serializer.validated_data)
         serializer.save(**self.extra_save_kwargs())
 
 
@@ -189,23 +192,150 @@ class ResourceDetail(ApiMixin, generics.RetrieveUpdateDestroyAPIView):
     def get_queryset(self):
         return access.visible(self.model, self.request.user)
 
-    def check_change(self, obj, data=None):
-        if not access.can_change(self.request.user, obj):
-            raise PermissionDenied()
+    def change_data(self, serializer):
+        return serializer.validated_data
 
     def perform_update(self, serializer):
-        self.check_change(serializer.instance, serializer.validated_data)
-        for key in ("organization", "inventory"):
-            new = serializer.validated_data.get(key)
-            if new is not None and new != getattr(serializer.instance, key, None):
-                target = {"organization": Inventory, "inventory": Host}.get(key)
-                if not access.can_create(self.request.user, target or self.model, {key: new}):
-                    raise PermissionDenied()
+        data = self.change_data(serializer)
+        self.check_access("change", serializer.instance, data)
+        self.check_access("move", serializer.instance, data)
         serializer.save()
 
     def perform_destroy(self, instance):
-        self.check_change(instance)
+        self.check_access("delete", instance)
         instance.delete()
+
+
+# ---------------------------------------------------------------- sub-lists
+
+def get_object_or_400(queryset, pk):
+    try:
+        return queryset.get(pk=pk)
+    except queryset.model.DoesNotExist:
+        raise ParseError("%s matching query does not exist." % queryset.model.__name__)
+
+
+def association(request, sub_name):
+    """(id, disassociate, None) of a POST to an association sub-list that takes an id as a
+    number or a numeric string, or (None, None, the real error answer)."""
+    data = request.data
+    if not isinstance(data, dict):
+        return None, None, Response("invalid type for post data", status=400)
+    disassociate = "disassociate" in data
+    sub_id = data.get("id")
+    if not sub_id:
+        msg = '"id" is required to disassociate' if disassociate else "%s 'id' field is missing." % sub_name
+        return None, None, Response({"msg": msg}, status=400)
+    if not isinstance(sub_id, int):
+        try:
+            sub_id = int(sub_id)
+        except (TypeError, ValueError):
+            return None, None, Response({"msg": '"id" field must be an integer.'}, status=400)
+    return sub_id, disassociate, None
+
+
+class SubList(ApiMixin, generics.ListAPIView):
+    """Every sub-list, ``/api/v2/<parent>/<id>/<children>/``: GET lists the children of the parent
+    the user sees; POST {"id": N} associates an object, {"id": N, "disassociate": true} removes it
+    (204); without "id", a view that allows it creates the object and associates it (201). Who may
+    do so is the parent's access class's ``attach`` (``unattach``) with the relation's name, and a
+    creation the child's ``add_related``. A view is configured by its attributes (``as_view``
+    takes them too); the few whose POST differs (roles, memberships, workflow links) override
+    ``post`` and ask the same access classes."""
+
+    filter_backends = [FieldLookupBackend]
+    search_fields = ("name", "description")
+    parent_model = None
+    relation = None          # attribute of the parent giving the related manager
+    parent_key = None        # field of the child set to the parent on creation (a 1-n relation)
+    allow_create = False
+    allow_attach = True
+    offers_post = None       # False: OPTIONS never offers POST (the legacy role lists)
+
+    def can_write_metadata(self, request, method):
+        if self.offers_post is False:
+            return False
+        return super().can_write_metadata(request, method)
+
+    def get_parent(self):
+        return get_object_or_404(access.visible(self.parent_model, self.request.user), pk=self.kwargs["pk"])
+
+    def related(self, parent):
+        return getattr(parent, self.relation)
+
+    def get_queryset(self):
+        return self.related(self.get_parent()).all()
+
+    def check_attach(self, parent, sub=None, disassociate=False, data=None):
+        self.check_access("unattach" if disassociate else "attach", parent, sub, self.relation, data,
+                          **({"parent_key": self.parent_key} if self.parent_key and not disassociate else {}))
+
+    def is_valid_relation(self, parent, sub):
+        return None
+
+    def add(self, parent, sub):
+        self.related(parent).add(sub)
+
+    def remove(self, parent, sub):
+        self.related(parent).remove(sub)
+
+    def create_data(self, parent, data):
+        data = data.copy()
+        if self.parent_key:
+            data[self.parent_key] = parent.pk
+        return data
+
+    def post(self, request, *args, **kwargs):
+        if not isinstance(request.data, dict):
+            return Response("invalid type for post data", status=400)
+        parent = self.get_parent()
+        sub_id = request.data.get("id", None)
+        title = self.model._meta.verbose_name.title()
+        if "disassociate" in request.data:
+            if not sub_id:
+                return Response({"msg": '"id" is required to disassociate'}, status=400)
+            if not isinstance(sub_id, int) or isinstance(sub_id, bool):
+                return Response({"msg": '"id" field must be an integer.'}, status=400)
+            sub = self.model.objects.filter(pk=sub_id).first()
+            if sub is None:
+                return Response({"detail": "%s matching query does not exist." % self.model.__name__}, status=400)
+            self.check_attach(parent, sub, disassociate=True)
+            with transaction.atomic():
+                if self.parent_key:
+                    sub.delete()
+                else:
+                    self.remove(parent, sub)
+                self.after_remove(sub)
+            return Response(status=204)
+        if sub_id and (not isinstance(sub_id, int) or isinstance(sub_id, bool)):
+            return Response({"msg": '"id" field must be an integer.'}, status=400)
+        if not sub_id:
+            if not self.allow_create:
+                return Response({"msg": "%s 'id' field is missing." % title}, status=400)
+            serializer = self.get_serializer(data=self.create_data(parent, request.data))
+            serializer.is_valid(raise_exception=True)
+            self.check_access("add_related", self.model, serializer.validated_data)
+            with transaction.atomic():
+                kwargs = {"created_by": request.user} if hasattr(self.model, "created_by") else {}
+                sub = serializer.save(**kwargs)
+                if not self.parent_key:
+                    self.add(parent, sub)
+            data = self.get_serializer(sub).data
+            return Response(data, status=201, headers={"Location": data["url"]})
+        sub = self.model.objects.filter(pk=sub_id).first()
+        if sub is None:
+            return Response({"detail": "%s matching query does not exist." % self.model.__name__}, status=400)
+        self.check_attach(parent)
+        errors = self.is_valid_relation(parent, sub)
+        if errors is not None:
+            return Response(errors, status=400)
+        self.check_attach(parent, sub)
+        if not self.parent_key:
+            self.add(parent, sub)
+        return Response(status=204)
+
+    def after_remove(self, sub):
+        pass
 
 
 # ---------------------------------------------------------------- shared resources behind a gateway
@@ -388,22 +518,12 @@ class UserDetail(ResourceDetail):
     def get_queryset(self):
         return super().get_queryset().order_by("id")
 
-    def check_change(self, obj, data=None):
-        super().check_change(obj, data)
-        user = self.request.user
-        if not user.is_superuser and data:
-            if data.get("is_superuser", obj.is_superuser) != obj.is_superuser:
-                raise PermissionDenied()
-            if "is_system_auditor" in self.request.data and bool(data.get("is_system_auditor")) != profile_of(obj).is_system_auditor:
-                raise PermissionDenied()
-
-    def perform_destroy(self, instance):
-        # The real UserAccess.can_delete: not oneself; a superuser, or an administrator
-        # of every organization the user belongs to.
-        user = self.request.user
-        if instance == user or not (user.is_superuser or access.can_admin_user(user, instance)):
-            raise PermissionDenied()
-        instance.delete()
+    def change_data(self, serializer):
+        # A system auditor flag counts as changed only when the request names it.
+        data = dict(serializer.validated_data)
+        if "is_system_auditor" not in self.request.data:
+            data.pop("is_system_auditor", None)
+        return data
 
 
 class MeView(ApiMixin, generics.ListAPIView):
@@ -425,7 +545,7 @@ class OrganizationUsersView(ApiMixin, generics.ListAPIView):
 
     def can_write_metadata(self, request, method):
         org = access.visible(Organization, request.user).filter(pk=self.kwargs["pk"]).first()
-        return method == "POST" and org is not None and access.can_change(request.user, org)
+        return method == "POST" and org is not None and access.allows(request.user, "attach", org, relation=self.relation)
 
     def get_parent(self):
         return get_object_or_404(access.visible(Organization, self.request.user), pk=self.kwargs["pk"])
@@ -435,8 +555,7 @@ class OrganizationUsersView(ApiMixin, generics.ListAPIView):
 
     def post(self, request, pk):
         org = self.get_parent()
-        if not access.can_change(request.user, org):
-            raise PermissionDenied()
+        self.check_access("attach", org, relation=self.relation)
         relation = getattr(org, self.relation)
         if "id" not in request.data:
             if not local_resource_management():
@@ -521,9 +640,7 @@ class TokenList(ApiMixin, generics.ListCreateAPIView):
         serializer = self.get_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         target = self.get_target_user()
-        if target != request.user:
-            # Tokens are minted only for yourself, administrators included.
-            raise PermissionDenied()
+        self.check_access("add", OAuth2AccessToken, {"user": target})
         application = None if self.personal else token_application(request)
         with transaction.atomic():
             token = create_token(target, serializer.validated_data["scope"], serializer.validated_data.get("description"), application)
@@ -547,8 +664,7 @@ class UserTokenList(TokenList):
 
     def get_queryset(self):
         target = self.get_target_user()
-        if target != self.request.user and not self.request.user.is_superuser:
-            raise PermissionDenied()
+        self.check_access("read_tokens_of", OAuth2AccessToken, target)
         qs = OAuth2AccessToken.objects.filter(user=target).select_related("user", "application")
         if self.personal:
             qs = qs.filter(application__isnull=True)
@@ -563,13 +679,11 @@ class TokenDetail(ApiMixin, generics.RetrieveUpdateDestroyAPIView):
         return access.visible(OAuth2AccessToken, self.request.user).select_related("user", "application")
 
     def perform_update(self, serializer):
-        if not access.can_change(self.request.user, serializer.instance):
-            raise PermissionDenied()
+        self.check_access("change", serializer.instance)
         serializer.save()
 
     def perform_destroy(self, instance):
-        if not access.can_change(self.request.user, instance):
-            raise PermissionDenied()
+        self.check_access("delete", instance)
         instance.revoke()
 
 
@@ -621,12 +735,7 @@ class SettingsListView(ApiMixin, APIView):
 
 
 class AuthenticationSettingsView(ApiMixin, APIView):
-    def check_permissions(self, request):
-        super().check_permissions(request)
-        if not request.user.is_superuser:
-            if request.method in ("GET", "HEAD", "OPTIONS") and profile_of(request.user).is_system_auditor:
-                return
-            self.permission_denied(request)
+    endpoint_access = "settings"
 
     def render_settings(self):
         values = runtime.refresh()

@@ -12,7 +12,6 @@ from refsvc.jobs import projects
 from refsvc.jobs.models import ACTIVE, Project
 from refsvc.jobs.views import AnsiRenderer, TextRenderer, can_change
 from refsvc.resources.models import InventorySource
-from refsvc.resources.views import may_write
 from refsvc.svc import access
 from refsvc.svc.filters import FieldLookupBackend
 from refsvc.svc.views import ApiMixin
@@ -76,7 +75,7 @@ class StartUpdate(ApiMixin, APIView):
         if self.kind == "project_update":
             allowed = can_change(request.user, obj, "update")
         else:
-            allowed = may_write(request.user, InventorySource, {}, obj)
+            allowed = access.allows(request.user, "change", obj)
         if not allowed:
             raise PermissionDenied()
         if not can_update(obj):
@@ -115,7 +114,7 @@ class UpdateViews:
         if self.model is ProjectUpdate:
             return obj.project is None and user.is_superuser or obj.project is not None and can_change(user, obj.project, "update")
         source = obj.inventory_source
-        return user.is_superuser or source is not None and may_write(user, InventorySource, {}, source)
+        return user.is_superuser or source is not None and access.allows(user, "change", source)
 
 
 class UpdateList(UpdateViews, ApiMixin, generics.ListAPIView):

@@ -117,3 +117,61 @@ def _workflow_approval_templates(qs, user):
     """Those of the nodes the user sees."""
     nodes = access.visible(WorkflowJobTemplateNode, user).filter(unified_job_template__kind="workflow_approval_template")
     return qs.filter(id__in=nodes.values("unified_job_template_id"))
+
+
+def may_change(user, wfjt):
+    """Who made the workflow, an administrator of its organization, or a role's grant of change."""
+    from refsvc.rbac.registry import has_perm
+
+    return wfjt.created_by_id == user.id or access.is_org_admin(user, wfjt.organization) or has_perm(user, wfjt, "change")
+
+
+def may_add_in(user, org):
+    from refsvc.rbac.registry import grants
+
+    return access.is_org_admin(user, org) or any(
+        key == "organization" and oid == org.pk and "add_workflowjobtemplate" in perms for key, oid, perms in grants(user))
+
+
+@access.register(WorkflowJobTemplate)
+class WorkflowJobTemplateAccess(access.Access):
+    def can_add(self, user, data):
+        org = data.get("organization")
+        return org is not None and may_add_in(user, org)
+
+    def can_offer_add(self, user):
+        return Organization.objects.filter(admins=user).exists()
+
+    def can_change(self, user, obj, data=None):
+        return may_change(user, obj)
+
+    def can_attach(self, user, obj, sub=None, relation=None, data=None, **kwargs):
+        # Its labels and notification templates; its schedules are attached by a superuser only.
+        return relation is not None and may_change(user, obj)
+
+    def can_execute(self, user, obj):
+        from refsvc.rbac.registry import has_perm
+
+        return may_change(user, obj) or has_perm(user, obj, "execute")
+
+
+@access.register(WorkflowJobTemplateNode)
+class WorkflowJobTemplateNodeAccess(access.Access):
+    """A node, its links and its prompts are changed by who may change its workflow."""
+
+    def can_add(self, user, data):
+        wfjt = data.get("workflow_job_template")
+        return wfjt is not None and may_change(user, wfjt)
+
+    def refuse_add(self, user, data):
+        return access.DENIED if data.get("workflow_job_template") is None else None
+
+    def can_change(self, user, obj, data=None):
+        return may_change(user, obj.workflow_job_template)
+
+    def refuse_attach(self, user, obj, sub=None, relation=None, data=None, **kwargs):
+        # Nodes are linked within their workflow only.
+        if isinstance(sub, WorkflowJobTemplateNode) and sub.workflow_job_template_id != obj.workflow_job_template_id:
+            return access.DENIED
+        return None
+

@@ -1,20 +1,16 @@
 from django.db import transaction
 from django.shortcuts import get_object_or_404
 from rest_framework import generics, status
-from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 
 from refsvc.jobs import surveys
-from refsvc.rbac.registry import has_perm
-from refsvc.rbac.views import association, get_object_or_400
 from refsvc.resources.models import InstanceGroup
 from refsvc.resources.serializers import InstanceGroupSerializer
 from refsvc.resources.views import Labels, NotificationTemplateLinks, OrderedLinks
 from refsvc.svc import access
-from refsvc.svc.filters import FieldLookupBackend
-from refsvc.svc.models import Credential, Organization
+from refsvc.svc.models import Credential
 from refsvc.svc.serializers import CredentialSerializer
-from refsvc.svc.views import ApiMixin, CreatedByMixin, ResourceDetail, ResourceList
+from refsvc.svc.views import ApiMixin, CreatedByMixin, ResourceDetail, ResourceList, SubList, association, get_object_or_400
 
 from .models import WorkflowApprovalTemplate, WorkflowJobTemplate, WorkflowJobTemplateNode, WorkflowJobTemplateNodeInstanceGroup
 from .serializers import WorkflowApprovalTemplateSerializer, WorkflowJobTemplateNodeSerializer, WorkflowJobTemplateSerializer
@@ -24,8 +20,7 @@ NODE_SEARCH = ("unified_job_template__name", "unified_job_template__description"
 
 
 def can_change_wfjt(user, wfjt):
-    return user.is_superuser or wfjt.created_by_id == user.id or access.is_org_admin(user, wfjt.organization) \
-        or has_perm(user, wfjt, "change")
+    return access.allows(user, "change", wfjt)
 
 
 class WorkflowJobTemplateList(CreatedByMixin, ResourceList):
@@ -35,22 +30,6 @@ class WorkflowJobTemplateList(CreatedByMixin, ResourceList):
     def get_queryset(self):
         return access.visible(WorkflowJobTemplate, self.request.user).select_related("organization", "inventory", "created_by")
 
-    def can_write_metadata(self, request, method):
-        return request.user.is_superuser or Organization.objects.filter(admins=request.user).exists()
-
-    def perform_create(self, serializer):
-        user = self.request.user
-        org = serializer.validated_data.get("organization")
-        if not (user.is_superuser or (org is not None and has_perm_add(user, org))):
-            raise PermissionDenied()
-        serializer.save(**self.extra_save_kwargs())
-
-
-def has_perm_add(user, org):
-    from refsvc.rbac.registry import grants
-
-    return access.is_org_admin(user, org) or any(
-        key == "organization" and oid == org.pk and "add_workflowjobtemplate" in perms for key, oid, perms in grants(user))
 
 
 class WorkflowJobTemplateDetail(ResourceDetail):
@@ -60,43 +39,25 @@ class WorkflowJobTemplateDetail(ResourceDetail):
     def get_queryset(self):
         return access.visible(WorkflowJobTemplate, self.request.user)
 
-    def check_change(self, obj, data=None):
-        if not can_change_wfjt(self.request.user, obj):
-            raise PermissionDenied()
-
 
 class WorkflowJobTemplateSurveySpec(surveys.SurveySpecView):
     def get_template(self):
         return self.lookup(access.visible(WorkflowJobTemplate, self.request.user), self.kwargs["pk"])
 
-    def can_change(self, user, obj):
-        return can_change_wfjt(user, obj)
 
+# A workflow's sub-lists are the common ones with the workflow (or its node) as parent: its
+# access class says who may change them (who may change the workflow).
 
-class WorkflowSubList:
-    """A related list of a workflow job template: seen with it, changed by who may change it."""
-
-    parent_model = WorkflowJobTemplate
-
-    def get_parent(self):
-        return get_object_or_404(access.visible(WorkflowJobTemplate, self.request.user), pk=self.kwargs["pk"])
-
-    def workflow_of(self, parent):
-        return parent
-
-    def check_parent(self, parent):
-        if not can_change_wfjt(self.request.user, self.workflow_of(parent)):
-            raise PermissionDenied()
-
-
-class WorkflowLabels(WorkflowSubList, Labels):
+class WorkflowLabels(Labels):
     """/workflow_job_templates/<pk>/labels/: associate, disassociate, or create and associate."""
 
-    relation = "labels"
+    parent_model, relation = WorkflowJobTemplate, "labels"
 
 
-class WorkflowNotificationTemplates(WorkflowSubList, NotificationTemplateLinks):
+class WorkflowNotificationTemplates(NotificationTemplateLinks):
     """/workflow_job_templates/<pk>/notification_templates_{started,success,error,approvals}/."""
+
+    parent_model = WorkflowJobTemplate
 
 
 class NodeList(ResourceList):
@@ -111,9 +72,7 @@ class NodeList(ResourceList):
         return True
 
     def perform_create(self, serializer):
-        wfjt = serializer.validated_data.get("workflow_job_template")
-        if wfjt is None or not can_change_wfjt(self.request.user, wfjt):
-            raise PermissionDenied()
+        self.check_access("add", WorkflowJobTemplateNode, serializer.validated_data)
         serializer.save()
 
 
@@ -123,10 +82,6 @@ class NodeDetail(ResourceDetail):
 
     def get_queryset(self):
         return access.visible(WorkflowJobTemplateNode, self.request.user)
-
-    def check_change(self, obj, data=None):
-        if not can_change_wfjt(self.request.user, obj.workflow_job_template):
-            raise PermissionDenied()
 
 
 class WorkflowNodes(NodeList):
@@ -164,15 +119,17 @@ def has_cycle(wfjt):
     return any(state.get(n) is None and visit(n) for n in list(edges))
 
 
-class NodeChildren(NodeList):
+class NodeChildren(SubList, NodeList):
     """/workflow_job_template_nodes/<pk>/{success,failure,always}_nodes/: POST {"id": N}
     links a node of the same workflow, with "disassociate" unlinks; without "id" a new
     node of the workflow is created and linked."""
 
+    parent_model = WorkflowJobTemplateNode
     relationship = None
+    search_fields = NODE_SEARCH
 
-    def get_parent(self):
-        return get_object_or_404(access.visible(WorkflowJobTemplateNode, self.request.user), pk=self.kwargs["pk"])
+    def can_write_metadata(self, request, method):
+        return True
 
     def get_queryset(self):
         return getattr(self.get_parent(), self.relationship).all().order_by("id")
@@ -187,8 +144,7 @@ class NodeChildren(NodeList):
             data["workflow_job_template"] = parent.workflow_job_template_id
             serializer = self.get_serializer(data=data)
             serializer.is_valid(raise_exception=True)
-            if not can_change_wfjt(request.user, parent.workflow_job_template):
-                raise PermissionDenied()
+            self.check_access("attach", parent, None, self.relationship)
             with transaction.atomic():
                 sub = serializer.save()
                 relation.add(sub)
@@ -198,13 +154,10 @@ class NodeChildren(NodeList):
         if error:
             return error
         sub = get_object_or_400(WorkflowJobTemplateNode.objects.all(), sub_id)
-        if not can_change_wfjt(request.user, parent.workflow_job_template):
-            raise PermissionDenied()
+        self.check_access("unattach" if disassociate else "attach", parent, sub, self.relationship)
         if disassociate:
             relation.remove(sub)
             return Response(status=204)
-        if sub.workflow_job_template_id != parent.workflow_job_template_id:
-            raise PermissionDenied()
         if parent.pk == sub.pk:
             return Response({"Error": "Cycle detected."}, status=400)
         others = [r for r in RELATIONSHIPS if r != self.relationship]
@@ -218,14 +171,11 @@ class NodeChildren(NodeList):
         return Response(status=204)
 
 
-class NodeCredentials(ApiMixin, generics.ListAPIView):
+class NodeCredentials(SubList):
     """/workflow_job_template_nodes/<pk>/credentials/: POST {"id": N} adds, with "disassociate" removes."""
 
     serializer_class = CredentialSerializer
-    filter_backends = [FieldLookupBackend]
-
-    def get_parent(self):
-        return get_object_or_404(access.visible(WorkflowJobTemplateNode, self.request.user), pk=self.kwargs["pk"])
+    parent_model, relation = WorkflowJobTemplateNode, "credentials"
 
     def get_queryset(self):
         return self.get_parent().credentials.all().order_by("id")
@@ -236,8 +186,7 @@ class NodeCredentials(ApiMixin, generics.ListAPIView):
         if error:
             return error
         cred = get_object_or_400(access.visible(Credential, request.user), sub_id)
-        if not can_change_wfjt(request.user, node.workflow_job_template):
-            raise PermissionDenied()
+        self.check_access("unattach" if disassociate else "attach", node, cred, self.relation)
         if disassociate:
             node.credentials.remove(cred)
         else:
@@ -245,27 +194,16 @@ class NodeCredentials(ApiMixin, generics.ListAPIView):
         return Response(status=204)
 
 
-class NodePromptList(WorkflowSubList):
-    """A prompt list of a node: seen with the node's workflow, changed by who may change it."""
-
-    parent_model = WorkflowJobTemplateNode
-
-    def get_parent(self):
-        return get_object_or_404(access.visible(WorkflowJobTemplateNode, self.request.user), pk=self.kwargs["pk"])
-
-    def workflow_of(self, parent):
-        return parent.workflow_job_template
-
-
-class NodeLabels(NodePromptList, Labels):
+class NodeLabels(Labels):
     """/workflow_job_template_nodes/<pk>/labels/."""
 
-    relation = "labels"
+    parent_model, relation = WorkflowJobTemplateNode, "labels"
 
 
-class NodeInstanceGroups(NodePromptList, OrderedLinks):
+class NodeInstanceGroups(OrderedLinks):
     """/workflow_job_template_nodes/<pk>/instance_groups/ (ordered)."""
 
+    parent_model, relation = WorkflowJobTemplateNode, "instance_groups"
     model, serializer_class = InstanceGroup, InstanceGroupSerializer
     link_model, link_parent, link_child = WorkflowJobTemplateNodeInstanceGroup, "node", "instance_group"
 
@@ -284,8 +222,7 @@ class NodeCreateApproval(ApiMixin, generics.GenericAPIView):
 
     def post(self, request, pk):
         node = self.get_node()
-        if not can_change_wfjt(request.user, node.workflow_job_template):
-            raise PermissionDenied()
+        self.check_access("change", node)
         serializer = self.get_serializer(data=request.data)
         if not serializer.is_valid():
             return Response(serializer.errors, status=400)
@@ -299,8 +236,4 @@ class NodeCreateApproval(ApiMixin, generics.GenericAPIView):
 class ApprovalTemplateDetail(ApiMixin, generics.RetrieveUpdateDestroyAPIView):
     serializer_class = WorkflowApprovalTemplateSerializer
     queryset = WorkflowApprovalTemplate.objects.all()
-
-    def check_permissions(self, request):
-        super().check_permissions(request)
-        if request.method not in ("GET", "HEAD", "OPTIONS") and not request.user.is_superuser:
-            self.permission_denied(request)
+    endpoint_access = "superuser"  # read by all, changed by a superuser only
