@@ -159,7 +159,7 @@ changelog-lint: venv  ## antsibull-changelog lint
 
 bench: venv system-deps idp-packages collection-path  ## benchmark beside awx.awx (writes benchmarks/RESULTS.md, results.png; about 16 min at the default N = 50, 3 runs, both layouts)
 	python -m pip install --quiet --disable-pip-version-check -r benchmarks/requirements.txt
-	python benchmarks/bench.py $(BENCH_ARGS)
+	python -m benchmarks.bench $(BENCH_ARGS)
 
 docs: venv system-deps  ## lint the docs (antsibull-docs) and build the HTML site into docs/_build/html (offline; needs graphviz)
 	tests/ci/docs.sh
