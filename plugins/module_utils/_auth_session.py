@@ -118,6 +118,7 @@ class SessionAuth(AuthMethod):
         name = state.get('cookie_name')
         new = response.cookies.get(name) if name else None
         if not new or new == state.get('session_id'):
+            self.renewed(client, response)
             return
         self.state = dict(state, session_id=new, csrftoken=response.cookies.get('csrftoken') or state.get('csrftoken'))
         cache = self.cache
@@ -125,6 +126,30 @@ class SessionAuth(AuthMethod):
             key = self._key(client)
             with cache.lock(key):
                 self._store(key)
+
+    def renewed(self, client, response):
+        """AWX renews a session with every request it answers (``Session-Timeout``: its lifetime from now,
+        SessionTimeoutMiddleware): the cache's entry follows it, so that a session in use is not taken for an
+        expired one. The entry is written again once half of its time is gone, not after every request."""
+        state = self.state
+        timeout = response.headers.get('Session-Timeout')
+        if not timeout or not state or not isinstance(state.get('expires_at'), (int, float)):
+            return
+        try:
+            seconds = float(timeout)
+        except ValueError:
+            return
+        if state['expires_at'] - time.time() > seconds / 2:
+            return
+        self.state = dict(state, expires_at=self._expiry(response))
+        cache = self.cache
+        if cache is None or not cache.enabled or self.session_id:
+            return
+        key = self._key(client)
+        with cache.lock(key):
+            entry = cache.load(key)
+            if entry and entry.get('session_id') == state.get('session_id'):
+                cache.save(key, dict(entry, expires_at=self.state['expires_at']))
 
     def private(self, client):
         """A session of this task's own, for a request after which the service replaces the
