@@ -77,9 +77,9 @@ options:
     type: str
   triggers:
     description:
-      - When the map applies, for example C({always: {}}), C({never: {}}),
-        C({groups: {has_or: [admins, ops]}}) or C({attributes: {join_condition: or, email: {ends_with: "@example.com"}}})
-        (the gateway's C(trigger_definition/) describes them). Needed to create a map.
+      - "When the map applies, for example C({always: {}}), C({never: {}}), C({groups: {has_or: [admins, ops]}}) or
+        C({attributes: {join_condition: or, email: {ends_with: '@example.com'}}}) (the gateway's
+        C(trigger_definition/) describes them). Needed to create a map."
       - Compared as data; the dict given replaces the stored one.
     type: dict
   order:
@@ -203,12 +203,8 @@ class AuthenticatorMap(Resource):
         found = api.lookup(target, moved_to)
         if found is None:
             return None
-        names = [api.params[self.name]] + ([api.params['new_name']] if api.params.get('new_name') else [])
-        for name in names:
-            existing = api.lookup(self.endpoint, name, authenticator=found['id'])
-            if existing is not None:
-                return existing
-        return None
+        # by the name it was to get there (another map there may have its old one)
+        return api.lookup(self.endpoint, api.params.get('new_name') or api.params[self.name], authenticator=found['id'])
 
     def desired(self, api, existing):
         wanted = super(AuthenticatorMap, self).desired(api, existing)
@@ -239,10 +235,15 @@ RESOURCE = declared('authenticator_maps', 'authenticators')
 SPEC = RESOURCE.spec(ARGUMENT_SPEC)
 
 
-def run(api):
+def resource_for(api):
+    """The gateway's authenticator maps (AWX 24 has none: a ConfigError)."""
     maps = gateway_endpoint(api, 'authenticator_maps', 'authenticator_map')
     api.resource = maps     # where a new one is posted
-    made = declared(maps, gateway_endpoint(api, 'authenticators', 'authenticator_map')).run(api)[0]
+    return declared(maps, gateway_endpoint(api, 'authenticators', 'authenticator_map'))
+
+
+def run(api):
+    made = resource_for(api).run(api)[0]
     if made is not None:
         api.returns(name=made.get('name'))
 

@@ -110,7 +110,7 @@ EXAMPLES = r'''
 
 RETURN = r'''
 id:
-  description: Id of the authenticator user: the one given, or the new link a merging move made.
+  description: Id of the authenticator user (the one given, or the new link a merging move made).
   returned: always, when the authenticator user was found
   type: int
   sample: 9
