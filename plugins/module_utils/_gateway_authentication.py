@@ -82,3 +82,10 @@ def gateway_endpoint(api, endpoint, module):
                           '%s is AWX, which has no %s (the gateway\'s /api/gateway/v1/%s/).'
                           % (module, api.client.base_url, endpoint.replace('_', ' '), endpoint))
     return layout.gateway_path(endpoint)
+
+
+def run_named(api, resource):
+    """Make the object match (``resource.run``), and return its name too, as ansible.platform's modules do."""
+    made = resource.run(api)[0]
+    if made is not None:
+        api.returns(name=made.get('name'))

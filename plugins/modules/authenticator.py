@@ -99,14 +99,10 @@ notes:
   - O(configuration) is a no_log option, so no log shows it; in the task's result only the values of secret
     settings are masked (diff mode shows them as C(VALUE_SPECIFIED_IN_NO_LOG_PARAMETER)), and a value of the
     configuration that happens to equal a secret is masked too.
-  - ansible.platform's O(state) also offers C(enforced), which its own module does not carry out (it always fails);
-    it is not offered here.
-  - The options, their defaults and their meaning are those of ansible.platform 2.6.20250924 (commit
-    7ea604569395a5b8e89097ffd5dcc94c4f16ecaa, the same in 2.5.20250702); the fields, secret settings and
-    refusals are django-ansible-base's (C(ansible_base.authentication), 2025.12.3).
 extends_documentation_fragment:
   - automation.service.auth
   - automation.service.attributes
+  - automation.service.gateway_authentication
 '''
 
 EXAMPLES = r'''
@@ -170,7 +166,7 @@ authenticator:
 
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
 from ansible_collections.automation.service.plugins.module_utils._gateway_authentication import (
-    SecretNames, gateway_endpoint, secret_keys, slug_of,
+    SecretNames, gateway_endpoint, run_named, secret_keys, slug_of,
 )
 from ansible_collections.automation.service.plugins.module_utils._resource import (
     STATE_EXISTS, Encrypted, Resource, as_data,
@@ -244,9 +240,7 @@ def resource_for(api):
 
 
 def run(api):
-    made = resource_for(api).run(api)[0]
-    if made is not None:
-        api.returns(name=made.get('name'))
+    run_named(api, resource_for(api))
 
 
 def main():

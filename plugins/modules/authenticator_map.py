@@ -97,14 +97,10 @@ options:
 notes:
   - The gateway checks the map as a whole (which of O(team), O(organization) and O(role) each O(map_type) needs, and
     that O(role) names a role definition); the task fails with its words before anything changes.
-  - ansible.platform's O(state) also offers C(enforced), which its own module does not carry out (it always fails);
-    it is not offered here.
-  - The options, their defaults and their meaning are those of ansible.platform 2.6.20250924 (commit
-    7ea604569395a5b8e89097ffd5dcc94c4f16ecaa, the same in 2.5.20250702); the fields and the checks are
-    django-ansible-base's (C(ansible_base.authentication), 2025.12.3).
 extends_documentation_fragment:
   - automation.service.auth
   - automation.service.attributes
+  - automation.service.gateway_authentication
 '''
 
 EXAMPLES = r'''
@@ -171,7 +167,7 @@ authenticator_map:
            "triggers": {"groups": {"has_and": ["cn=aap-admins,cn=groups,dc=example,dc=com"]}}, "order": 1}
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._gateway_authentication import gateway_endpoint
+from ansible_collections.automation.service.plugins.module_utils._gateway_authentication import gateway_endpoint, run_named
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS, Resource
 
 ARGUMENT_SPEC = dict(
@@ -243,9 +239,7 @@ def resource_for(api):
 
 
 def run(api):
-    made = resource_for(api).run(api)[0]
-    if made is not None:
-        api.returns(name=made.get('name'))
+    run_named(api, resource_for(api))
 
 
 def main():

@@ -76,14 +76,14 @@ notes:
     not found. Run it again with the id returned.
   - The gateway cannot move a link to the authenticator it is at, so a link already at O(authenticator) keeps its
     uid even when O(new_uid) differs (the task says so in a warning).
-  - The options, their defaults and their meaning are those of ansible.platform 2.6.20250924 (commit
-    7ea604569395a5b8e89097ffd5dcc94c4f16ecaa, the same in 2.5.20250702), which also takes O(authenticator) by id
-    only; the endpoint and its fields are the platform gateway's own (C(authenticator_users/) and its C(move/)
-    action, with the fields C(new_authenticator), C(new_uid), C(keep_memberships), C(merge_with_user),
-    C(merge_accounts_with_same_uid) and C(remove_other_authenticators)).
+  - ansible.platform's module takes O(authenticator) by id only. The endpoint and its fields are the platform
+    gateway's own (C(authenticator_users/) and its C(move/) action, with the fields C(new_authenticator),
+    C(new_uid), C(keep_memberships), C(merge_with_user), C(merge_accounts_with_same_uid) and
+    C(remove_other_authenticators)).
 extends_documentation_fragment:
   - automation.service.auth
   - automation.service.attributes
+  - automation.service.gateway_authentication
 '''
 
 EXAMPLES = r'''
