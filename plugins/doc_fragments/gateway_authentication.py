@@ -11,6 +11,7 @@ class ModuleDocFragment(object):
 
     # The modules of the platform gateway's authentication objects, after ansible.platform's.
     DOCUMENTATION = r'''
+options: {}
 notes:
   - The options, their defaults and their meaning are those of ansible.platform's module of the same name, as of
     its release 2.6.20250924 (commit 7ea604569395a5b8e89097ffd5dcc94c4f16ecaa; the same in 2.5.20250702). The

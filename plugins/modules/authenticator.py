@@ -37,7 +37,7 @@ options:
       - The authenticator's identifier in the URLs of its logins (C(/api/gateway/social/login/<slug>/)), unique
         at the gateway, of letters, digits, V(_) and V(-). The gateway makes one when none is given, and keeps the one
         given in lower case.
-      - It is fixed once the authenticator is made: a different one fails the task before any change.
+      - It is fixed once the authenticator is made; a different one fails the task before any change.
     type: str
   enabled:
     description:

@@ -47,7 +47,7 @@ options:
     default: false
   merge_with_user:
     description:
-      - The id of another user of the gateway to merge this one into: the link is moved to that user.
+      - The id of another user of the gateway to merge this one into (the link is moved to that user).
       - Not with O(merge_accounts_with_same_uid).
     type: str
   merge_accounts_with_same_uid:
@@ -192,8 +192,8 @@ def run(api):
     if api.params['state'] == 'exists':
         wrong = []
         if provider_of(link) != authenticator['id']:
-            wrong.append('its authenticator is %s, not %s (%s)' % (provider_of(link), authenticator['id'],
-                                                                    authenticator.get('name')))
+            wrong.append('its authenticator is %s, not %s (%s)'
+                         % (provider_of(link), authenticator['id'], authenticator.get('name')))
         if api.params.get('new_uid') and api.params['new_uid'] != link.get('uid'):
             wrong.append('its uid is %r, not %r' % (link.get('uid'), api.params['new_uid']))
         api.returns(id=link['id'], authenticator_user=link)
