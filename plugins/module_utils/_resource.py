@@ -68,7 +68,11 @@ class Encrypted:
     the service fills in when they are not given; ``resets(delta)``: whether the change at hand replaces
     the secrets anyway (a new notification type); ``sent_with_every_write``: the field as given goes with
     every write of the object, not only with one that changes it; ``logged_secrets``: the keys whose values
-    logs and results mask (the others show), when not every value of the field is masked."""
+    logs and results mask (the others show), when not every value of the field is masked.
+
+    A module without the ``update_secrets`` option sends the secrets given with every write of the field and
+    never alone: a secret read back as ``$encrypted$`` compares as set, so a run in which nothing else of
+    the field changed sends nothing."""
 
     def __init__(self, field, secrets, defaults=None, resets=None, sent_with_every_write=False, logged_secrets=None):
         self.field = field
@@ -359,7 +363,7 @@ class Resource:
             sorted(key for key in secrets if is_set((given or {}).get(key)) and stored.get(key) == ENCRYPTED)
         path = api.detail_path(existing)
         if not delta:
-            if not (held and api.params['update_secrets']):
+            if not (held and api.params.get('update_secrets')):
                 return Plan(existing)
 
             def sent(made):
@@ -373,7 +377,7 @@ class Resource:
         body = dict(delta)
         if given is not None and (field.sent_with_every_write or field.field in delta):
             # Every key given goes with the write: what is sent replaces what is stored.
-            keep = [] if api.params['update_secrets'] else held
+            keep = held if api.params.get('update_secrets') is False else []
             body[field.field] = dict((k, ENCRYPTED if k in keep else v) for k, v in given.items())
         return Plan(existing, [Write('PATCH', path, body, before=before, after=after, secret=hidden, makes=True,
                                      answer=dict(existing, **after))])

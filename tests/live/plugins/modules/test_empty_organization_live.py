@@ -16,6 +16,7 @@ NEW = 'empty-org-%s' % uuid.uuid4().hex[:8]
 # names of nothing (NEW) where the module makes or finds an object, the service's demo content
 # where it must name something that is there.
 GIVEN = {
+    'authenticator_map': {'name': NEW, 'authenticator': NEW, 'map_type': 'allow', 'triggers': {'always': {}}},
     'bulk_host_create': {'inventory': 'Demo Inventory', 'hosts': [{'name': NEW}]},
     'bulk_host_delete': {'inventory': 'Demo Inventory', 'hosts': [NEW]},
     'bulk_job_launch': {'jobs': [{'unified_job_template': 'Demo Job Template'}]},

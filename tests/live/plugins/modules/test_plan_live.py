@@ -21,6 +21,10 @@ NEW = 'plan-%s' % uuid.uuid4().hex[:8]
 ASKED = {
     'application': {'name': NEW, 'organization': 'Default', 'authorization_grant_type': 'password',
                     'client_type': 'public', 'description': 'planned'},
+    'authenticator': {'name': NEW, 'type': 'ansible_base.authentication.authenticator_plugins.github',
+                      'configuration': {'KEY': 'planned', 'SECRET': 'planned-secret'}},
+    'authenticator_map': {'name': NEW, 'authenticator': NEW, 'map_type': 'allow', 'triggers': {'always': {}},
+                          'state': 'absent'},
     'credential': {'name': NEW, 'credential_type': 'Machine', 'organization': 'Default',
                    'inputs': {'username': 'deploy', 'password': 'planned-secret'}},
     'credential_input_source': {'target_credential': 'Demo Credential', 'input_field_name': 'password',
@@ -49,6 +53,8 @@ ASKED = {
     'team': {'name': NEW, 'organization': 'Default'},
     'workflow_job_template': {'name': NEW, 'organization': 'Default', 'labels': []},
 }
+# The modules of the platform gateway's own objects, asked on a service in the gateway's layout.
+GATEWAY_ONLY = ('authenticator', 'authenticator_map')
 # A module with a RESOURCE that builds its steps by hand: a workflow's node (its edges are written once
 # every node of the workflow is there).
 BY_HAND = ('workflow_job_template_node',)
@@ -88,7 +94,9 @@ def task_for(service, module, asked):
 
 
 @pytest.mark.parametrize('module', sorted(ASKED))
-def test_planning_writes_nothing_and_its_diff_is_the_modules(service, module):
+def test_planning_writes_nothing_and_its_diff_is_the_modules(service, gateway_service_factory, module):
+    if module in GATEWAY_ONLY:
+        service = gateway_service_factory()
     code, api, params = task_for(service, module, ASKED[module])
     resource = code.resource_for(api) if hasattr(code, 'resource_for') else code.RESOURCE
     plan = resource.plan(api)
@@ -102,8 +110,8 @@ def test_planning_writes_nothing_and_its_diff_is_the_modules(service, module):
         assert result['diff'] == remove_values({'before': before, 'after': after}, api.no_log_values), module
     else:
         assert not result.get('diff'), module
-    # the cases change something, but for the one that asks for an input source that is not there
-    assert plan.changes == (module != 'credential_input_source'), module
+    # the cases change something, but for the ones that delete what is not there
+    assert plan.changes == (module not in ('credential_input_source', 'authenticator_map')), module
 
 
 def test_a_plan_lists_the_sub_list_writes_of_a_new_object_after_its_create(service):
