@@ -4,7 +4,7 @@ its status and stdout here."""
 from django.db import models
 from django.db.models import Q
 
-from refsvc.jobs.models import JOB_TYPES, UnifiedJob
+from refsvc.jobs.models import JOB_TYPES, UnifiedJob, UnifiedJobAccess
 from refsvc.svc import access
 from refsvc.svc.models import Credential, Inventory
 
@@ -41,3 +41,20 @@ class AdHocCommand(UnifiedJob):
 @access.rule(AdHocCommand)
 def _ad_hoc_commands(qs, user):
     return qs.filter(Q(inventory__in=access.visible_ids(Inventory, user)) | Q(launched_by=user))
+
+
+@access.register(AdHocCommand)
+class AdHocCommandAccess(UnifiedJobAccess):
+    """The real AdHocCommandAccess: a command is run with ad hoc on its inventory and use of its
+    credential; who launched it, or may change its inventory, deletes and cancels it."""
+
+    def can_add(self, user, data):
+        from refsvc.rbac.registry import has_perm
+
+        inventory, credential = data.get("inventory"), data.get("credential")
+        if not (access.can_change(user, inventory) or has_perm(user, inventory, "adhoc")):
+            return False
+        return credential is None or access.can_change(user, credential) or has_perm(user, credential, "use")
+
+    def can_change(self, user, obj, data=None):
+        return obj.launched_by_id == user.id or (obj.inventory is not None and access.can_change(user, obj.inventory))

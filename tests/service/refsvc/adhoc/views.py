@@ -4,7 +4,6 @@ from django.db import transaction
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from rest_framework import generics, status
-from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -27,29 +26,12 @@ def commands(user):
     return access.visible(AdHocCommand, user).select_related("inventory", "credential", "launched_by")
 
 
-def may_run(user, inventory, credential):
-    """The real service's check: ad hoc on the inventory, use of the credential."""
-    from refsvc.rbac.registry import has_perm
-
-    if user.is_superuser:
-        return True
-    if not (access.can_change(user, inventory) or has_perm(user, inventory, "adhoc")):
-        return False
-    return credential is None or access.can_change(user, credential) or has_perm(user, credential, "use")
-
-
-def may_change(user, command):
-    return user.is_superuser or command.launched_by_id == user.id or (
-        command.inventory is not None and access.can_change(user, command.inventory))
-
-
-def launch(request, data, launch_type="manual"):
-    """Create and start a command from ``data``; the 201 answer, or raises."""
+def launch(view, data, launch_type="manual"):
+    """Create and start a command from ``data`` for the request of ``view``; the 201 answer, or raises."""
+    request = view.request
     serializer = AdHocCommandSerializer(data=data, context={"request": request})
     serializer.is_valid(raise_exception=True)
-    values = serializer.validated_data
-    if not may_run(request.user, values["inventory"], values.get("credential")):
-        raise PermissionDenied()
+    view.check_access("add", AdHocCommand, serializer.validated_data)
     with transaction.atomic():
         command = serializer.save(launched_by=request.user, status="pending", launch_type=launch_type)
     runner.start(command, RUNNER)
@@ -66,7 +48,7 @@ class AdHocCommandList(ApiMixin, generics.ListAPIView):
         return commands(self.request.user)
 
     def post(self, request):
-        return launch(request, request.data)
+        return launch(self, request.data)
 
 
 class InventoryAdHocCommandList(AdHocCommandList):
@@ -82,7 +64,7 @@ class InventoryAdHocCommandList(AdHocCommandList):
         data = dict(request.data.items()) if hasattr(request.data, "items") else request.data
         if isinstance(data, dict):
             data["inventory"] = self.inventory().pk
-        return launch(request, data)
+        return launch(self, data)
 
 
 class AdHocCommandDetail(ApiMixin, generics.RetrieveDestroyAPIView):
@@ -93,10 +75,7 @@ class AdHocCommandDetail(ApiMixin, generics.RetrieveDestroyAPIView):
         return commands(self.request.user)
 
     def perform_destroy(self, instance):
-        if not may_change(self.request.user, instance):
-            raise PermissionDenied()
-        if instance.status in ACTIVE:
-            raise PermissionDenied("Cannot delete running job resource.")
+        self.check_access("delete", instance)
         instance.delete()
 
 
@@ -109,8 +88,7 @@ class AdHocCommandCancel(ApiMixin, APIView):
 
     def post(self, request, pk):
         command = self.command()
-        if not may_change(request.user, command):
-            raise PermissionDenied()
+        self.check_access("cancel", command)
         if command.status not in ACTIVE:
             return self.http_method_not_allowed(request)
         AdHocCommand.objects.filter(pk=command.pk).update(cancel_flag=True, canceled_on=timezone.now())
@@ -133,7 +111,7 @@ class AdHocCommandRelaunch(ApiMixin, APIView):
             "job_type", "limit", "module_name", "module_args", "forks", "verbosity", "extra_vars", "become_enabled",
             "diff_mode", "execution_environment"))
         data.update(inventory=old.inventory_id, credential=old.credential_id)
-        return launch(request, data, "relaunch")
+        return launch(self, data, "relaunch")
 
 
 class AdHocCommandStdout(JobStdout):

@@ -38,7 +38,7 @@ class BulkHostCreateSerializer(serializers.Serializer):
             raise serializers.ValidationError("Hosts can only be created in manual inventories (not smart or constructed types).")
         if len(attrs["hosts"]) > limit("BULK_HOST_MAX_CREATE"):
             raise serializers.ValidationError("Number of hosts exceeds system setting BULK_HOST_MAX_CREATE")
-        if not user.is_superuser and not access.can_change(user, inv):
+        if not access.allows(user, "add", Host, {"inventory": inv}):
             raise serializers.ValidationError("Inventory with id %d not found or lack permissions to add hosts." % inv.id)
         current = set(inv.hosts.values_list("name", flat=True))
         names = [host["name"] for host in attrs["hosts"]]

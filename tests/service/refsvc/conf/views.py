@@ -7,7 +7,7 @@ from rest_framework.views import APIView
 
 from refsvc.svc import runtime
 from refsvc.svc.models import RuntimeSetting
-from refsvc.svc.serializers import ENCRYPTED, profile_of
+from refsvc.svc.serializers import ENCRYPTED
 from refsvc.svc.views import ApiMixin, AuthenticationSettingsView
 
 from .registry import CATEGORIES, READ_ONLY, SECRET
@@ -45,12 +45,7 @@ def render(slug, changed_only=False):
 
 
 class CategoryView(ApiMixin, APIView):
-    def check_permissions(self, request):
-        super().check_permissions(request)
-        if not request.user.is_superuser:
-            if request.method in ("GET", "HEAD", "OPTIONS") and profile_of(request.user).is_system_auditor:
-                return
-            self.permission_denied(request)
+    endpoint_access = "settings"
 
     def slug(self):
         slug = self.kwargs["category"]

@@ -51,12 +51,12 @@ class SuperuserWrites:
     """Every authenticated user may ask OPTIONS and HEAD (and GET where ``reads``
     says so); anything else is for superusers."""
 
+    endpoint_access = "superuser"
     reads = ("OPTIONS", "HEAD")
 
-    def check_permissions(self, request):
-        super().check_permissions(request)
-        if not request.user.is_superuser and request.method not in self.reads:
-            self.permission_denied(request)
+    @property
+    def endpoint_access_args(self):
+        return {"reads": self.reads}
 
 
 def check_manifest(data):

@@ -11,7 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from refsvc.rbac.models import Team
-from refsvc.svc import login as controller_login
+from refsvc.svc import access, login as controller_login
 from refsvc.svc.filters import FieldLookupBackend
 from refsvc.svc.models import Organization
 from refsvc.svc.views import ApiMixin, ApiRootView as ControllerApiRootView
@@ -22,7 +22,8 @@ V1 = gs.V1
 
 
 class GatewayPermission(permissions.BasePermission):
-    """Authenticated users read; a superuser writes (the gateway's own RBAC is not modelled)."""
+    """Authenticated users; the view's access class decides who may send the method (``superuser``:
+    all read, a superuser writes; the gateway's own RBAC is not modelled)."""
 
     def has_permission(self, request, view):
         if getattr(view, "anonymous_allowed", False):
@@ -32,11 +33,12 @@ class GatewayPermission(permissions.BasePermission):
         # django-ansible-base's scope check: a token of read scope cannot write.
         if not OAuth2ScopePermission().has_permission(request, view):
             return False
-        return request.method in permissions.SAFE_METHODS or request.user.is_superuser
+        return access.allows(request.user, "use", view.endpoint_access, request.method)
 
 
 class GatewayMixin(ApiMixin):
     permission_classes = [GatewayPermission]
+    endpoint_access = "superuser"
 
     def finalize_response(self, request, response, *args, **kwargs):
         response = super().finalize_response(request, response, *args, **kwargs)

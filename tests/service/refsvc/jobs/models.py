@@ -324,18 +324,23 @@ class TemplateAccess(access.Access):
         return relation == "credentials" and self.model is JobTemplate and may(user, obj)
 
 
-@access.register(Job)
-class JobAccess(access.Access):
-    def can_change(self, user, obj, data=None):
-        return may(user, obj)
+class UnifiedJobAccess(access.Access):
+    """A unified job (a job, an update, an ad hoc command, a workflow job or approval): who may
+    change it deletes and cancels it; nobody deletes one that is still running."""
 
-    def can_delete(self, user, obj):
-        return access.allows(user, "change", obj.job_template or obj)
+    def can_cancel(self, user, obj):
+        return self.can_delete(user, obj)
 
     def refuse_delete(self, user, obj):
         return "Cannot delete running job resource." if obj.status in ACTIVE else None
 
-    def can_cancel(self, user, obj):
+
+@access.register(Job)
+class JobAccess(UnifiedJobAccess):
+    def can_change(self, user, obj, data=None):
+        return may(user, obj)
+
+    def can_delete(self, user, obj):
         return access.allows(user, "change", obj.job_template or obj)
 
     def can_attach(self, user, obj, sub=None, relation=None, data=None, **kwargs):

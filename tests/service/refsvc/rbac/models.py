@@ -61,6 +61,15 @@ class Assignment(models.Model):
         abstract = True
         ordering = ["id"]
 
+    def target(self):
+        """The object the role is assigned on (None for a system role, or once deleted)."""
+        from . import registry
+
+        kind = registry.BY_LABEL.get(self.content_type or "")
+        if kind is None or not self.object_id or kind.model is None:
+            return None
+        return kind.model.objects.filter(pk=self.object_id).first()
+
 
 class RoleUserAssignment(Assignment):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="svc_role_assignments")
@@ -84,8 +93,9 @@ def _teams(qs, user):
 
 
 @access.register(Team)
-class TeamAccess(access.Access):
-    """A team is made by who may change its organization, and changed by who holds change on it."""
+class TeamAccess(access.Shared, access.Access):
+    """A team is made by who may change its organization, and changed by who holds change on it
+    (who also adds and removes its members, ``users``)."""
 
     def can_add(self, user, data):
         from . import registry
@@ -114,3 +124,58 @@ def _roles(qs, user):
     for ct, oid in set(held):
         q |= Q(content_type_id=ct, object_id=oid)
     return qs.filter(q)
+
+
+@access.register(Role)
+class RoleAccess(access.Access):
+    """Giving and taking a legacy role, to a user (relation ``users``) or a team (``teams``), from
+    the role's lists or the user's and team's ``roles``: who may change the role's object (the real
+    RoleAccess.can_attach, which asks the object's admin_role)."""
+
+    def can_attach(self, user, obj, sub=None, relation=None, data=None, **kwargs):
+        from . import registry
+
+        target = obj.content_object
+        return target is not None and registry.has_perm(user, target, "change")
+
+    def can_grant_private(self, user, obj):
+        """A credential without organization: only a superuser gives its roles to another user."""
+        return False
+
+    def refuse_ingress(self, user, obj, what=None, data=None):
+        # The member and admin roles of an organization or a team are memberships, which the
+        # platform's ingress alone changes while local resource management is off.
+        kind = obj.content_type.model
+        if access.local_resource_management() or obj.role_field not in ("member_role", "admin_role") \
+                or kind not in ("organization", "team"):
+            return None
+        return {"msg": access.MEMBERSHIP_REFUSED % kind}
+
+
+@access.register(RoleDefinition)
+class RoleDefinitionAccess(access.Access):
+    """Role definitions are made, changed and deleted by a superuser only."""
+
+    def can_offer_add(self, user):
+        return False
+
+
+@access.register(RoleUserAssignment, RoleTeamAssignment)
+class AssignmentAccess(access.Access):
+    """A role assignment is given and taken by who may change its object (a system role's, by a
+    superuser only); roles on execution environments, instance groups and notification templates
+    are given by a superuser only here."""
+
+    def can_add(self, user, data):
+        from . import registry
+
+        target = data.get("object")
+        return target is not None and registry.has_perm(user, target, "change")
+
+    def can_delete(self, user, obj):
+        return self.can_add(user, {"object": obj.target()})
+
+    def can_name_object(self, user, kind):
+        """May ``user`` name an object of ``kind`` (a registry kind) in an assignment?"""
+        return kind.key not in ("execution_environment", "instance_group", "notification_template")
+

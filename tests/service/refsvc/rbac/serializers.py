@@ -262,10 +262,7 @@ class AssignmentSerializer(CommonSerializer):
 
     @staticmethod
     def content_object(obj):
-        kind = registry.BY_LABEL.get(obj.content_type or "")
-        if kind is None or not obj.object_id or kind.model is None:
-            return None
-        return kind.model.objects.filter(pk=obj.object_id).first()
+        return obj.target()
 
 
 def content_object_summary(content_type, target):

@@ -5,7 +5,7 @@ from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from rest_framework import generics, status
-from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
 from refsvc.svc import access
@@ -13,8 +13,7 @@ from refsvc.svc.filters import FieldLookupBackend
 from refsvc.svc.models import RESOURCE_KINDS, Credential, Organization, ansible_id
 from refsvc.svc.serializers import UserSerializer
 from refsvc.svc.views import (
-    CREATE_REFUSED, ApiMixin, CreatedByMixin, ResourceDetail, ResourceList, SubList, association, get_object_or_400,
-    immutable_shared_fields, local_resource_management, membership_refused,
+    ApiMixin, CreatedByMixin, ResourceDetail, ResourceList, SubList, association, get_object_or_400, immutable_shared_fields,
 )
 
 from . import registry
@@ -32,10 +31,6 @@ PARTICIPATION = "You cannot assign an Organization participation role as a child
 
 
 # ---------------------------------------------------------------- teams
-
-def can_change(user, obj, action="change"):
-    return user.is_superuser or registry.has_perm(user, obj, action)
-
 
 @immutable_shared_fields
 class TeamList(CreatedByMixin, ResourceList):
@@ -100,17 +95,6 @@ def set_role_user(role, user, grant):
         role.members.remove(user)
 
 
-def can_grant(user, role):
-    target = role.content_object
-    if user.is_superuser:
-        return True
-    if target is None:
-        return False
-    if isinstance(target, Organization):
-        return registry.has_perm(user, target, "change")
-    return registry.has_perm(user, target, "change")
-
-
 class TeamUsers(SubList):
     """/teams/<pk>/users/: the team's members; POST {"id": N} adds, with "disassociate" removes."""
     offers_post = False  # the legacy role lists offer no POST in OPTIONS
@@ -126,16 +110,14 @@ class TeamUsers(SubList):
 
     def post(self, request, pk):
         team = self.get_parent()
-        if isinstance(request.data, dict) and not request.data.get("id") and "disassociate" not in request.data \
-                and not local_resource_management():
-            # TeamUsersList creates a user from a body without id: AWX's refused create.
-            raise PermissionDenied({"detail": CREATE_REFUSED})
+        if isinstance(request.data, dict) and not request.data.get("id") and "disassociate" not in request.data:
+            # TeamUsersList creates a user from a body without id: AWX's, refused behind a gateway.
+            self.check_access("ingress", User, what="add")
         sub_id, disassociate, error = association(request, "User")
         if error:
             return error
         user = get_object_or_400(User.objects.all(), sub_id)
-        if not can_change(request.user, team):
-            raise PermissionDenied()
+        self.check_access("unattach" if disassociate else "attach", team, user, "users")
         set_role_user(registry.roles_of(team)["member_role"], user, not disassociate)
         return Response(status=204)
 
@@ -182,18 +164,15 @@ class RoleUsers(SubList):
         if error:
             return error
         user = get_object_or_400(User.objects.all(), sub_id)
-        refused = membership_refused(role)
-        if refused is not None:
-            return refused
+        self.check_access("ingress", role, what="attach")
         target = role.content_object
         if isinstance(target, Credential) and not disassociate:
             if target.organization_id and not target.organization.members.filter(pk=user.pk).exists() \
                     and not target.organization.admins.filter(pk=user.pk).exists():
                 return Response({"msg": "You cannot grant credential access to a user not in the credentials' organization"}, status=400)
-            if not target.organization_id and not request.user.is_superuser:
+            if not target.organization_id and not access.allows(request.user, "grant_private", role):
                 return Response({"msg": "You cannot grant private credential access to another user"}, status=400)
-        if not can_grant(request.user, role):
-            raise PermissionDenied()
+        self.check_access("unattach" if disassociate else "attach", role, user, "users")
         set_role_user(role, user, not disassociate)
         return Response(status=204)
 
@@ -229,8 +208,7 @@ class RoleTeams(SubList):
         error = check_team_grant(role, team)
         if error:
             return error
-        if not can_grant(request.user, role):
-            raise PermissionDenied()
+        self.check_access("unattach" if disassociate else "attach", role, team, "teams")
         if disassociate:
             role.teams.remove(team)
         else:
@@ -264,11 +242,8 @@ class UserRoles(SubList):
         if error:
             return error
         role = get_object_or_400(Role.objects.all(), sub_id)
-        refused = membership_refused(role)
-        if refused is not None:
-            return refused
-        if not can_grant(request.user, role):
-            raise PermissionDenied()
+        self.check_access("ingress", role, what="attach")
+        self.check_access("unattach" if disassociate else "attach", role, user, "users")
         set_role_user(role, user, not disassociate)
         return Response(status=204)
 
@@ -296,8 +271,7 @@ class TeamRoles(SubList):
         error = check_team_grant(role, team)
         if error:
             return error
-        if not can_grant(request.user, role):
-            raise PermissionDenied()
+        self.check_access("unattach" if disassociate else "attach", role, team, "teams")
         if disassociate:
             role.teams.remove(team)
         else:
@@ -346,12 +320,8 @@ class RoleDefinitionList(ApiMixin, generics.ListCreateAPIView):
     search_fields = ("name", "description")
     queryset = RoleDefinition.objects.all()
 
-    def can_write_metadata(self, request, method):
-        return request.user.is_superuser
-
     def perform_create(self, serializer):
-        if not self.request.user.is_superuser:
-            raise PermissionDenied()
+        self.check_access("add", RoleDefinition, serializer.validated_data)
         serializer.save(created_by=self.request.user, modified_by=self.request.user)
 
 
@@ -366,15 +336,13 @@ class RoleDefinitionDetail(ApiMixin, generics.RetrieveUpdateDestroyAPIView):
         return serializer
 
     def perform_update(self, serializer):
-        if not self.request.user.is_superuser:
-            raise PermissionDenied()
+        self.check_access("change", serializer.instance, serializer.validated_data)
         if serializer.instance.managed:
             raise ValidationError(MANAGED)
         serializer.save(modified_by=self.request.user)
 
     def perform_destroy(self, instance):
-        if not self.request.user.is_superuser:
-            raise PermissionDenied()
+        self.check_access("delete", instance)
         if instance.managed:
             raise ValidationError(MANAGED)
         instance.delete()
@@ -448,13 +416,9 @@ class AssignmentList(ApiMixin, generics.ListCreateAPIView):
             if registry.kind_of(obj) is not kind:
                 raise ValidationError({"object_ansible_id": "Object type of %s does not match role type of %s" % (
                     type(obj).__name__.lower(), kind.codename)})
-        if kind is None:
-            if not user.is_superuser:
-                raise PermissionDenied()
-        elif obj is None:
+        if kind is not None and obj is None:
             raise ValidationError({"object_id": "Object must be specified for this role assignment"})
-        elif not (user.is_superuser or registry.has_perm(user, obj, "change")):
-            raise PermissionDenied("You do not have permission to perform this action.")
+        self.check_access("add", self.model, {"object": obj})
         if field == "team" and kind is not None and kind.key == "organization" and "shared.member_organization" in rd.permissions:
             raise ValidationError("Assigning organization member permission to teams is not allowed")
         values = {"role_definition": rd, field: actor, "content_type": rd.content_type,
@@ -476,9 +440,8 @@ class AssignmentList(ApiMixin, generics.ListCreateAPIView):
 
     def visible_objects(self, kind):
         user = self.request.user
-        if kind.key in ("execution_environment", "instance_group", "notification_template"):
-            # Roles on these are given by a superuser alone here.
-            return kind.model.objects.all() if user.is_superuser else kind.model.objects.none()
+        if not access.allows(user, "name_object", self.model, kind):
+            return kind.model.objects.none()
         return access.visible(kind.model, user)
 
 
@@ -489,10 +452,7 @@ class AssignmentDetail(ApiMixin, generics.RetrieveDestroyAPIView):
         return AssignmentList.get_queryset(self)
 
     def perform_destroy(self, instance):
-        user = self.request.user
-        target = self.get_serializer().content_object(instance)
-        if not (user.is_superuser or (target is not None and registry.has_perm(user, target, "change"))):
-            raise PermissionDenied()
+        self.check_access("delete", instance)
         instance.delete()
 
 

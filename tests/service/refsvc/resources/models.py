@@ -419,6 +419,10 @@ class ResourceAccess(access.Access):
     def can_move(self, user, obj, data):
         return True
 
+    def can_update(self, user, obj):
+        # An inventory source's update/: who may change the source.
+        return self.can_change(user, obj)
+
     def refuse_change(self, user, obj, data=None):
         # A managed execution environment is changed by nobody.
         return access.DENIED if getattr(obj, "managed", False) and self.model is ExecutionEnvironment else None

@@ -15,6 +15,7 @@ permission to perform this action.") or the 403's detail (a text or a dict, the 
 service's words). ``refuse_<action>``, when declared, then refuses whoever asks, superusers
 included (a running job, a managed object, the gateway layout): None, or the 403's detail.
 """
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db.models import Q
 from rest_framework.exceptions import PermissionDenied
@@ -85,6 +86,11 @@ class Access:
     def can_use(self, user, method):
         """An endpoint that is no model's: may the user send ``method`` to it?"""
         return method in SAFE_METHODS
+
+    def can_ingress(self, user, *obj, what=None, data=None):
+        """What only the platform's ingress may do (``refuse_ingress``) binds everyone alike:
+        asked first, before the data is read (``what``: add, delete, change, attach)."""
+        return True
 
 
 def register(*keys):
@@ -250,8 +256,49 @@ class SvcAccess(Access):
         return self.can_add(user, {})
 
 
+# The controller behind a platform gateway (ALLOW_LOCAL_RESOURCE_MANAGEMENT False: the gateway
+# layout) keeps read-only copies of the gateway's organizations, users and teams: AWX 24.6.1's
+# awx/api/views/__init__.py immutablesharedfields, with its words. The shared fields are
+# django-ansible-base's (ansible_base.resource_registry.shared_types: OrganizationType, UserType,
+# TeamType of the release requirements-dev.txt pins).
+SHARED_FIELDS = {
+    "organization": ("name", "description"),
+    "user": ("username", "email", "first_name", "last_name", "is_superuser"),
+    "team": ("name", "organization", "description"),
+}
+CREATE_REFUSED = "Creation of this resource is not allowed. Create this resource via the platform ingress."
+DELETE_REFUSED = "Deletion of this resource is not allowed. Delete this resource via the platform ingress."
+SHARED_FIELD_REFUSED = "Cannot change shared field '%s'. Alter this field via the platform ingress."
+MEMBERSHIP_REFUSED = "Cannot directly modify user membership to %s. Direct shared resource management disabled"
+
+
+def local_resource_management():
+    """AWX's setting ALLOW_LOCAL_RESOURCE_MANAGEMENT: True on its own, False behind the platform's gateway
+    (the gateway layout, unless a setting says otherwise)."""
+    return getattr(settings, "ALLOW_LOCAL_RESOURCE_MANAGEMENT", getattr(settings, "SERVICE_LAYOUT", "awx") != "gateway")
+
+
+class Shared:
+    """An organization, a user or a team: while local resource management is off, the platform's
+    ingress alone creates and deletes them and changes their shared fields, superusers' requests
+    here included."""
+
+    def refuse_ingress(self, user, *obj, what=None, data=None):
+        if local_resource_management():
+            return None
+        if what == "add":
+            return {"detail": CREATE_REFUSED}
+        if what == "delete":
+            return {"detail": DELETE_REFUSED}
+        if what == "change":
+            for field in SHARED_FIELDS.get(self.model._meta.model_name, ()):
+                if field in data and getattr(obj[0], field) != data[field]:
+                    return {field: SHARED_FIELD_REFUSED % field}
+        return None
+
+
 @register(Organization)
-class OrganizationAccess(SvcAccess):
+class OrganizationAccess(Shared, SvcAccess):
     def can_change(self, user, obj, data=None):
         return is_org_admin(user, obj)
 
@@ -296,7 +343,7 @@ class CredentialTypeAccess(SvcAccess):
 
 
 @register(User)
-class UserAccess(SvcAccess):
+class UserAccess(Shared, SvcAccess):
     """The real UserAccess: POST /users/ by an organization administrator is refused too
     (observed on AWX 24.6.1); a user changes themselves, an administrator of all their
     organizations changes them, but neither gives a system role."""
@@ -334,6 +381,19 @@ class TokenAccess(SvcAccess):
 
     def can_read_tokens_of(self, user, target):
         return target == user
+
+    def can_mint(self, user, data):
+        return True
+
+    def refuse_mint(self, user, data):
+        # ALLOW_OAUTH2_FOR_EXTERNAL_USERS off: no token for an external account (oauthlib's words).
+        from .oauth2 import ExternalUserRefused, refuse_external
+
+        try:
+            refuse_external(data["user"])
+        except ExternalUserRefused as exc:
+            return str(exc)
+        return None
 
 
 @register(OAuth2Application)

@@ -9,7 +9,6 @@ from django.core.validators import URLValidator
 from django.db import transaction
 from oauthlib.common import generate_token
 from rest_framework import generics, serializers, status
-from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 
 from . import access
@@ -138,8 +137,7 @@ class ApplicationList(ApiMixin, generics.ListCreateAPIView):
         return access.visible(OAuth2Application, self.request.user).select_related("organization")
 
     def perform_create(self, serializer):
-        if not access.can_create(self.request.user, OAuth2Application, serializer.validated_data):
-            raise PermissionDenied()
+        self.check_access("add", OAuth2Application, serializer.validated_data)
         serializer.save(user=self.request.user)
 
 
@@ -151,13 +149,11 @@ class ApplicationDetail(ApiMixin, generics.RetrieveUpdateDestroyAPIView):
         return access.visible(OAuth2Application, self.request.user).select_related("organization")
 
     def perform_update(self, serializer):
-        if not access.can_change(self.request.user, serializer.instance):
-            raise PermissionDenied()
+        self.check_access("change", serializer.instance)
         serializer.save()
 
     def perform_destroy(self, instance):
-        if not access.can_change(self.request.user, instance):
-            raise PermissionDenied()
+        self.check_access("delete", instance)
         instance.delete()
 
 
@@ -182,6 +178,7 @@ class ApplicationTokenList(ApiMixin, generics.ListCreateAPIView):
         app = self.get_parent()
         serializer = self.get_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)
+        self.check_access("mint", OAuth2AccessToken, {"user": request.user})
         with transaction.atomic():
             token = create_token(request.user, serializer.validated_data["scope"], serializer.validated_data.get("description"), app)
         data = TokenSerializer(token, context=self.get_serializer_context()).data

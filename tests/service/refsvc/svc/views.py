@@ -11,7 +11,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from oauthlib.common import generate_token
 from oauth2_provider.models import set_token_value
 from rest_framework import generics, serializers, status
-from rest_framework.exceptions import AuthenticationFailed, ParseError, PermissionDenied
+from rest_framework.exceptions import AuthenticationFailed, ParseError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -20,7 +20,7 @@ from . import access, runtime
 from .auth import WWW_AUTHENTICATE
 from .filters import FieldLookupBackend
 from .models import Credential, CredentialType, Host, Inventory, OAuth2AccessToken, OAuth2Application, OAuth2RefreshToken, Organization
-from .oauth2 import ExternalUserRefused, access_expiry, refuse_external
+from .oauth2 import access_expiry
 from .serializers import (
     CredentialSerializer,
     CredentialTypeSerializer,
@@ -339,70 +339,32 @@ class SubList(ApiMixin, generics.ListAPIView):
 
 
 # ---------------------------------------------------------------- shared resources behind a gateway
-# The controller behind a platform gateway (ALLOW_LOCAL_RESOURCE_MANAGEMENT False: the gateway
-# layout) keeps read-only copies of the gateway's organizations, users and teams: AWX 24.6.1's
-# awx/api/views/__init__.py immutablesharedfields, with its words. The shared fields are
-# django-ansible-base's (ansible_base.resource_registry.shared_types: OrganizationType, UserType,
-# TeamType of the release requirements-dev.txt pins).
-SHARED_FIELDS = {
-    "organization": ("name", "description"),
-    "user": ("username", "email", "first_name", "last_name", "is_superuser"),
-    "team": ("name", "organization", "description"),
-}
-CREATE_REFUSED = "Creation of this resource is not allowed. Create this resource via the platform ingress."
-DELETE_REFUSED = "Deletion of this resource is not allowed. Delete this resource via the platform ingress."
-SHARED_FIELD_REFUSED = "Cannot change shared field '%s'. Alter this field via the platform ingress."
-MEMBERSHIP_REFUSED = "Cannot directly modify user membership to %s. Direct shared resource management disabled"
-
-
-def local_resource_management():
-    """AWX's setting ALLOW_LOCAL_RESOURCE_MANAGEMENT: True on its own, False behind the platform's gateway
-    (the gateway layout, unless a setting says otherwise)."""
-    return getattr(settings, "ALLOW_LOCAL_RESOURCE_MANAGEMENT", getattr(settings, "SERVICE_LAYOUT", "awx") != "gateway")
-
-
-def membership_refused(role):
-    """AWX's 403 to granting or revoking an organization's or a team's member or admin role of a user
-    through the legacy roles (UserRolesList, RoleUsersList), or None."""
-    if local_resource_management() or role.role_field not in ("member_role", "admin_role"):
-        return None
-    kind = role.content_type.model
-    if kind not in ("organization", "team"):
-        return None
-    return Response({"msg": MEMBERSHIP_REFUSED % kind}, status=403)
-
 
 def immutable_shared_fields(cls):
-    """The view refuses to create and delete its objects, and to change their shared fields, while
-    local resource management is off (as AWX's decorator does: create, delete, perform_update)."""
+    """The view asks the access class of its objects what only the platform's ingress may do
+    (``access.Shared``) before it creates, deletes or changes one, where AWX's decorator does
+    (create, delete, perform_update)."""
     if hasattr(cls, "create"):
         create = cls.create
 
         def create_refused(self, request, *args, **kwargs):
-            if local_resource_management():
-                return create(self, request, *args, **kwargs)
-            raise PermissionDenied({"detail": CREATE_REFUSED})
+            self.check_access("ingress", self.model, what="add")
+            return create(self, request, *args, **kwargs)
 
         cls.create = create_refused
     if hasattr(cls, "delete"):
         delete = cls.delete
 
         def delete_refused(self, request, *args, **kwargs):
-            if local_resource_management():
-                return delete(self, request, *args, **kwargs)
-            raise PermissionDenied({"detail": DELETE_REFUSED})
+            self.check_access("ingress", self.model, what="delete")
+            return delete(self, request, *args, **kwargs)
 
         cls.delete = delete_refused
     if hasattr(cls, "perform_update"):
         perform_update = cls.perform_update
 
         def shared_fields_kept(self, serializer):
-            if not local_resource_management():
-                instance = self.get_object()
-                attrs = serializer.validated_data
-                for field in SHARED_FIELDS.get(instance._meta.model_name, ()):
-                    if field in attrs and getattr(instance, field) != attrs[field]:
-                        raise PermissionDenied({field: SHARED_FIELD_REFUSED % field})
+            self.check_access("ingress", serializer.instance, what="change", data=serializer.validated_data)
             return perform_update(self, serializer)
 
         cls.perform_update = shared_fields_kept
@@ -558,9 +520,8 @@ class OrganizationUsersView(ApiMixin, generics.ListAPIView):
         self.check_access("attach", org, relation=self.relation)
         relation = getattr(org, self.relation)
         if "id" not in request.data:
-            if not local_resource_management():
-                # OrganizationUsersList and OrganizationAdminsList: their create is AWX's refused one.
-                raise PermissionDenied({"detail": CREATE_REFUSED})
+            # OrganizationUsersList and OrganizationAdminsList: their create is AWX's, refused behind a gateway.
+            self.check_access("ingress", User, what="add")
             # A body without id creates the user and adds it, as the real sublist does.
             serializer = UserSerializer(data=request.data, context=self.get_serializer_context())
             serializer.is_valid(raise_exception=True)
@@ -590,11 +551,7 @@ class OrganizationUsersView(ApiMixin, generics.ListAPIView):
 
 def create_token(user, scope, description, application=None):
     """An access token (and, for an application, a refresh token) whose secrets
-    the creation response shows once."""
-    try:
-        refuse_external(user)
-    except ExternalUserRefused as exc:
-        raise PermissionDenied(str(exc))
+    the creation response shows once (the view asked the access class ``mint`` first)."""
     secret = generate_token()
     token = OAuth2AccessToken(user=user, scope=scope, description=description or "", application=application, expires=access_expiry())
     set_token_value(token, secret)
@@ -642,6 +599,7 @@ class TokenList(ApiMixin, generics.ListCreateAPIView):
         target = self.get_target_user()
         self.check_access("add", OAuth2AccessToken, {"user": target})
         application = None if self.personal else token_application(request)
+        self.check_access("mint", OAuth2AccessToken, {"user": target})
         with transaction.atomic():
             token = create_token(target, serializer.validated_data["scope"], serializer.validated_data.get("description"), application)
         data = TokenSerializer(token, context=self.get_serializer_context()).data

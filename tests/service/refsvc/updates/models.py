@@ -2,7 +2,7 @@
 (refsvc.updates.runner) that writes its status and output here."""
 from django.db import models
 
-from refsvc.jobs.models import JOB_TYPES, Project, UnifiedJob
+from refsvc.jobs.models import JOB_TYPES, Project, UnifiedJob, UnifiedJobAccess
 from refsvc.resources.models import Group, InventorySource
 from refsvc.svc import access
 from refsvc.svc.models import Host, Inventory
@@ -82,3 +82,20 @@ def _project_updates(qs, user):
 @access.rule(InventoryUpdate)
 def _inventory_updates(qs, user):
     return qs.filter(inventory_source__in=access.visible_ids(InventorySource, user))
+
+
+@access.register(ProjectUpdate)
+class ProjectUpdateAccess(UnifiedJobAccess):
+    """Who may update its project deletes and cancels an update (one without a project, a
+    superuser only)."""
+
+    def can_change(self, user, obj, data=None):
+        return obj.project is not None and access.allows(user, "update", obj.project)
+
+
+@access.register(InventoryUpdate)
+class InventoryUpdateAccess(UnifiedJobAccess):
+    """Who may update its source deletes and cancels an update."""
+
+    def can_change(self, user, obj, data=None):
+        return obj.inventory_source is not None and access.allows(user, "update", obj.inventory_source)

@@ -4,13 +4,12 @@ from django.db import transaction
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from rest_framework import generics, renderers
-from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from refsvc.jobs import projects
 from refsvc.jobs.models import ACTIVE, Project
-from refsvc.jobs.views import AnsiRenderer, TextRenderer, can_change
+from refsvc.jobs.views import AnsiRenderer, TextRenderer
 from refsvc.resources.models import InventorySource
 from refsvc.svc import access
 from refsvc.svc.filters import FieldLookupBackend
@@ -72,12 +71,7 @@ class StartUpdate(ApiMixin, APIView):
 
     def post(self, request, pk):
         obj = self.get_template()
-        if self.kind == "project_update":
-            allowed = can_change(request.user, obj, "update")
-        else:
-            allowed = access.allows(request.user, "change", obj)
-        if not allowed:
-            raise PermissionDenied()
+        self.check_access("update", obj)
         if not can_update(obj):
             return self.http_method_not_allowed(request)
         with transaction.atomic():
@@ -109,13 +103,6 @@ class UpdateViews:
     def data_of(self, obj):
         return project_update_data(obj) if self.model is ProjectUpdate else inventory_update_data(obj)
 
-    def may_change(self, obj):
-        user = self.request.user
-        if self.model is ProjectUpdate:
-            return obj.project is None and user.is_superuser or obj.project is not None and can_change(user, obj.project, "update")
-        source = obj.inventory_source
-        return user.is_superuser or source is not None and access.allows(user, "change", source)
-
 
 class UpdateList(UpdateViews, ApiMixin, generics.ListAPIView):
     filter_backends = [FieldLookupBackend]
@@ -131,10 +118,7 @@ class UpdateDetail(UpdateViews, ApiMixin, APIView):
 
     def delete(self, request, pk):
         obj = get_object_or_404(self.get_queryset(), pk=pk)
-        if not self.may_change(obj):
-            raise PermissionDenied()
-        if obj.status in ACTIVE:
-            raise PermissionDenied("Cannot delete running job resource.")
+        self.check_access("delete", obj)
         obj.delete()
         return Response(status=204)
 
@@ -146,8 +130,7 @@ class UpdateCancel(UpdateViews, ApiMixin, APIView):
 
     def post(self, request, pk):
         obj = get_object_or_404(self.get_queryset(), pk=pk)
-        if not self.may_change(obj):
-            raise PermissionDenied()
+        self.check_access("cancel", obj)
         if obj.status not in ACTIVE:
             return self.http_method_not_allowed(request)
         self.model.objects.filter(pk=obj.pk).update(cancel_flag=True, canceled_on=timezone.now())

@@ -4,7 +4,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from refsvc.jobs.models import Job, UnifiedJob, UnifiedJobTemplate
+from refsvc.jobs.models import Job, UnifiedJob, UnifiedJobAccess, UnifiedJobTemplate
 from refsvc.svc import access
 from refsvc.svc.models import Inventory, TimestampedModel
 from refsvc.workflows.models import WorkflowApprovalTemplate, WorkflowJobTemplate
@@ -88,3 +88,27 @@ def _workflow_job_nodes(qs, user):
 def _workflow_approvals(qs, user):
     nodes = access.visible(WorkflowJobNode, user).filter(approval__isnull=False).values("approval_id")
     return qs.filter(Q(launched_by=user) | Q(id__in=nodes))
+
+
+@access.register(WorkflowJob)
+class WorkflowJobAccess(UnifiedJobAccess):
+    """Who may launch its workflow deletes and cancels a workflow job."""
+
+    def can_delete(self, user, obj):
+        wfjt = obj.workflow_job_template
+        return wfjt is not None and access.allows(user, "execute", wfjt)
+
+
+@access.register(WorkflowApproval)
+class WorkflowApprovalAccess(UnifiedJobAccess):
+    """A superuser deletes an approval; who may change its workflow, or holds approve on it,
+    approves or denies it (the real WorkflowApprovalAccess.can_approve_or_deny)."""
+
+    def can_approve_or_deny(self, user, obj):
+        from refsvc.rbac.registry import has_perm
+
+        node = WorkflowJobNode.objects.filter(approval=obj).select_related("workflow_job__workflow_job_template").first()
+        wfjt = node.workflow_job.workflow_job_template if node else None
+        if wfjt is not None and (access.allows(user, "change", wfjt) or has_perm(user, wfjt, "approve")):
+            return True
+        return "You do not have permission to approve or deny this workflow step."

@@ -3,26 +3,19 @@ from django.db.models import Q
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from rest_framework import generics, status
-from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from refsvc.jobs import runner
 from refsvc.jobs.models import ACTIVE
-from refsvc.rbac.registry import has_perm
 from refsvc.svc import access
 from refsvc.svc.filters import FieldLookupBackend
 from refsvc.svc.views import ApiMixin
 from refsvc.workflows.models import WorkflowJobTemplate
-from refsvc.workflows.views import can_change_wfjt
 
 from . import engine, launch
 from .models import WorkflowApproval, WorkflowJob, WorkflowJobNode
 from .serializers import WorkflowApprovalSerializer, WorkflowJobNodeSerializer, WorkflowJobSerializer
-
-
-def may_run(user, wfjt):
-    return wfjt is not None and (can_change_wfjt(user, wfjt) or has_perm(user, wfjt, "execute"))
 
 
 class WorkflowJobTemplateLaunch(ApiMixin, APIView):
@@ -34,8 +27,7 @@ class WorkflowJobTemplateLaunch(ApiMixin, APIView):
 
     def post(self, request, pk):
         wfjt = self.get_template()
-        if not may_run(request.user, wfjt):
-            raise PermissionDenied()
+        self.check_access("execute", wfjt)
         with transaction.atomic():
             workflow_job, ignored = launch.launch(wfjt, request.data, request.user)
         runner.start(workflow_job, "refsvc.wfjobs.runner")
@@ -67,10 +59,7 @@ class WorkflowJobDetail(ApiMixin, generics.RetrieveDestroyAPIView):
         return access.visible(WorkflowJob, self.request.user)
 
     def perform_destroy(self, instance):
-        if not (self.request.user.is_superuser or may_run(self.request.user, instance.workflow_job_template)):
-            raise PermissionDenied()
-        if instance.status in ACTIVE:
-            raise PermissionDenied("Cannot delete running job resource.")
+        self.check_access("delete", instance)
         instance.delete()
 
 
@@ -83,8 +72,7 @@ class WorkflowJobCancel(ApiMixin, APIView):
 
     def post(self, request, pk):
         workflow_job = self.get_job()
-        if not (request.user.is_superuser or may_run(request.user, workflow_job.workflow_job_template)):
-            raise PermissionDenied()
+        self.check_access("cancel", workflow_job)
         if workflow_job.status not in ACTIVE:
             return self.http_method_not_allowed(request)
         WorkflowJob.objects.filter(pk=workflow_job.pk).update(cancel_flag=True, canceled_on=timezone.now())
@@ -173,10 +161,7 @@ class WorkflowApprovalDetail(ApiMixin, generics.RetrieveDestroyAPIView):
         return access.visible(WorkflowApproval, self.request.user)
 
     def perform_destroy(self, instance):
-        if not self.request.user.is_superuser:
-            raise PermissionDenied()
-        if instance.status in ACTIVE:
-            raise PermissionDenied("Cannot delete running job resource.")
+        self.check_access("delete", instance)
         instance.delete()
 
 
@@ -191,11 +176,7 @@ class WorkflowApprovalDecision(ApiMixin, APIView):
 
     def post(self, request, pk):
         approval = get_object_or_404(access.visible(WorkflowApproval, request.user), pk=pk)
-        node = WorkflowJobNode.objects.filter(approval=approval).select_related("workflow_job__workflow_job_template").first()
-        wfjt = node.workflow_job.workflow_job_template if node else None
-        if not (request.user.is_superuser or (wfjt is not None and (can_change_wfjt(request.user, wfjt)
-                                                                    or has_perm(request.user, wfjt, "approve")))):
-            raise PermissionDenied("You do not have permission to approve or deny this workflow step.")
+        self.check_access("approve_or_deny", approval)
         with transaction.atomic():
             updated = WorkflowApproval.objects.filter(pk=approval.pk, status="pending").update(
                 approved_or_denied_by=request.user)

@@ -19,10 +19,6 @@ RELATIONSHIPS = ("success_nodes", "failure_nodes", "always_nodes")
 NODE_SEARCH = ("unified_job_template__name", "unified_job_template__description")
 
 
-def can_change_wfjt(user, wfjt):
-    return access.allows(user, "change", wfjt)
-
-
 class WorkflowJobTemplateList(CreatedByMixin, ResourceList):
     model = WorkflowJobTemplate
     serializer_class = WorkflowJobTemplateSerializer
