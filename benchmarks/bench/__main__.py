@@ -60,6 +60,10 @@ def main(argv=None):
     parser.add_argument("--only", help="comma-separated configuration keys, with floor, floor-worker, token and "
                                        "awx-token always "
                                        "(for trying things; the report wants all): " + ", ".join(CONFIG_ORDER))
+    parser.add_argument("--baseline", default=os.environ.get("BENCH_BASELINE"),
+                        help="a git revision: measure the collection as it was there (a token, in the worker) beside "
+                             "this one's token, in the same run, so that a change is shown to cost nothing (or what it "
+                             "costs); the report says it as a target")
     parser.add_argument("--layouts", default=os.environ.get("BENCH_LAYOUTS", DEFAULT_LAYOUTS),
                         help="comma-separated layouts of the service to measure the collection against: awx (AWX 24's, "
                              "always; awx.awx and the extras are measured there), gateway (a second service in the "

@@ -73,40 +73,58 @@ class Config:
         self.runs = {mode: [] for mode in MODES}  # unchanged Measurements
 
 
+def git(*args):
+    return subprocess.run(["git", "-C", str(ROOT)] + list(args), check=True, capture_output=True).stdout
+
+
+def collection_at(commit):
+    """The collection as it was at ``commit``, unpacked from git under .work: its collections path."""
+    root = WORK / "previous" / commit[:12]
+    target = root / "ansible_collections" / "automation" / "service"
+    stamp = root / ".unpacked"
+    if not stamp.exists():
+        shutil.rmtree(root, ignore_errors=True)
+        target.mkdir(parents=True)
+        data = git("archive", "--format=tar", commit, "plugins", "meta", "galaxy.yml")
+        with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+            tar.extractall(target, filter="data")
+        stamp.write_text(commit + "\n")
+    return root
+
+
 def previous_collection():
     """The collection as it was before its action plugins (its modules ran as modules everywhere),
     unpacked from git under .work: (collections path, commit), or None without git history."""
-    def git(*args):
-        return subprocess.run(["git", "-C", str(ROOT)] + list(args), check=True, capture_output=True).stdout
-
     try:
         added = git("log", "--diff-filter=A", "--format=%H", "--", "plugins/plugin_utils/_action.py").decode().split()
         if not added:
             return None
         commit = git("rev-parse", added[-1] + "^").decode().strip()
-        root = WORK / "previous" / commit[:12]
-        target = root / "ansible_collections" / "automation" / "service"
-        stamp = root / ".unpacked"
-        if not stamp.exists():
-            shutil.rmtree(root, ignore_errors=True)
-            target.mkdir(parents=True)
-            data = git("archive", "--format=tar", commit, "plugins", "meta", "galaxy.yml")
-            with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-                tar.extractall(target, filter="data")
-            stamp.write_text(commit + "\n")
-        return root, commit
+        return collection_at(commit), commit
     except (OSError, subprocess.CalledProcessError) as exc:
         log("the previous module is left out: %s" % exc)
         return None
 
 
-CONFIG_ORDER = ("basic", "session", "token", "sso", "auto", "token-preloaded", "token-module", "previous",
+def baseline_collection(revision):
+    """The collection at ``revision`` (a commit, tag or branch), to measure this one against in the same run:
+    (collections path, commit), or None when git cannot give it."""
+    try:
+        commit = git("rev-parse", "--verify", revision + "^{commit}").decode().strip()
+        return collection_at(commit), commit
+    except (OSError, subprocess.CalledProcessError) as exc:
+        log("the baseline %s is left out: %s" % (revision, exc))
+        return None
+
+
+CONFIG_ORDER = ("basic", "session", "token", "baseline", "sso", "auto", "token-preloaded", "token-module", "previous",
                 "awx-password", "awx-token", "floor", "floor-request", "floor-worker", "gw-token", "gw-session")
 
 
-def make_configs(service, token, awx_collections, our_collections, gateway=None, gateway_token=None):
+def make_configs(service, token, awx_collections, our_collections, gateway=None, gateway_token=None, baseline=None):
     """The configurations; with ``gateway`` (the service in the gateway's layout, and a token of its own),
-    those of GATEWAY_CONFIGS too."""
+    those of GATEWAY_CONFIGS too; with ``baseline`` (a git revision), the collection at that revision with a
+    token, beside this one's."""
     base = clean_environ()
     ours_path = str(Path(sys.executable).parent) + os.pathsep + base.get("PATH", "")
     awx_path = str(AWX_VENV / "bin") + os.pathsep + base.get("PATH", "")
@@ -136,6 +154,12 @@ def make_configs(service, token, awx_collections, our_collections, gateway=None,
         ours("session", "automation.service, session (cached)", SERVICE_AUTH="session", **password),
         ours("token", "automation.service, token", **with_token),
     ]
+    at = baseline_collection(baseline) if baseline else None
+    if at:
+        collections, commit = at
+        configs.append(ours("baseline", "automation.service at %s, token" % commit[:7], collections=collections,
+                            **with_token))
+        configs[-1].commit = commit
     sso = sso_config(service)
     if sso:
         configs.append(ours("sso", "automation.service, sso (cached)", **sso))

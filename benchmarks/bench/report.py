@@ -45,7 +45,7 @@ def speedup(value):
 TASKS_AS = {"loop": "a loop of N items", "separate": "N separate tasks"}
 RUNS_AS = {"controller": "in the worker", "module": "as a module"}
 SHORT = {"basic": "basic", "session": "session (cached)", "token": "token", "sso": "sso (cached)", "auto": "auto",
-         "token-module": "token, module path", "previous": "previous module, token",
+         "token-module": "token, module path", "previous": "previous module, token", "baseline": "baseline, token",
          "awx-password": "awx.awx, password", "awx-token": "awx.awx, token", "floor": "ping floor",
          "floor-worker": "debug floor (in the worker)",
          "floor-request": "one-request floor", "gw-token": "token, gateway layout",
@@ -106,6 +106,17 @@ def collect_targets(by, extras, rt, args):
         target("controller", "%s: one TCP+TLS connection per loop" % SHORT[c.key], set(loops) == {1},
                "loop: %s connections per run; %d separate tasks: %s per run (each task is a new worker process)"
                % (loops, n, separate))
+
+    # A change measured against the collection before it (--baseline), in the same run.
+    if "baseline" in by:
+        base = by["baseline"]
+        for mode in MODES:
+            mine, theirs = by["token"].med[mode], base.med[mode]
+            target("controller", "token, %s: no slower than at %s (same run), but for one round trip's noise"
+                   % (tasks_as(mode, n), base.commit[:7]), mine <= theirs + rt_fresh,
+                   "%s ms vs %s ms (%s); requests per run: %s vs %s"
+                   % (ms(mine), ms(theirs), ratio(mine / theirs), sorted(set(over_runs(by["token"], mode, "requests"))),
+                      sorted(set(over_runs(base, mode, "requests")))))
 
     # The module path (remote hosts, become): no slower than the previous module.
     if "token-module" in by and "previous" in by:

@@ -557,7 +557,8 @@ def run(args, layouts):
         if "gateway" in layouts:
             gateway = Service(GATEWAY_SERVICE_DIR, layout="gateway").start()
             gateway_token = gateway.api("POST", gateway.tokens, json={"description": "benchmark", "scope": "write"})["token"]
-        configs = make_configs(service, token, awx_collections, our_collections, gateway, gateway_token)
+        configs = make_configs(service, token, awx_collections, our_collections, gateway, gateway_token,
+                               baseline=args.baseline)
         if args.only:
             keep = set(args.only.split(",")) | {"floor", "floor-worker", "token", "awx-token"}
             # A gateway configuration is measured beside its own on AWX 24's layout.
