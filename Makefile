@@ -157,7 +157,7 @@ lint: venv collection-path  ## ansible-lint (production profile)
 changelog-lint: venv  ## antsibull-changelog lint
 	antsibull-changelog lint
 
-bench: venv system-deps idp-packages collection-path  ## benchmark beside awx.awx (writes benchmarks/RESULTS.md, results.png; about 16 min at the default N = 50, 3 runs, both layouts)
+bench: venv system-deps idp-packages collection-path  ## benchmark beside awx.awx (writes benchmarks/RESULTS.md, results.png; about 45 min at the default N = 50, 3 runs, both layouts)
 	python -m pip install --quiet --disable-pip-version-check -r benchmarks/requirements.txt
 	python -m benchmarks.bench $(BENCH_ARGS)
 
