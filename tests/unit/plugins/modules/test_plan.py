@@ -19,12 +19,26 @@ GROUPS = [{'id': 7, 'name': 'default'}, {'id': 8, 'name': 'gpu'}, {'id': 10, 'na
 LABELS = [{'id': 6, 'name': 'l1', 'organization': 1}, {'id': 11, 'name': 'l2', 'organization': 1}]
 
 
+class GatewayLayout:
+    """A platform gateway's layout, whose lists the fake keeps under the endpoints' own names: the modules of
+    the gateway alone (authenticators) run on the fake as on a gateway; the others never ask for it."""
+    is_gateway = True
+
+    @staticmethod
+    def gateway_path(endpoint):
+        return endpoint
+
+
 class SublistClient(FakeClient):
     """FakeClient, with the sub-lists of job template 9 (ids) that POST {"id"} and {"disassociate"} change."""
 
     def __init__(self, objects, sublists):
         super().__init__(objects)
         self.sublists = copy.deepcopy(sublists)
+
+    @staticmethod
+    def settled_layout():
+        return GatewayLayout()
 
     def _object(self, endpoint, item):
         return next(obj for obj in self.objects[endpoint] if obj['id'] == item)
