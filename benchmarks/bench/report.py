@@ -2,6 +2,7 @@
 import json
 import statistics
 
+from . import at_scale
 from .base import COMMAND, ENTRY, HERE, ROOT, WORK, log, ms
 from .configurations import (DEFAULT_N, DEFAULT_RUNS, GATEWAY_CONFIGS, LOOKUP_PAGE_SIZE, LOOP_AWX_MIN, LOOP_FLOOR_MAX,
                              MODES, PATTERN_ASYNC, PATTERN_AWX_MIN, PATTERN_KINDS, PATTERN_LOOP_MAX, PREVIOUS_COMMITTED,
@@ -188,6 +189,7 @@ def collect_targets(by, extras, rt, args):
                "%d launch POSTs for %d launches; %d requests in all (%s); %s ms per launch"
                % (la.posts, la.n, la.requests, ", ".join("%s %d" % kv for kv in sorted(la.methods.items())), ms(la.per_task)))
     targets.extend(pattern_targets(extras))
+    targets.extend(at_scale.targets(extras))
     targets.extend(gateway_targets(by, n))
     return targets
 
@@ -608,6 +610,8 @@ def write_results(configs, extras, rt, info, args, started, elapsed, notes):
 
     lines.extend(pattern_lines(extras))
     add("")
+    lines.extend(at_scale.lines(extras, markdown_table))
+    add("")
     add("## " + TARGET_GROUPS[2][1])
     add("")
     target_table("other")
@@ -845,6 +849,24 @@ def pattern_report(extras, args, started, elapsed, load):
             results.write_text(content)
         update_pattern_docs(extras, started)
     for _group, text_, ok, measured in pattern_targets(extras):
+        log("%-4s %s: %s" % ("ok" if ok else "MISS", text_, measured))
+
+
+def scale_report(extras, args, started, elapsed, load):
+    """--scale-only: the section on the configuration at scale, rewritten in RESULTS.md (added before the other
+    targets when it is not there yet)."""
+    lines = at_scale.lines(extras, markdown_table)
+    lines.insert(2, "")
+    lines.insert(3, "Measured on %s UTC by `%s --scale-only --runs %d` (%.0f s), apart from the rest of this page; "
+                    "load average at the end: %s." % (started.strftime("%Y-%m-%d %H:%M"), ENTRY, args.runs, elapsed, load))
+    text = "\n".join(lines[1:-1]) + "\n"
+    results = HERE / "RESULTS.md"
+    if not args.no_write and not replace_block(results, at_scale.START, at_scale.END, text):
+        content = results.read_text()
+        marker = "## " + TARGET_GROUPS[2][1]
+        content = content.replace(marker, "\n".join([at_scale.START, text + at_scale.END, "", marker]), 1)
+        results.write_text(content)
+    for _group, text_, ok, measured in at_scale.targets(extras):
         log("%-4s %s: %s" % ("ok" if ok else "MISS", text_, measured))
 
 

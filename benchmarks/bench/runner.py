@@ -17,6 +17,7 @@ from pathlib import Path
 
 import requests
 
+from .at_scale import measure_at_scale
 from .base import AWX_VENV, GATEWAY_SERVICE_DIR, PLAYBOOKS, ROOT, SERVICE_DIR, WORK, log, ms
 from .configurations import (LOOKUP_PAGE_SIZE, PATTERN_ASYNC, PATTERN_CONFIGS, PATTERN_KINDS, SSO_NOTE, Config,
                              make_configs, sso_wanted)
@@ -410,7 +411,11 @@ class PatternRun:
 
 
 def pattern_setup(service):
-    """The project the job templates use (a manual project of the service's demo playbooks)."""
+    """The project the job templates use (a manual project of the service's demo playbooks; one project only may
+    use a directory, so the async pattern and the configuration at scale share it)."""
+    found = service.api("GET", "/api/v2/projects/?name=bench-pattern")["results"]
+    if found:
+        return found[0]["name"]
     body = {"name": "bench-pattern", "organization": 1, "scm_type": "", "local_path": "demo"}
     return service.api("POST", "/api/v2/projects/", json=body)["name"]
 
@@ -551,6 +556,8 @@ def run(args, layouts):
     notes = list(args.note)
     try:
         token = service.api("POST", service.tokens, json={"description": "benchmark", "scope": "write"})["token"]
+        if args.scale_only:
+            return scale_only(service, make_configs(service, token, awx_collections, our_collections), args, started, t0)
         if args.pattern_only:
             return pattern_only(service, make_configs(service, token, awx_collections, our_collections), args, started, t0)
         gateway_token = None
@@ -621,6 +628,7 @@ def run(args, layouts):
             log("scale: %d request(s); lookup: %d requests for %d objects"
                 % (extras["scale_host"].requests, extras["lookup"].requests, extras["lookup"].count))
             extras["pattern"] = measure_pattern(service, by["token"], by.get("awx-token"), args.pattern_n, args.runs)
+            extras["at_scale"] = measure_at_scale(service, by["token"], by.get("awx-token"), args.runs)
             extras["fanout"] = measure_fanout(service, by["token"], args.fanout_n)
             if job_modules_present():
                 extras["launch"] = measure_launches(service, by["token"])
@@ -657,5 +665,17 @@ def pattern_only(service, configs, args, started, t0):
     elapsed = time.time() - t0
     data = (extras, args, started, elapsed, "%.2f %.2f %.2f" % os.getloadavg())
     with open(WORK / "pattern.pickle", "wb") as fh:
+        pickle.dump(data, fh)
+    return data
+
+
+def scale_only(service, configs, args, started, t0):
+    """The configuration at scale alone (the report rewrites its section of RESULTS.md, the rest kept)."""
+    by = {c.key: c for c in configs}
+    extras = {"at_scale": measure_at_scale(service, by["token"], by.get("awx-token"), args.runs)}
+    for c in configs:
+        c.env = None
+    data = (extras, args, started, time.time() - t0, "%.2f %.2f %.2f" % os.getloadavg())
+    with open(WORK / "at-scale.pickle", "wb") as fh:
         pickle.dump(data, fh)
     return data
