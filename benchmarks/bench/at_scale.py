@@ -32,7 +32,9 @@ SCALE_SERVER_MIN = 10.0           # and the service's own time per object at lea
 
 KINDS = (("hosts", "Hosts"), ("job templates", "Job templates"), ("credentials", "Credentials"), ("teams", "Teams"))
 
-START, END = "<!-- at-scale:start -->", "<!-- at-scale:end -->"
+# The section's markers in RESULTS.md: on the reference service, and on the real AWX (--real).
+MARKERS = {False: ("<!-- at-scale:start -->", "<!-- at-scale:end -->"),
+           True: ("<!-- at-scale-real:start -->", "<!-- at-scale-real:end -->")}
 
 
 class ScaleRun:
@@ -75,21 +77,22 @@ def counts_of(hosts, others):
     return {"hosts": hosts, "job templates": others, "credentials": others, "teams": others}
 
 
-def measure_at_scale(service, token_config, awx_config, runs):
+def measure_at_scale(service, token_config, awx_config, runs, real=False):
     """Ours creates the configuration and re-applies it unchanged (plain loops, then the async pattern over part
     of it), awx.awx a configuration of its own, smaller; every run is checked: the create changes every object,
     a re-apply none."""
-    out = {"runs": runs, "labels": {}, "create": {}, "unchanged": {}, "counts": {}}
+    out = {"runs": runs, "labels": {}, "create": {}, "unchanged": {}, "counts": {}, "real": real}
     from .runner import pattern_setup  # the runner imports this module
-    project = pattern_setup(service)
+    organization = service.api("GET", "/api/v2/organizations/?name=Default")["results"][0]["id"]
+    project = pattern_setup(service, organization)
     full, part = counts_of(SCALE_HOSTS, SCALE_OTHERS), counts_of(SCALE_ASYNC_HOSTS, SCALE_ASYNC_OTHERS)
     awx = counts_of(SCALE_AWX_HOSTS, SCALE_AWX_OTHERS)
-    service.api("POST", "/api/v2/inventories/", json={"name": SCALE_INVENTORY, "organization": 1})
+    service.api("POST", "/api/v2/inventories/", json={"name": SCALE_INVENTORY, "organization": organization})
     plans = [("ours-loop", "automation.service, token, plain loops", token_config, False, full, "bs", SCALE_INVENTORY),
              ("ours-async", "automation.service, token, async and async_status", token_config, True, part, "bs",
               SCALE_INVENTORY)]
     if awx_config is not None:
-        service.api("POST", "/api/v2/inventories/", json={"name": SCALE_AWX_INVENTORY, "organization": 1})
+        service.api("POST", "/api/v2/inventories/", json={"name": SCALE_AWX_INVENTORY, "organization": organization})
         plans += [("awx-loop", "awx.awx 24.6.1, token, plain loops", awx_config, False, awx, "bs-awx",
                    SCALE_AWX_INVENTORY),
                   ("awx-async", "awx.awx 24.6.1, token, async and async_status", awx_config, True, awx, "bs-awx",
@@ -175,12 +178,18 @@ def targets(extras):
     return found
 
 
+def markers(extras):
+    return MARKERS[bool((extras.get("at_scale") or {}).get("real"))]
+
+
 def lines(extras, markdown_table):
     """The section of RESULTS.md, between its markers."""
     scale = extras.get("at_scale")
-    out = [START, "## Configuration at scale", ""]
+    start, end = markers(extras)
+    real = bool((scale or {}).get("real"))
+    out = [start, "## Configuration at scale" + (", on the real AWX" if real else ""), ""]
     if not scale:
-        return out + ["Not in this run.", "", END]
+        return out + ["Not in this run.", "", end]
     add = out.append
     add("A configuration as platform teams re-apply theirs every night (`benchmarks/playbooks/pattern.yml`): %d "
         "hosts in one inventory and %d each of job templates, credentials and teams, created in plain loops, then "
@@ -190,9 +199,12 @@ def lines(extras, markdown_table):
         "each other kind (its cost per object is the same whatever their number: a module started and its requests "
         "for every object). Requests and the service's own time come from the service's request log (each request's "
         "duration, as the service measured it); the client's time per object from the start of the play's first "
-        "task to the result of its last."
+        "task to the result of its last.%s"
         % (SCALE_HOSTS, SCALE_OTHERS, scale["runs"], SCALE_ASYNC_HOSTS, SCALE_ASYNC_OTHERS, SCALE_AWX_HOSTS,
-           SCALE_AWX_OTHERS))
+           SCALE_AWX_OTHERS,
+           " Against the real AWX 24.6.1 of `tests/realawx` (its database reset first; nginx's access log gives each "
+           "request's time, `request_time`), with no job run: only the service's time per request differs from the "
+           "reference service's." if real else ""))
     add("")
     rows = [["configuration", "run", "objects", "ms per object (client)", "requests per object",
              "service's ms per object", "host requests", "async_status ms per object", "answers 5xx"]]
@@ -219,5 +231,5 @@ def lines(extras, markdown_table):
     for _group, text, ok, measured in targets(extras):
         add("| %s | %s | %s |" % (text, "yes" if ok else "**no**", measured))
     add("")
-    add(END)
+    add(end)
     return out

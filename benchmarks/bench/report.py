@@ -857,14 +857,16 @@ def scale_report(extras, args, started, elapsed, load):
     targets when it is not there yet)."""
     lines = at_scale.lines(extras, markdown_table)
     lines.insert(2, "")
-    lines.insert(3, "Measured on %s UTC by `%s --scale-only --runs %d` (%.0f s), apart from the rest of this page; "
-                    "load average at the end: %s." % (started.strftime("%Y-%m-%d %H:%M"), ENTRY, args.runs, elapsed, load))
+    lines.insert(3, "Measured on %s UTC by `%s %s --runs %d` (%.0f s), apart from the rest of this page; "
+                    "load average at the end: %s." % (started.strftime("%Y-%m-%d %H:%M"), ENTRY,
+                                                      "--real" if args.real else "--scale-only", args.runs, elapsed, load))
     text = "\n".join(lines[1:-1]) + "\n"
     results = HERE / "RESULTS.md"
-    if not args.no_write and not replace_block(results, at_scale.START, at_scale.END, text):
+    start, end = at_scale.markers(extras)
+    if not args.no_write and not replace_block(results, start, end, text):
         content = results.read_text()
         marker = "## " + TARGET_GROUPS[2][1]
-        content = content.replace(marker, "\n".join([at_scale.START, text + at_scale.END, "", marker]), 1)
+        content = content.replace(marker, "\n".join([start, text + end, "", marker]), 1)
         results.write_text(content)
     for _group, text_, ok, measured in at_scale.targets(extras):
         log("%-4s %s: %s" % ("ok" if ok else "MISS", text_, measured))

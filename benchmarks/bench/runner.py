@@ -410,13 +410,13 @@ class PatternRun:
         self.wall = wall
 
 
-def pattern_setup(service):
+def pattern_setup(service, organization=1):
     """The project the job templates use (a manual project of the service's demo playbooks; one project only may
     use a directory, so the async pattern and the configuration at scale share it)."""
     found = service.api("GET", "/api/v2/projects/?name=bench-pattern")["results"]
     if found:
         return found[0]["name"]
-    body = {"name": "bench-pattern", "organization": 1, "scm_type": "", "local_path": "demo"}
+    body = {"name": "bench-pattern", "organization": organization, "scm_type": "", "local_path": "demo"}
     return service.api("POST", "/api/v2/projects/", json=body)["name"]
 
 
@@ -551,7 +551,11 @@ def run(args, layouts):
     our_collections, info["code"] = snapshot_collection()
     awx_collections = ensure_awx_collection()
     ensure_awx_venv()
-    service = Service(SERVICE_DIR).start(with_idp=sso_wanted())
+    if args.real:
+        from .real import RealService  # the module imports this one
+        service = RealService().start()
+    else:
+        service = Service(SERVICE_DIR).start(with_idp=sso_wanted())
     gateway = None
     notes = list(args.note)
     try:
@@ -672,10 +676,10 @@ def pattern_only(service, configs, args, started, t0):
 def scale_only(service, configs, args, started, t0):
     """The configuration at scale alone (the report rewrites its section of RESULTS.md, the rest kept)."""
     by = {c.key: c for c in configs}
-    extras = {"at_scale": measure_at_scale(service, by["token"], by.get("awx-token"), args.runs)}
+    extras = {"at_scale": measure_at_scale(service, by["token"], by.get("awx-token"), args.runs, real=args.real)}
     for c in configs:
         c.env = None
     data = (extras, args, started, time.time() - t0, "%.2f %.2f %.2f" % os.getloadavg())
-    with open(WORK / "at-scale.pickle", "wb") as fh:
+    with open(WORK / ("at-scale-real.pickle" if args.real else "at-scale.pickle"), "wb") as fh:
         pickle.dump(data, fh)
     return data

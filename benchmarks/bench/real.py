@@ -1,0 +1,81 @@
+"""The real AWX (tests/realawx) as the service a measurement runs against: `--real` measures the configuration
+at scale there, since only the real server's time per request is what a re-apply really costs. Its nginx access
+log (tests/realawx/config/nginx.conf, format `timed`) is the request log: each request's status, its time
+(request_time) and when it ended."""
+import re
+import shlex
+import subprocess
+
+import requests
+
+from .base import ROOT, log
+from .runner import Service
+
+REALAWX = ROOT / "tests" / "realawx" / "realawx"
+LINE = re.compile(r'"(?P<method>[A-Z]+) (?P<target>\S+) [^"]*" (?P<status>\d{3}) \S+ "[^"]*" "[^"]*" '
+                  r'(?P<duration>[\d.]+) \S+ (?P<end>[\d.]+)$')
+
+
+def realawx(*args):
+    out = subprocess.run([str(REALAWX)] + list(args), capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError("realawx %s failed (rc %s):\n%s" % (" ".join(args), out.returncode, out.stderr[-2000:]))
+    return out.stdout
+
+
+class RealService(Service):
+    """The real AWX, built if it is not (tests/realawx/realawx start), its database put back as it was made
+    (reset) so that every run starts alike; stopped at the end when the run started it."""
+
+    def __init__(self):
+        super().__init__(ROOT / "tests" / "realawx")
+        self.started_here = False
+
+    def start(self, with_idp=False):
+        self.started_here = subprocess.run([str(REALAWX), "status"], capture_output=True).returncode != 0
+        log("the real AWX: %s" % ("starting (building it first if it is not built)" if self.started_here
+                                  else "running; its database is put back as it was made"))
+        out = realawx("start")
+        realawx("reset")
+        values = {}
+        for line in out.splitlines():
+            if line.startswith("export "):
+                name, _, value = line[len("export "):].partition("=")
+                values[name] = shlex.split(value)[0]
+        self.values = values
+        self.url = values["SERVICE_URL"]
+        self.ca = values["SERVICE_CA_PATH"]
+        self.username = values["SERVICE_ADMIN_USERNAME"]
+        self.password = values["SERVICE_ADMIN_PASSWORD"]
+        self.access_log = realawx("path").strip() + "/logs/nginx-access.log"
+        self.http = requests.Session()
+        self.http.trust_env = False
+        self.http.auth = (self.username, self.password)
+        return self
+
+    def stop(self):
+        if self.started_here:
+            realawx("stop")
+
+    def manage(self, *args):
+        raise RuntimeError("the real AWX has no svcctl manage")
+
+    def log_lines(self):
+        try:
+            with open(self.access_log) as fh:
+                return fh.read().splitlines()
+        except FileNotFoundError:
+            return []
+
+    def since(self, mark):
+        entries = []
+        for line in self.log_lines()[mark:]:
+            found = LINE.search(line)
+            if found is None:
+                continue
+            duration = float(found.group("duration"))
+            path, _, query = found.group("target").partition("?")
+            entries.append({"t": float(found.group("end")) - duration, "duration": duration,
+                            "method": found.group("method"), "path": path, "query": query,
+                            "status": int(found.group("status"))})
+        return entries
