@@ -1,0 +1,14 @@
+"""Write every organization, team and user of the gateway at the real controller behind it
+(svcctl start --layout gateway --controller URL runs it once the controller answers)."""
+from django.core.management.base import BaseCommand, CommandError
+
+from refsvc.gateway import controller
+
+
+class Command(BaseCommand):
+    help = "write the gateway's organizations, teams and users at the controller behind it"
+
+    def handle(self, *args, **options):
+        if not controller.enabled():
+            raise CommandError("no controller behind this gateway (svcctl start --controller URL)")
+        controller.push_all()
