@@ -105,12 +105,16 @@ def ansible_id(obj):
 # -- the token
 
 def _claims_objects(user):
-    """``objects`` and ``object_roles``: the organizations the user is a member or an admin of."""
+    """``objects`` and ``object_roles``: the organizations the user is a member or an admin of, the
+    teams it is a member or an admin of (the gateway's memberships, refsvc/rbac/gateway.py)."""
+    from refsvc.rbac import registry
+    from refsvc.rbac.models import Team
     from refsvc.svc.models import Organization
 
     objects = {"organization": [], "team": []}
     roles = {}
     index = {}
+    team_index = {}
 
     def org_index(org):
         if org.pk not in index:
@@ -125,6 +129,17 @@ def _claims_objects(user):
         for org in orgs.order_by("id"):
             entry = roles.setdefault(role_name, {"content_type": "organization", "objects": []})
             entry["objects"].append(org_index(org))
+    for team in Team.objects.select_related("organization").order_by("id"):
+        held = registry.roles_of(team, create=False)
+        for field, role_name in (("member_role", "Team Member"), ("admin_role", "Team Admin")):
+            if field in held and held[field].members.filter(pk=user.pk).exists():
+                if team.pk not in team_index:
+                    team_index[team.pk] = len(objects["team"])
+                    objects["team"].append({
+                        "ansible_id": ansible_id(team), "name": team.name, "org": org_index(team.organization),
+                    })
+                entry = roles.setdefault(role_name, {"content_type": "team", "objects": []})
+                entry["objects"].append(team_index[team.pk])
     return objects, roles
 
 
