@@ -200,8 +200,6 @@ class ControllerProxyView(APIView):
             pass
 
     def handle(self, request, *args, **kwargs):
-        from ansible_base.oauth2_provider.permissions import OAuth2ScopePermission
-
         user = request.user
         authenticated = bool(user and user.is_authenticated)
         try:
@@ -209,11 +207,6 @@ class ControllerProxyView(APIView):
         except Exception:
             authenticator = None
         request._request.svc_auth = getattr(authenticator, "kind", None) or "anonymous"
-        if authenticated and not OAuth2ScopePermission().has_permission(request, self):
-            return HttpResponse(
-                json.dumps({"detail": "You do not have permission to perform this action."}),
-                status=403, content_type="application/json",
-            )
         headers = {name: request.headers[name] for name in FORWARDED_REQUEST_HEADERS if name in request.headers}
         headers["X-Forwarded-Proto"] = request.scheme
         headers["X-Forwarded-Host"] = request.get_host()
