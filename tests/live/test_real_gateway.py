@@ -23,7 +23,10 @@ import pytest
 
 from .playbook import run_playbook
 
-ROOT = Path(__file__).resolve().parents[2]
+# The repository: the reference service's (ansible-test units runs this file from a copy of the
+# collection, where tests/service links to the repository's).
+_COLLECTION = next(p for p in Path(__file__).resolve().parents if (p / "galaxy.yml").is_file())
+ROOT = (_COLLECTION / "tests" / "service").resolve().parent.parent
 REALAWX = ROOT / "tests" / "realawx" / "realawx"
 GATEWAY = ROOT / "tests" / "realawx" / "gateway"
 
