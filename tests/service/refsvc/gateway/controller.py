@@ -257,10 +257,12 @@ def _resource_type(obj):
 
 
 def _resource_data(obj, kind):
+    """The gateway's shared fields (django-ansible-base 2025.12.3's types, the gateway's); a controller
+    whose types share fewer ignores the others (AWX 24.6.1's, 2024.7.1: no description)."""
     if kind == "shared.organization":
-        return {"name": obj.name}
+        return {"name": obj.name, "description": obj.description}
     if kind == "shared.team":
-        return {"name": obj.name, "organization": ansible_id(obj.organization)}
+        return {"name": obj.name, "organization": ansible_id(obj.organization), "description": obj.description}
     return {
         "username": obj.username,
         "email": obj.email,
