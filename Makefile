@@ -16,6 +16,8 @@ BENCH_ARGS ?=
 # The port of the real AWX (make real-service-start); empty: its own default, 18143.
 REAL_SERVICE_PORT ?=
 REALAWX := tests/realawx/realawx
+# svcctl start's arguments for the gateway in front of the real AWX (make real-gateway-start).
+REAL_GATEWAY_ARGS ?=
 
 # Every recipe uses the project's virtualenv first, and finds the collection
 # through the symlink that `collection-path` makes.
@@ -59,7 +61,7 @@ TEST_STEPS := real-service integration-unchecked awx-suite-reference real-checke
 TEST_JOBS ?= 3
 
 .DEFAULT_GOAL := help
-.PHONY: help venv system-deps idp-packages collection-path demo test $(TEST_STEPS) integration integration-gateway integration-real diffcheck awx-suite awx-suite-reference awx-suite-real awx-suite-real-recorded build clean bench matrix real-service real-service-start real-service-stop real-service-reset
+.PHONY: help venv system-deps idp-packages collection-path demo test $(TEST_STEPS) integration integration-gateway integration-real diffcheck awx-suite awx-suite-reference awx-suite-real awx-suite-real-recorded build clean bench matrix real-service real-service-start real-service-stop real-service-reset real-gateway-start real-gateway-stop
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 20
@@ -187,6 +189,12 @@ real-service-stop:  ## stop the real AWX
 
 real-service-reset:  ## put the real AWX's freshly provisioned database back (about 15 s)
 	@$(REALAWX) reset
+
+real-gateway-start: real-service  ## start the real AWX behind a platform gateway (the reference gateway on https://127.0.0.1:18144, or REAL_GATEWAY_PORT, forwarding /api/controller/ with a signed X-DAB-JW-TOKEN; REAL_GATEWAY_ARGS: svcctl start's, such as --with-idp); prints the gateway's SERVICE_* export lines
+	@tests/realawx/gateway start $(REAL_GATEWAY_ARGS)
+
+real-gateway-stop:  ## stop the gateway and the real AWX behind it; puts the real AWX's usual settings and provisioned database back
+	@tests/realawx/gateway stop
 
 build: venv  ## build the collection artifact (automation-service-<version>.tar.gz)
 	ansible-galaxy collection build --force .

@@ -39,3 +39,12 @@ class GatewayConfig(AppConfig):
         from refsvc.gateway.sso import adapt
 
         adapt()
+
+        # A real controller behind the gateway gets the gateway's organizations, teams and users
+        # as soon as they change (refsvc/gateway/controller.py).
+        from django.conf import settings
+
+        if getattr(settings, "GATEWAY_CONTROLLER", None):
+            from refsvc.gateway import signals
+
+            signals.connect()

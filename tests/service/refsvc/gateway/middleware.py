@@ -4,6 +4,7 @@ controller behind a platform gateway does (its OPTIONAL_API_URLPATTERN_PREFIX
 "controller"); the controller's own /api/v2/ is not reachable through the gateway."""
 import re
 
+from django.conf import settings
 from django.http import JsonResponse
 
 CONTROLLER = "/api/controller/"
@@ -20,6 +21,10 @@ class LayoutMiddleware:
 
     def __call__(self, request):
         path = request.path_info
+        if path.startswith(CONTROLLER) and settings.GATEWAY_CONTROLLER:
+            # A real controller answers (refsvc.gateway.controller): its paths and links as they are.
+            request.svc_controller = True
+            return self.get_response(request)
         if path.startswith(CONTROLLER):
             request.path_info = "/api/" + path[len(CONTROLLER):]
             request.path = request.path_info

@@ -87,6 +87,20 @@ LOGGING = dict(LOGGING)  # noqa: F405
 LOGGING["loggers"] = {"ansible_base.authentication.urls": {"level": "CRITICAL"}}
 MIGRATION_MODULES = {"dab_oauth2_provider": None, "dab_authentication": None}
 
+# A real controller behind the gateway (svcctl start --layout gateway --controller URL, which
+# writes DIR/controller.json): /api/controller/ is forwarded to it (refsvc/gateway/controller.py)
+# instead of being served by the service's own apps.
+def _controller():
+    import json as _json
+
+    try:
+        return _json.loads((INSTANCE_DIR / "controller.json").read_text())  # noqa: F405
+    except (OSError, ValueError):
+        return None
+
+
+GATEWAY_CONTROLLER = _controller()
+
 # Single sign-on through django-ansible-base's authenticators (refsvc/gateway/sso.py).
 from refsvc.gateway.sso import configure as _configure_sso  # noqa: E402
 

@@ -1,16 +1,18 @@
 """URLs of the gateway layout: the gateway's API (/api/, /api/gateway/), the controller's
 (served by the service's apps; refsvc.gateway.middleware moves it under /api/controller/)."""
 from ansible_base.lib.dynamic_config import dynamic_urls
-from django.urls import include, path
+from django.conf import settings
+from django.urls import include, path, re_path
 
 from ansible_base.lib.utils.views.django_app_api import AnsibleBaseDjangoAppApiView
 from refsvc import urls as controller_urls
 from refsvc.rbac import gateway as rbac_gateway
-from . import views
+from . import controller, views
 
 gateway_v1 = [
     path("", views.GatewayV1RootView.as_view()),
     path("ping/", views.PingView.as_view()),
+    path("jwt_key/", views.JwtKeyView.as_view()),
     path("login/", views.login_view),
     path("logout/", views.logout_view),
     path("me/", views.MeView.as_view()),
@@ -36,6 +38,9 @@ urlpatterns = [
     # Single sign-on through the authenticators: social_django's views (refsvc/gateway/sso_urls.py).
     path("api/gateway/social/", include("refsvc.gateway.sso_urls", namespace="social")),
 ] + [p for p in controller_urls.urlpatterns if str(p.pattern) not in ("api/", "sso/")]
+if settings.GATEWAY_CONTROLLER:
+    # A real controller behind the gateway answers everything under /api/controller/.
+    urlpatterns.insert(0, re_path(r"^api/controller/", controller.ControllerProxyView.as_view()))
 
 handler404 = controller_urls.handler404
 

@@ -96,6 +96,24 @@ class PingView(GatewayMixin, APIView):
         return Response({"version": settings.GATEWAY_VERSION, "pong": True, "status": "good", "db_connected": True})
 
 
+class JwtKeyView(APIView):
+    """The public key of the tokens the gateway gives the services it forwards to (PEM), where
+    django-ansible-base's jwt_consumer fetches it (``ANSIBLE_BASE_JWT_KEY`` the gateway's URL:
+    ``<url>/api/gateway/v1/jwt_key/``, ``ansible_base/jwt_consumer/common/cert.py``)."""
+
+    authentication_classes = []
+    permission_classes = []
+
+    def get(self, request):
+        from django.http import Http404, HttpResponse
+
+        from refsvc.gateway import controller
+
+        if not controller.enabled():
+            raise Http404
+        return HttpResponse(controller.public_key(), content_type="text/plain")
+
+
 # The login and logout pages: the controller's (a Django session login with CSRF), at the
 # gateway's paths; the session cookie is the gateway's (gateway_sessionid).
 def login_view(request):

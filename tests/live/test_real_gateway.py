@@ -1,0 +1,155 @@
+"""The real AWX 24.6.1 behind the reference gateway (tests/realawx/gateway, make real-gateway-start):
+a request to the gateway's /api/controller/ reaches the real AWX, through its own nginx, as the
+gateway's user (a signed X-DAB-JW-TOKEN), and the collection's modules work through it.
+
+Skipped when the real AWX is not built (make real-service). The real AWX is held for the test's
+duration (tests/realawx/realawx hold, as the other users of it take turns), started behind a
+gateway of the test's own, and put back afterwards (its usual settings, its provisioned
+database; running again when it ran before)."""
+
+import fcntl
+import json
+import os
+import shlex
+import ssl
+import subprocess
+import urllib.error
+import urllib.request
+import uuid
+import base64
+from pathlib import Path
+
+import pytest
+
+from .playbook import run_playbook
+
+# The repository: the reference service's (ansible-test units runs this file from a copy of the
+# collection, where tests/service links to the repository's).
+_COLLECTION = next(p for p in Path(__file__).resolve().parents if (p / "galaxy.yml").is_file())
+ROOT = (_COLLECTION / "tests" / "service").resolve().parent.parent
+REALAWX = ROOT / "tests" / "realawx" / "realawx"
+GATEWAY = ROOT / "tests" / "realawx" / "gateway"
+
+
+def _install():
+    if not REALAWX.exists():
+        return None
+    result = subprocess.run([str(REALAWX), "path"], capture_output=True, text=True)
+    path = Path(result.stdout.strip())
+    return path if result.returncode == 0 and (path / ".build" / "complete").is_file() else None
+
+
+INSTALL = _install()
+pytestmark = pytest.mark.skipif(INSTALL is None, reason="the real AWX is not built (make real-service builds it)")
+
+
+def _free_port():
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def gateway(tmp_path_factory):
+    """The gateway's SERVICE_* values, the real AWX behind it; the real AWX held meanwhile."""
+    held = None
+    if not os.environ.get("REALAWX_HELD"):
+        held = open(str(INSTALL) + ".hold", "w")
+        fcntl.flock(held, fcntl.LOCK_EX)
+    env = dict(os.environ, REAL_GATEWAY_DIR=str(tmp_path_factory.mktemp("real-gateway")),
+               REAL_GATEWAY_PORT=str(_free_port()), REALAWX_HELD="1")
+    try:
+        result = subprocess.run([str(GATEWAY), "start"], capture_output=True, text=True, env=env, timeout=900)
+        assert result.returncode == 0, result.stderr[-4000:]
+        values = {}
+        for line in result.stdout.splitlines():
+            if line.startswith("export "):
+                name, _, value = line[len("export "):].partition("=")
+                values[name] = shlex.split(value)[0] if value else ""
+        yield values
+    finally:
+        subprocess.run([str(GATEWAY), "stop"], capture_output=True, text=True, env=env, timeout=600)
+        if held is not None:
+            held.close()
+
+
+def _request(gateway, method, path, data=None, auth=None, token=None):
+    body = json.dumps(data).encode() if data is not None else None
+    request = urllib.request.Request(gateway["SERVICE_URL"] + path, data=body, method=method)
+    if token:
+        request.add_header("Authorization", "Bearer " + token)
+    else:
+        username, password = auth or (gateway["SERVICE_ADMIN_USERNAME"], gateway["SERVICE_ADMIN_PASSWORD"])
+        request.add_header("Authorization", "Basic " + base64.b64encode(("%s:%s" % (username, password)).encode()).decode())
+    if body is not None:
+        request.add_header("Content-Type", "application/json")
+    context = ssl.create_default_context(cafile=gateway["SERVICE_CA_PATH"])
+    try:
+        with urllib.request.urlopen(request, context=context, timeout=120) as response:
+            return response.status, json.loads(response.read() or b"null")
+    except urllib.error.HTTPError as exc:
+        raw = exc.read()
+        return exc.code, json.loads(raw) if raw else None
+
+
+def _access_log():
+    return (INSTALL / "logs" / "nginx-access.log").read_text().splitlines()
+
+
+def test_a_gateway_user_is_that_user_at_the_real_controller(gateway):
+    username, password = "gw-" + uuid.uuid4().hex[:8], "Gw-" + uuid.uuid4().hex
+    status, data = _request(gateway, "POST", "/api/gateway/v1/users/",
+                            {"username": username, "password": password, "email": username + "@example.com"})
+    assert status == 201, data
+    before = len(_access_log())
+    status, data = _request(gateway, "GET", "/api/controller/v2/me/", auth=(username, password))
+    assert status == 200, data
+    me = data["results"][0]
+    assert (me["username"], me["email"], me["is_superuser"]) == (username, username + "@example.com", False)
+    # the controller's copy of the gateway's user: the gateway's ansible_id (its resource API)
+    assert me["summary_fields"]["resource"]["resource_type"] == "shared.user"
+    assert me["url"].startswith("/api/controller/v2/users/")
+    # answered by the real AWX, through its nginx
+    assert any('"GET /api/controller/v2/me/ HTTP/1.1" 200' in line for line in _access_log()[before:])
+
+
+def test_a_gateway_token_is_the_administrator_at_the_real_controller(gateway):
+    status, data = _request(gateway, "POST", "/api/gateway/v1/tokens/", {"description": "real gateway", "scope": "write"})
+    assert status == 201, data
+    status, data = _request(gateway, "GET", "/api/controller/v2/me/", token=data["token"])
+    assert status == 200, data
+    assert data["results"][0]["username"] == gateway["SERVICE_ADMIN_USERNAME"]
+    assert data["results"][0]["is_superuser"] is True
+
+
+def test_the_real_controller_refuses_to_create_an_organization_itself(gateway):
+    status, data = _request(gateway, "POST", "/api/controller/v2/organizations/", {"name": "not-here"})
+    assert (status, data) == (403, {"detail": "Creation of this resource is not allowed. Create this resource via "
+                                              "the platform ingress."})
+
+
+def test_modules_write_through_the_gateway_and_change_nothing_the_second_time(gateway, tmp_path):
+    suffix = uuid.uuid4().hex[:8]
+    tasks = [
+        {"automation.service.organization": {"name": "org-" + suffix}, "register": "org"},
+        {"automation.service.inventory": {"name": "inv-" + suffix, "organization": "org-" + suffix}, "register": "inv"},
+        {"automation.service.host": {"name": "host-" + suffix, "inventory": "inv-" + suffix}, "register": "host"},
+        {"ansible.builtin.copy": {"dest": str(tmp_path / "changed.json"),
+                                  "content": "{{ [org.changed, inv.changed, host.changed] | to_json }}"}},
+    ]
+    env = {
+        "SERVICE_URL": gateway["SERVICE_URL"], "SERVICE_CA_PATH": gateway["SERVICE_CA_PATH"],
+        "SERVICE_USERNAME": gateway["SERVICE_ADMIN_USERNAME"], "SERVICE_PASSWORD": gateway["SERVICE_ADMIN_PASSWORD"],
+    }
+    before = len(_access_log())
+    code, output = run_playbook(tmp_path, tasks, env=env, module_defaults={"service_auth": "session"})
+    assert code == 0, output
+    assert json.loads((tmp_path / "changed.json").read_text()) == [True, True, True]
+    forwarded = _access_log()[before:]
+    assert any('"POST /api/controller/v2/inventories/ HTTP/1.1" 201' in line for line in forwarded)
+    assert any('"POST /api/controller/v2/hosts/ HTTP/1.1" 201' in line for line in forwarded)
+    code, output = run_playbook(tmp_path, tasks, env=env, module_defaults={"service_auth": "session"})
+    assert code == 0, output
+    assert json.loads((tmp_path / "changed.json").read_text()) == [False, False, False]
