@@ -42,8 +42,8 @@ MATRIX ?=
 # builds the real AWX when the cache lacks it: integration, which does not need it, comes next so
 # that only one step waits for the build; when the build is cached, the three longest start at
 # once); the two
-# steps that use the real AWX (real-checked and awx-suite-real-recorded) take turns through
-# tests/realawx/realawx hold, and are far apart in the list so that they seldom wait.
+# steps that use the real AWX (real-checked, awx-suite-real-recorded and real-gateway-live) take
+# turns through tests/realawx/realawx hold, and are far apart in the list so that they seldom wait.
 # Our integration targets run on the real AWX through the differential check (real-checked:
 # integration-real and diffcheck in one run: each request goes to the real AWX, whose answer the
 # target gets, and to the reference service, whose answer must match), on the reference service
@@ -57,7 +57,7 @@ MATRIX ?=
 # (awx-suite-real-recorded: both are fixed at 24.6.1, so that result cannot change; make
 # awx-suite-real records it again).
 TEST_STEPS := real-service integration-unchecked awx-suite-reference real-checked integration-gateway units matrix-ci pytest \
-    docs sanity awx-suite-real-recorded importer lint changelog-lint ee
+    docs sanity awx-suite-real-recorded importer lint changelog-lint ee real-gateway-live
 TEST_JOBS ?= 3
 
 .DEFAULT_GOAL := help
@@ -192,6 +192,9 @@ real-service-reset:  ## put the real AWX's freshly provisioned database back (ab
 
 real-gateway-start: real-service  ## start the real AWX behind a platform gateway (the reference gateway on https://127.0.0.1:18144, or REAL_GATEWAY_PORT, forwarding /api/controller/ with a signed X-DAB-JW-TOKEN; REAL_GATEWAY_ARGS: svcctl start's, such as --with-idp); prints the gateway's SERVICE_* export lines
 	@tests/realawx/gateway start $(REAL_GATEWAY_ARGS)
+
+real-gateway-live: venv system-deps collection-path real-service  ## the live tests of the real AWX behind the gateway (tests/live/test_real_gateway.py), holding the real AWX
+	tests/realawx/realawx hold python -m pytest -p no:cacheprovider tests/live/test_real_gateway.py
 
 real-gateway-stop:  ## stop the gateway and the real AWX behind it; puts the real AWX's usual settings and provisioned database back
 	@tests/realawx/gateway stop
