@@ -124,7 +124,7 @@ class Held:
         url = self._url(client, obj)
         if url is None or obj.get(name_field) is None:
             return None
-        self.objects[url] = obj
+        self.objects[url] = copy.deepcopy(obj)    # the caller may change its own
         name = to_text(obj[name_field])
         self.found[(key, name)] = url
         if listed is not None:
@@ -234,7 +234,7 @@ class Held:
                 name_field = key[1]
                 if answer.get(name_field) is None:
                     continue
-                self.objects[url] = answer
+                self.objects[url] = copy.deepcopy(answer)
                 renamed = to_text(answer[name_field])
                 if renamed != name:     # held under its new name
                     del self.found[(key, name)]
