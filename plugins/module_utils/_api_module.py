@@ -413,6 +413,14 @@ class ApiTask:
         return found
 
     def _find(self, endpoint, value, text, params, name_field='name'):
+        held = self.held
+        if held is not None and (is_id(value) or '++' in text):
+            # by id or named URL: the same look-up again in this loop is answered by what the first found
+            return held.again(self, (endpoint, value, params),
+                              lambda: self._find_here(endpoint, value, text, params, name_field))
+        return self._find_here(endpoint, value, text, params, name_field)
+
+    def _find_here(self, endpoint, value, text, params, name_field='name'):
         if '++' in text:
             try:
                 found = self.client.get('%s/%s' % (endpoint, quote(text, safe='+')))

@@ -167,6 +167,20 @@ class Held:
             self.missed[api.client.url(endpoint)] = (key, name_field, name)
         return obj
 
+    def again(self, api, asked, read):
+        """The object ``read()`` finds, held for the same look-up ``asked`` again (by id or named URL): only
+        one found, never "not found"."""
+        key = ('again', to_text(repr(asked)))
+        url = self.found.get((key, ''))
+        if url in self.objects:
+            return copy.deepcopy(self.objects[url])
+        obj = read()
+        url = self._url(api.client, obj)
+        if url is not None:
+            self.objects[url] = copy.deepcopy(obj)
+            self.found[(key, '')] = url
+        return obj
+
     def expect(self, api, endpoint, name_field, params):
         """Count a look-up that a job about to be forked will make (the worker does not make it), and read
         the list now when that pays, for the job to inherit it."""

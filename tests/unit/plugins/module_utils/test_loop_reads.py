@@ -45,7 +45,10 @@ class FakeService:
         self.sent.append(dict(params))
         size = min(int(params.pop('page_size', 25)), 200)
         page = int(params.pop('page', 1))
-        found = [h for h in self.hosts if all(str(h.get(k)) == str(v) for k, v in params.items())]
+        either = dict((k[4:], v) for k, v in params.items() if k.startswith('or__'))
+        both = dict((k, v) for k, v in params.items() if not k.startswith('or__'))
+        found = [h for h in self.hosts if all(str(h.get(k)) == str(v) for k, v in both.items())
+                 and (not either or any(str(h.get(k)) == str(v) for k, v in either.items()))]
         results = found[(page - 1) * size:page * size]
         more = page * size < len(found)
         query = '&'.join('%s=%s' % item for item in sorted(dict(params, page=page + 1, page_size=size).items()))
@@ -175,3 +178,15 @@ def test_another_task_holds_nothing_of_the_last():
     assert _loop_reads.for_task(('task', 'localhost')) is first
     assert _loop_reads.for_task(('next task', 'localhost')) is not first
     assert _loop_reads.for_task(('task', 'localhost')) is not first
+
+
+def test_a_lookup_by_id_again_costs_nothing_until_the_object_is_written():
+    service = FakeService(inventory(3))
+    reads = _loop_reads.for_task(('task', 'localhost'))
+    for _ in range(5):
+        assert task(service, reads).lookup('hosts', '2', inventory__name='big')['name'] == 'big-0001'
+    assert len(service.sent) == 1
+    held = next(iter(reads.held.values()))
+    held.wrote(service, 'DELETE', ORIGIN + '/api/v2/hosts/2/', None)
+    task(service, reads).lookup('hosts', '2', inventory__name='big')
+    assert len(service.sent) == 2
