@@ -40,6 +40,8 @@ import json
 
 from ansible.module_utils.common.text.converters import to_text
 
+from ansible_collections.automation.service.plugins.module_utils._errors import ServiceError
+
 # The service's largest page size (AWX's max_page_size).
 PAGE_SIZE = 200
 # The look-up (of one endpoint and scope, not answered from what is held) that first reads a page of the list.
@@ -92,6 +94,7 @@ class HeldList:
     def __init__(self, total):
         self.total = total
         self.complete = False
+        self.refused = False    # its read failed: not tried again
         self.names = {}   # name -> URLs
 
     def add(self, name, url):
@@ -193,7 +196,16 @@ class Held:
         self.read_list(api, endpoint, key, name_field, scope)
 
     def read_list(self, api, endpoint, key, name_field, scope):
-        """Read the list of ``endpoint`` in ``scope`` when the look-ups counted say it pays (see above)."""
+        """Read the list of ``endpoint`` in ``scope`` when the look-ups counted say it pays (see above). A list
+        read that fails (the service refuses it, or is away) is not tried again in this task: the look-ups go on
+        one by one, and say what fails."""
+        try:
+            self._read_list(api, endpoint, key, name_field, scope)
+        except ServiceError:
+            listed = self.lists[key] = HeldList(None)
+            listed.refused = True
+
+    def _read_list(self, api, endpoint, key, name_field, scope):
         count = self.counts.get(key, 0)
         listed = self.lists.get(key)
         if listed is None:
@@ -209,7 +221,7 @@ class Held:
                 listed.complete = True
             for obj in page['results']:
                 self.keep(client, key, name_field, obj, listed)
-        if listed.complete or pages(listed.total) > count:
+        if listed.complete or listed.refused or pages(listed.total) > count:
             return
         client = api.client
         fresh = HeldList(0)

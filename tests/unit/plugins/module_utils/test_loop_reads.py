@@ -8,7 +8,7 @@ import pytest
 
 from ansible_collections.automation.service.plugins.module_utils import _loop_reads
 from ansible_collections.automation.service.plugins.module_utils._api_module import ApiTask, ModuleSpec
-from ansible_collections.automation.service.plugins.module_utils._errors import MultipleFound
+from ansible_collections.automation.service.plugins.module_utils._errors import ApiError, MultipleFound
 
 SPEC = ModuleSpec(dict(), resource='hosts', result_key='host')
 ORIGIN = 'https://service.invalid'
@@ -190,3 +190,19 @@ def test_a_lookup_by_id_again_costs_nothing_until_the_object_is_written():
     held.wrote(service, 'DELETE', ORIGIN + '/api/v2/hosts/2/', None)
     task(service, reads).lookup('hosts', '2', inventory__name='big')
     assert len(service.sent) == 2
+
+
+def test_a_list_read_refused_leaves_the_lookups_one_by_one():
+    service = FakeService(inventory(20))
+    plain_get = service.get
+
+    def get(path, params=None):
+        if 'name' not in (params or {}):
+            service.sent.append(dict(params or {}))
+            raise ApiError('GET %s answered 403: no.' % path, status=403)
+        return plain_get(path, params)
+
+    service.get = get
+    found = loop(service, ['big-%04d' % i for i in range(10)])
+    assert [h['name'] for h in found] == ['big-%04d' % i for i in range(10)]
+    assert len(service.singles()) == 10 and len(service.lists()) == 1
