@@ -200,6 +200,19 @@ options:
       - Tasks that run as a module (on a remote host, or with C(become)) are not counted.
       - V(0) sets no bound. Defaults to V(4). Environment variable E(SERVICE_MAX_REQUESTS_IN_FLIGHT).
     type: int
+  loop_reads:
+    description:
+      - Let the items of a C(loop) (and the C(async) items forked from one worker) share what they read. An
+        object found by name is not asked for again, the names a loop resolves for every item (an inventory, an
+        organization) are read once, and when a loop asks for many objects of one kind in one scope (the hosts
+        of an inventory), the whole list is read at the largest page size and answers the following items.
+      - A list is read only once it costs no more requests than the single look-ups already made; a name that
+        a list held does not have is read once more from the service. A write of the task updates what it holds.
+        Nothing is shared between tasks, hosts or plays, so a change made elsewhere is seen by the next task;
+        during the loop, what the loop read stands. See the performance guide.
+      - Tasks that run as a module (on a remote host, or with C(become)) share nothing.
+      - Defaults to V(true). Environment variable E(SERVICE_LOOP_READS).
+    type: bool
   service_config_file:
     description:
       - A YAML, JSON or INI file (as C(tower_cli.cfg)) with keys C(host), C(username), C(password),
@@ -336,6 +349,9 @@ options:
   max_requests_in_flight:
     env:
       - name: SERVICE_MAX_REQUESTS_IN_FLIGHT
+  loop_reads:
+    env:
+      - name: SERVICE_LOOP_READS
   service_config_file:
     env:
       - name: SERVICE_CONFIG_FILE

@@ -236,7 +236,8 @@ class ModuleSpec:
 class ApiTask:
     """One task: parameters, modes, a lazily connected client, and the verbs."""
 
-    def __init__(self, spec, params, check_mode=False, diff=False, environ=None, no_log_values=None, bounded=False):
+    def __init__(self, spec, params, check_mode=False, diff=False, environ=None, no_log_values=None, bounded=False,
+                 reads=None):
         self.spec = spec
         self.given = params
         self.params = MappingProxyType(params)
@@ -257,6 +258,10 @@ class ApiTask:
         self.scope_objects = {}
         self.found = {}
         self._client = None
+        # The reads the items of the task's loop share (a LoopReads, see _loop_reads), None for none; the
+        # loop_reads option turns them off.
+        self.reads = reads
+        self._held = None
 
     def warn(self, message):
         self.warnings.append(message)
@@ -340,7 +345,23 @@ class ApiTask:
                 if value:
                     self.no_log_values.add(to_text(value))
             self._client = connect(options, warn=self.warn, environ=self.environ, bounded=self.bounded)
+            if self.held is not None:
+                held = self._held
+                self._client.on_write = lambda method, url, response: held.wrote(self._client, method, url, response)
         return self._client
+
+    @property
+    def held(self):
+        """What the items of this task's loop hold for its service and credentials (a Held); None when
+        nothing is shared (a module, or ``loop_reads`` off)."""
+        if self._held is None and self.reads is not None:
+            from ansible_collections.automation.service.plugins.module_utils._loop_reads import identity
+            options = resolve(self.params, self.environ)
+            if options.get('loop_reads'):
+                self._held = self.reads.held_for(identity(options))
+            else:
+                self.reads = None
+        return self._held
 
     @property
     def writes_sent(self):
@@ -353,7 +374,12 @@ class ApiTask:
         """The one object matching ``filters`` (None when there is none)."""
         params = dict((k, v) for k, v in filters.items() if v is not None)
         params['page_size'] = 2
-        page = self.client.get(endpoint, params=params)
+        return self.only_one(endpoint, params, self.client.get(endpoint, params=params))
+
+    def only_one(self, endpoint, params, page):
+        """The one object of ``page``, the answer to ``params`` (None when there is none); MultipleFound when
+        it holds more than one."""
+        filters = dict((k, v) for k, v in params.items() if k != 'page_size')
         results = page.get('results', []) if isinstance(page, dict) else []
         count = page.get('count', len(results)) if isinstance(page, dict) else len(results)
         if len(results) > 1 or count > 1:
@@ -378,7 +404,7 @@ class ApiTask:
             params = dict(filters, **{name_field: text})
         found = None
         if text:
-            found = self._find(endpoint, value, text, params)
+            found = self._find(endpoint, value, text, params, name_field)
         if found is None and required:
             if missing:
                 raise NotFound(missing % (value,), total_results=0)
@@ -386,7 +412,15 @@ class ApiTask:
             raise NotFound('%s: %s.' % (said, wanted_one(endpoint, params, 0, self.client)), total_results=0)
         return found
 
-    def _find(self, endpoint, value, text, params):
+    def _find(self, endpoint, value, text, params, name_field='name'):
+        held = self.held
+        if held is not None and (is_id(value) or '++' in text):
+            # by id or named URL: the same look-up again in this loop is answered by what the first found
+            return held.again(self, (endpoint, value, params),
+                              lambda: self._find_here(endpoint, value, text, params, name_field))
+        return self._find_here(endpoint, value, text, params, name_field)
+
+    def _find_here(self, endpoint, value, text, params, name_field='name'):
         if '++' in text:
             try:
                 found = self.client.get('%s/%s' % (endpoint, quote(text, safe='+')))
@@ -395,6 +429,9 @@ class ApiTask:
             if isinstance(found, dict) and found.get('id') is not None:
                 return found
         if not is_id(value):
+            held = self.held
+            if held is not None and params.get(name_field) == text:
+                return held.find(self, endpoint, name_field, params)
             return self.get_one(endpoint, **params)
         page = self.client.get(endpoint, params=dict(params, page_size=10))
         results = page.get('results', []) if isinstance(page, dict) else []

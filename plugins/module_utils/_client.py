@@ -356,6 +356,8 @@ class Client:
         self.max_retry_seconds = options.get('request_retry_max_seconds') or 60.0
         self.auth = auth
         self.writes_sent = 0  # the API writes (not logins) this client has tried to send
+        # on_write(method, url, response): told of each API write answered (the reads a loop shares follow it)
+        self.on_write = None
         # service_layout: awx or gateway as given; auto is found by find_layout (connect() calls it), until
         # then the AWX layout, as a client made without connect() always had.
         self.layout = Layout.named(options.get('service_layout')) or Layout.awx()
@@ -484,6 +486,8 @@ class Client:
             body = body.encode('utf-8')
         if with_auth and method not in READS:
             self.writes_sent += 1   # tried, whatever comes of it
+        if self.on_write is not None and with_auth and method not in READS:
+            self.on_write(method, url.split('?')[0], None)
         renewed = False
         while True:
             send_headers = dict(request_headers)
@@ -509,6 +513,8 @@ class Client:
                 renewed = True
                 if self.auth.renew(self):
                     continue
+            if self.on_write is not None and with_auth and method not in READS:
+                self.on_write(method, url.split('?')[0], response)
             return response
 
     def _exchange(self, method, url, body, headers):

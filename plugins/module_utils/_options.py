@@ -56,6 +56,7 @@ OPTIONS = {
     'request_retries': ('int', [], ['SERVICE_REQUEST_RETRIES'], {}),
     'request_retry_max_seconds': ('float', [], ['SERVICE_REQUEST_RETRY_MAX_SECONDS'], {}),
     'max_requests_in_flight': ('int', [], ['SERVICE_MAX_REQUESTS_IN_FLIGHT'], {}),
+    'loop_reads': ('bool', [], ['SERVICE_LOOP_READS'], {}),
     'service_config_file': ('path', ['controller_config_file'],
                             ['SERVICE_CONFIG_FILE', 'CONTROLLER_CONFIG_FILE', 'TOWER_CONFIG_FILE'], {}),
 }
@@ -70,6 +71,7 @@ DEFAULTS = {
     'service_sso_allow_insecure_idp': False,
     'request_retry_max_seconds': 60.0,
     'max_requests_in_flight': 4,
+    'loop_reads': True,
 }
 
 # Config-file keys (tower_cli.cfg names first, then ours) for each option.
@@ -93,6 +95,7 @@ CONFIG_KEYS = {
     'request_retries': ('request_retries',),
     'request_retry_max_seconds': ('request_retry_max_seconds',),
     'max_requests_in_flight': ('max_requests_in_flight',),
+    'loop_reads': ('loop_reads',),
 }
 
 _TRUE = ('1', 'true', 'yes', 'on', 'y', 't')

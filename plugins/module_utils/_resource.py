@@ -166,6 +166,15 @@ class Resource:
             existing = api.lookup(self.endpoint, new_name, self.name, **where)
         return existing
 
+    def read_ahead(self, api):
+        """For an async item about to be forked: count the look-up find() will make of the object named, in the
+        worker's shared reads (see _loop_reads), without making it."""
+        value = api.params.get(self.name)
+        held = api.held
+        if held is None or value is None or is_id(value) or '++' in str(value) or not str(value):
+            return
+        held.expect(api, self.endpoint, self.name, dict(self.scope_filter(api), **{self.name: str(value)}))
+
     def locate(self, api):
         """``(existing, source)``: the object named, and with ``copy_from`` (awx.awx's option) the
         object to copy when the one named is missing; ``existing`` is then what the copy will be,

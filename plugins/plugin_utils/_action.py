@@ -30,6 +30,7 @@ from ansible_collections.automation.service.plugins.module_utils._api_module imp
     ApiTask, flattened, infinite_ints, loosened, narrow_token_dict_no_log, nested_type_error,
 )
 from ansible_collections.automation.service.plugins.module_utils._errors import NotFound
+from ansible_collections.automation.service.plugins.module_utils._loop_reads import for_task
 from ansible_collections.automation.service.plugins.plugin_utils import _async_job
 
 COLLECTION = 'automation.service'
@@ -87,6 +88,7 @@ class ServiceAction(ActionBase):
         result = super(ServiceAction, self).run(tmp, task_vars)
         del tmp  # tmp no longer has any effect
         self.args, ignored = self.code().SPEC.without_unknown(self._task.args)
+        self.host_name = (task_vars or {}).get('inventory_hostname')
         if self.in_controller():
             result.update(self.start_job() if self._task.async_val else self.run_here())
         else:
@@ -109,13 +111,33 @@ class ServiceAction(ActionBase):
         prepared = self.prepare()
         if isinstance(prepared, dict):
             return _async_job.start(lambda: prepared, async_dir, 0)
+        self.read_ahead(prepared[0])
         return _async_job.start(lambda: self.execute_in_job(*prepared), async_dir, int(self._task.async_val))
+
+    def read_ahead(self, code):
+        """Before a job is forked: count the look-up by name it will make, and read the list of its
+        scope here when that pays (see _loop_reads), so that this job and the next ones inherit it. The
+        worker's own task (and client) are not the job's. Whatever fails here, the job meets and says."""
+        resource = getattr(code, 'RESOURCE', None)
+        read_ahead = getattr(resource, 'read_ahead', None)
+        if read_ahead is None:
+            return
+        prepared = self.prepare()
+        if isinstance(prepared, dict):
+            return
+        api = prepared[2]
+        try:
+            api.execute(read_ahead)
+        except Exception:  # the job meets it again, and says it
+            pass
 
     def execute_in_job(self, code, validation, api):
         """``execute`` in an async job. An object the task names that is not there yet, while jobs of the
         same loop started before this one still run, may be one of theirs: once they have ended, the task
         runs once more, from the service (a loop's items come in order; an unhurried loop would have found
         it). Only a task that sent no write: every name is resolved before the first write."""
+        if api.reads is not None:
+            api.reads.counting = False  # the worker counted this job's look-ups (read_ahead)
         result = self.execute(code, validation, api)
         wrote = result.get('changed') or api.writes_sent
         if isinstance(api.error, NotFound) and not wrote and _async_job.earlier_jobs_finish():
@@ -173,7 +195,7 @@ class ServiceAction(ActionBase):
         narrow_token_dict_no_log(params, no_log_values)
         api = ApiTask(spec, params, check_mode=bool(self._task.check_mode), diff=bool(self._task.diff),
                       environ=self.task_environment(), no_log_values=no_log_values,
-                      bounded=True)
+                      bounded=True, reads=for_task((self._task._uuid, getattr(self, 'host_name', None))))
         return code, validation, api
 
     @staticmethod

@@ -1,0 +1,274 @@
+# -*- coding: utf-8 -*-
+# Copyright: automation.service contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Reads shared by the items of one loop (the ``loop_reads`` option; docs/docsite/rst/guide_performance.rst).
+
+The items of a ``loop`` run one after the other in the same worker process, and the ``async`` items are
+forked from it. What one item reads by name, the next items may ask again: a loop over the hosts of an
+inventory asks for each of them by name (one filtered GET each), and a loop over job templates resolves
+the same organization and project for every item. Here the worker keeps, for the task it runs:
+
+* every object a look-up by name found, by its URL: the next look-up of the same name in the same scope
+  (the same filters) is answered from it, without a request;
+* for each (endpoint, scope) that the task asked for by name often enough, the whole list, read at the
+  service's largest page size: the next look-ups in that scope are answered from it.
+
+When a list read pays: a look-up that cannot be answered from what is held is counted against its
+(endpoint, scope). The first ones tell nothing about how long the list is (a loop of three items in an
+inventory of 5,000 hosts must not read 5,000 hosts), so the ``PROBE_AT``-th of them reads the list's first
+page (``page_size=200``): its ``count`` is the list's length, and a list of at most one page is then held
+whole. A longer list is read whole once the pages it takes are no more than the look-ups counted so far:
+what the list costs is never more than what the single look-ups already cost, one probe besides.
+
+What is held is never trusted to say that something is missing: a name not in a held list is read once more
+from the service (an earlier item, or anyone else, may have just made it). A write the task sends updates
+what it holds: a PATCH or PUT answered with the object replaces it, any other write to an object or below
+it (a DELETE, an association) drops it (the next look-up reads it again), and a created object joins the
+list whose look-up missed it. Nothing is held by more than one worker, nor past the task: each task of a
+play runs in a worker of its own, so a change made elsewhere is seen by the next task or play. The state is
+keyed by the task and host it serves and by the service and credentials each item uses: an item that
+names another service, or other credentials, shares nothing with the others.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import copy
+import hashlib
+import json
+
+from ansible.module_utils.common.text.converters import to_text
+
+from ansible_collections.automation.service.plugins.module_utils._errors import ServiceError
+
+# The service's largest page size (AWX's max_page_size).
+PAGE_SIZE = 200
+# The look-up (of one endpoint and scope, not answered from what is held) that first reads a page of the list.
+PROBE_AT = 3
+
+# The reads of the task this process runs now: (task key, LoopReads). Made when a task asks for it, never
+# at import (the play's own process imports this before it forks the workers).
+_CURRENT = []
+
+
+def for_task(key):
+    """The reads shared by the items of the task ``key`` (its id and host) in this process; what an earlier
+    task of this process held is dropped."""
+    if not _CURRENT or _CURRENT[0][0] != key:
+        del _CURRENT[:]
+        _CURRENT.append((key, LoopReads()))
+    return _CURRENT[0][1]
+
+
+def identity(options):
+    """What the items sharing reads have in common: the service and every connection option (the
+    credentials among them, digested), so that no item reads what other credentials may see."""
+    text = json.dumps([[name, options.get(name)] for name in sorted(options)], sort_keys=True, default=str)
+    return hashlib.sha256(text.encode('utf-8')).hexdigest()
+
+
+def pages(total):
+    return max(1, -(-int(total or 0) // PAGE_SIZE))
+
+
+class LoopReads:
+    """The reads of one task: one Held per service and credentials its items use."""
+
+    def __init__(self):
+        self.held = {}
+        # False in an async job: the worker counted the job's look-up before it forked it (expect()) and reads
+        # the lists for the jobs; a job reads none of its own.
+        self.counting = True
+
+    def held_for(self, key):
+        held = self.held.get(key)
+        if held is None:
+            held = self.held[key] = Held()
+        return held
+
+
+class HeldList:
+    """A list of one endpoint and scope: its length, and once read whole, its objects' URLs by name."""
+
+    def __init__(self, total):
+        self.total = total
+        self.complete = False
+        self.refused = False    # its read failed: not tried again
+        self.names = {}   # name -> URLs
+
+    def add(self, name, url):
+        urls = self.names.setdefault(name, [])
+        if url not in urls:
+            urls.append(url)
+
+
+class Held:
+    """What the items of one task hold for one service and set of credentials."""
+
+    def __init__(self):
+        self.objects = {}   # full URL -> object
+        self.found = {}     # (list key, name) -> full URL: what a look-up by name found
+        self.counts = {}    # list key -> look-ups sent to the service
+        self.lists = {}     # list key -> HeldList
+        self.missed = {}    # endpoint's full URL -> (list key, name field, name) of the last look-up that found nothing
+        self.requests = 0   # the list reads sent (probes and pages)
+
+    @staticmethod
+    def key(endpoint, name_field, scope):
+        return (endpoint, name_field, tuple(sorted((k, to_text(v)) for k, v in scope.items())))
+
+    def _url(self, client, obj):
+        url = obj.get('url') if isinstance(obj, dict) else None
+        return client.url(url) if url else None
+
+    def keep(self, client, key, name_field, obj, listed=None):
+        """Hold ``obj`` (found in the scope ``key``); its URL, or None for an object without one."""
+        url = self._url(client, obj)
+        if url is None or obj.get(name_field) is None:
+            return None
+        self.objects[url] = copy.deepcopy(obj)    # the caller may change its own
+        name = to_text(obj[name_field])
+        self.found[(key, name)] = url
+        if listed is not None:
+            listed.add(name, url)
+        return url
+
+    def matches(self, key, name_field, name):
+        """The held objects of the complete list ``key`` named ``name`` (None when the list is not held whole)."""
+        listed = self.lists.get(key)
+        if listed is None or not listed.complete:
+            return None
+        held = [self.objects.get(url) for url in listed.names.get(name, ())]
+        return [obj for obj in held if obj is not None and to_text(obj.get(name_field)) == name]
+
+    def find(self, api, endpoint, name_field, params):
+        """The one object of ``endpoint`` that ``params`` (the scope's filters and ``name_field``) names, as
+        ApiTask.get_one() answers it: from what is held when it can, else from the service."""
+        scope = dict(params)
+        name = to_text(scope.pop(name_field))
+        key = self.key(endpoint, name_field, scope)
+        found = self.matches(key, name_field, name)
+        if found is None:
+            url = self.found.get((key, name))
+            if url in self.objects:
+                return copy.deepcopy(self.objects[url])
+            if api.reads is not None and api.reads.counting:
+                self.counts[key] = self.counts.get(key, 0) + 1
+                self.read_list(api, endpoint, key, name_field, scope)
+                found = self.matches(key, name_field, name)
+                url = self.found.get((key, name))
+                if found is None and url in self.objects:   # on the first page the probe read
+                    return copy.deepcopy(self.objects[url])
+        if found:
+            return copy.deepcopy(api.only_one(endpoint, params, {'count': len(found), 'results': found[:2]}))
+        # Not held: read once more from the service, whatever a held list says.
+        obj = api.get_one(endpoint, **params)
+        if obj is not None:
+            self.keep(api.client, key, name_field, obj, self.lists.get(key))
+        else:
+            self.missed[api.client.url(endpoint)] = (key, name_field, name)
+        return obj
+
+    def again(self, api, asked, read):
+        """The object ``read()`` finds, held for the same look-up ``asked`` again (by id or named URL): only
+        one found, never "not found"."""
+        key = ('again', to_text(repr(asked)))
+        url = self.found.get((key, ''))
+        if url in self.objects:
+            return copy.deepcopy(self.objects[url])
+        obj = read()
+        url = self._url(api.client, obj)
+        if url is not None:
+            self.objects[url] = copy.deepcopy(obj)
+            self.found[(key, '')] = url
+        return obj
+
+    def expect(self, api, endpoint, name_field, params):
+        """Count a look-up that a job about to be forked will make (the worker does not make it), and read
+        the list now when that pays, for the job to inherit it."""
+        scope = dict(params)
+        name = to_text(scope.pop(name_field))
+        key = self.key(endpoint, name_field, scope)
+        if self.matches(key, name_field, name) is not None or self.found.get((key, name)) in self.objects:
+            return
+        self.counts[key] = self.counts.get(key, 0) + 1
+        self.read_list(api, endpoint, key, name_field, scope)
+
+    def read_list(self, api, endpoint, key, name_field, scope):
+        """Read the list of ``endpoint`` in ``scope`` when the look-ups counted say it pays (see above). A list
+        read that fails (the service refuses it, or is away) is not tried again in this task: the look-ups go on
+        one by one, and say what fails."""
+        try:
+            self._read_list(api, endpoint, key, name_field, scope)
+        except ServiceError:
+            listed = self.lists[key] = HeldList(None)
+            listed.refused = True
+
+    def _read_list(self, api, endpoint, key, name_field, scope):
+        count = self.counts.get(key, 0)
+        listed = self.lists.get(key)
+        if listed is None:
+            if count < PROBE_AT:
+                return
+            client = api.client
+            page = client.get(endpoint, params=dict(scope, page_size=PAGE_SIZE))
+            self.requests += 1
+            if not isinstance(page, dict) or not isinstance(page.get('results'), list):
+                return
+            listed = self.lists[key] = HeldList(page.get('count', len(page['results'])))
+            if not page.get('next'):
+                listed.complete = True
+            for obj in page['results']:
+                self.keep(client, key, name_field, obj, listed)
+        if listed.complete or listed.refused or pages(listed.total) > count:
+            return
+        client = api.client
+        fresh = HeldList(0)
+        page = client.get(endpoint, params=dict(scope, page_size=PAGE_SIZE))
+        while True:
+            self.requests += 1
+            if not isinstance(page, dict) or not isinstance(page.get('results'), list):
+                return
+            for obj in page['results']:
+                self.keep(client, key, name_field, obj, fresh)
+            if not page.get('next'):
+                break
+            page = client.get(page['next'])
+        fresh.total, fresh.complete = page.get('count', 0), True
+        self.lists[key] = fresh
+
+    def wrote(self, client, method, url, response):
+        """A write to ``url`` (without its query) is about to be sent (``response`` None) or was answered
+        ``response``: drop what is held at or below ``url``, then hold the object a PATCH or PUT answered and
+        the object a POST made where a look-up missed it."""
+        for held_url in [u for u in self.objects if url == u or url.startswith(u.rstrip('/') + '/')]:
+            del self.objects[held_url]
+        status = getattr(response, 'status', None)
+        if status not in (200, 201) or method not in ('PATCH', 'PUT', 'POST'):
+            return
+        try:
+            answer = response.json()
+        except Exception:  # not JSON: nothing to hold
+            return
+        if not isinstance(answer, dict):
+            return
+        if method in ('PATCH', 'PUT') and self._url(client, answer) == url:
+            for (key, name), found in list(self.found.items()):
+                if found != url:
+                    continue
+                name_field = key[1]
+                if answer.get(name_field) is None:
+                    continue
+                self.objects[url] = copy.deepcopy(answer)
+                renamed = to_text(answer[name_field])
+                if renamed != name:     # held under its new name
+                    del self.found[(key, name)]
+                    self.found[(key, renamed)] = url
+                    if key in self.lists:
+                        self.lists[key].add(renamed, url)
+        missed = self.missed.get(url.rstrip('/') + '/') or self.missed.get(url)
+        if method == 'POST' and status == 201 and missed is not None:
+            key, name_field, name = missed
+            if to_text(answer.get(name_field)) == name:     # the object the look-up missed, made now
+                self.keep(client, key, name_field, answer, self.lists.get(key))
