@@ -2,6 +2,8 @@
 at scale there, since only the real server's time per request is what a re-apply really costs. Its nginx access
 log (tests/realawx/config/nginx.conf, format `timed`) is the request log: each request's status, its time
 (request_time) and when it ended."""
+import fcntl
+import os
 import re
 import shlex
 import subprocess
@@ -25,13 +27,19 @@ def realawx(*args):
 
 class RealService(Service):
     """The real AWX, built if it is not (tests/realawx/realawx start), its database put back as it was made
-    (reset) so that every run starts alike; stopped at the end when the run started it."""
+    (reset) so that every run starts alike; stopped at the end when the run started it. Held for the run, as
+    its other users hold it (realawx hold): they take turns instead of resetting each other's database."""
 
     def __init__(self):
         super().__init__(ROOT / "tests" / "realawx")
         self.started_here = False
+        self.held = None
 
     def start(self, with_idp=False):
+        if not os.environ.get("REALAWX_HELD"):
+            self.held = open(realawx("path").strip() + ".hold", "w")
+            log("the real AWX: waiting for its other users, if any")
+            fcntl.flock(self.held, fcntl.LOCK_EX)
         self.started_here = subprocess.run([str(REALAWX), "status"], capture_output=True).returncode != 0
         log("the real AWX: %s" % ("starting (building it first if it is not built)" if self.started_here
                                   else "running; its database is put back as it was made"))
@@ -54,8 +62,12 @@ class RealService(Service):
         return self
 
     def stop(self):
-        if self.started_here:
-            realawx("stop")
+        try:
+            if self.started_here:
+                realawx("stop")
+        finally:
+            if self.held is not None:
+                self.held.close()
 
     def manage(self, *args):
         raise RuntimeError("the real AWX has no svcctl manage")
