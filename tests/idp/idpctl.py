@@ -73,6 +73,8 @@ LDAP_SUFFIX = "dc=example,dc=test"
 LDAP_PEOPLE = "ou=people," + LDAP_SUFFIX
 LDAP_GROUPS = "ou=groups," + LDAP_SUFFIX
 LDAP_BIND_DN = "cn=gateway,ou=services," + LDAP_SUFFIX
+# The directory's manager (slapd's rootdn), for the tests' changes while it runs (add_ldap_user).
+LDAP_MANAGER_DN = "cn=manager," + LDAP_SUFFIX
 LDAP_GROUP_NAMES = ("admins", "users")
 LDAP_SCHEMAS = ("core", "cosine", "inetorgperson")
 
@@ -122,7 +124,8 @@ def _ldap_prepare(directory: Path, files: dict) -> dict:
     if path.exists():
         state = json.loads(path.read_text())
     else:
-        state = {"bind_password": secrets.token_urlsafe(18), "users": _ldap_users()}
+        state = {"bind_password": secrets.token_urlsafe(18), "manager_password": secrets.token_urlsafe(18),
+                 "users": _ldap_users()}
         _write(path, json.dumps(state, indent=2), 0o600)
     port = _free_port()
     schema_dir = Path("/etc/ldap/schema")
@@ -141,6 +144,8 @@ def _ldap_prepare(directory: Path, files: dict) -> dict:
         "database mdb",
         "maxsize 67108864",
         'suffix "%s"' % LDAP_SUFFIX,
+        'rootdn "%s"' % LDAP_MANAGER_DN,
+        "rootpw %s" % _ssha(state["manager_password"]),
         "directory %s" % (home / "data"),
         "access to attrs=userPassword by self =xw by anonymous auth by * none",
         "access to * by users read by * none",
@@ -153,6 +158,15 @@ def _ldap_prepare(directory: Path, files: dict) -> dict:
         "user_search_base": LDAP_PEOPLE, "group_search_base": LDAP_GROUPS,
         "groups": {name: ldap_group_dn(name) for name in LDAP_GROUP_NAMES},
     }
+
+
+def _person(name: str, person: dict) -> list:
+    return [
+        ("objectClass", "inetOrgPerson"), ("uid", name),
+        ("cn", "%s %s" % (person["given_name"], person["family_name"])),
+        ("givenName", person["given_name"]), ("sn", person["family_name"]),
+        ("mail", "%s@ldap.example.test" % name), ("userPassword", _ssha(person["password"])),
+    ]
 
 
 def _ldif(entries: list) -> str:
@@ -180,12 +194,7 @@ def _ldap_seed(directory: Path) -> None:
                         ("userPassword", _ssha(state["bind_password"]))]),
     ]
     for name, person in sorted(people.items()):
-        entries.append((ldap_user_dn(name), [
-            ("objectClass", "inetOrgPerson"), ("uid", name),
-            ("cn", "%s %s" % (person["given_name"], person["family_name"])),
-            ("givenName", person["given_name"]), ("sn", person["family_name"]),
-            ("mail", "%s@ldap.example.test" % name), ("userPassword", _ssha(person["password"])),
-        ]))
+        entries.append((ldap_user_dn(name), _person(name, person)))
     for group in LDAP_GROUP_NAMES:
         # groupOfNames must have a member: the service account stands in for an empty group.
         members = [ldap_user_dn(n) for n, p in sorted(people.items()) if group in p["groups"]] or [LDAP_BIND_DN]
@@ -438,6 +447,41 @@ def add_user(directory: Path, name: str, **fields) -> dict:
 def ldap_users(directory: Path) -> dict:
     """The LDAP test directory's users: name -> password, given_name, family_name, groups."""
     return json.loads((directory / "idp" / "ldap.json").read_text())["users"]
+
+
+def add_ldap_user(directory: Path, name: str, groups=(), given_name="New", family_name="Person") -> dict:
+    """Add a person to the running LDAP directory (as its manager, over StartTLS) and to ``ldap.json`` (a
+    later start seeds it too), in the given groups (names of LDAP_GROUP_NAMES); returns its record,
+    with a random password."""
+    import ldap
+    import ldap.modlist
+
+    path = directory / "idp" / "ldap.json"
+    state = json.loads(path.read_text())
+    config = json.loads((directory / "sso.json").read_text())["ldap"]
+    record = {"password": secrets.token_urlsafe(12), "given_name": given_name, "family_name": family_name,
+              "groups": list(groups)}
+    connection = ldap.initialize(config["server_uri"])
+    connection.set_option(ldap.OPT_NETWORK_TIMEOUT, 10)
+    connection.set_option(ldap.OPT_X_TLS_CACERTFILE, config["ca"])
+    connection.set_option(ldap.OPT_X_TLS_REQUIRE_CERT, ldap.OPT_X_TLS_DEMAND)
+    connection.set_option(ldap.OPT_X_TLS_NEWCTX, 0)
+    connection.start_tls_s()
+    connection.simple_bind_s(LDAP_MANAGER_DN, state["manager_password"])
+    try:
+        attrs = {}
+        for attr, value in _person(name, record):
+            attrs.setdefault(attr, []).append(value.encode())
+        connection.add_s(ldap_user_dn(name), ldap.modlist.addModlist(attrs))
+        for group in groups:
+            connection.modify_s(ldap_group_dn(group), [(ldap.MOD_ADD, "member", [ldap_user_dn(name).encode()])])
+    finally:
+        connection.unbind_s()
+    state["users"][name] = record
+    tmp = path.with_suffix(".tmp%d" % os.getpid())
+    _write(tmp, json.dumps(state, indent=2), 0o600)
+    os.replace(tmp, path)
+    return record
 
 
 def exports(directory: Path) -> list:

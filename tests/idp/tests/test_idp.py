@@ -147,3 +147,15 @@ def test_ldap_directory_refuses_a_wrong_password_and_a_bind_without_tls(idp):
     with pytest.raises(ldap.CONFIDENTIALITY_REQUIRED):
         ldap_connection(idp, start_tls=False).simple_bind_s(idpctl.ldap_user_dn("ldap-user"),
                                                             people["ldap-user"]["password"])
+
+
+def test_ldap_directory_takes_a_new_person_while_it_runs(idp):
+    import ldap
+
+    record = idpctl.add_ldap_user(idp["dir"], "ldap-new", groups=["users"])
+    person = ldap_connection(idp)
+    person.simple_bind_s(idpctl.ldap_user_dn("ldap-new"), record["password"])
+    members = person.search_s(idp["sso"]["ldap"]["groups"]["users"], ldap.SCOPE_BASE, "(objectClass=*)",
+                              ["member"])[0][1]["member"]
+    assert idpctl.ldap_user_dn("ldap-new").encode() in members
+    assert idpctl.ldap_users(idp["dir"])["ldap-new"]["groups"] == ["users"]
