@@ -95,7 +95,7 @@ class UserSerializer(_Common):
     # a user's first login through an SSO or LDAP authenticator), and the uid the first of them gave; a
     # local user has none, and its username.
     def _links(self, obj):
-        return list(obj.authenticator_users.order_by("id").values_list("provider_id", "uid"))
+        return list(obj.authenticator_users.order_by("id").values_list("provider__id", "uid"))
 
     def get_authenticators(self, obj):
         return [provider for provider, _uid in self._links(obj)]
