@@ -71,7 +71,7 @@ venv: $(STAMP)  ## create .venv with requirements-dev.txt (again only when that 
 # The virtualenv is kept in the machine's cache, as the matrix's are (tests/ci/cached-venv.sh: keyed by
 # the interpreter and requirements-dev.txt), and .venv links to it: a fresh clone on a machine that ran
 # the tests before does not install it again. A .venv that is a directory of its own is kept as it is.
-$(STAMP): requirements-dev.txt
+$(STAMP): requirements-dev.txt | system-deps
 	@if [ -d $(VENV) ] && [ ! -L $(VENV) ]; then \
 	    $(VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt; \
 	else \
@@ -79,7 +79,7 @@ $(STAMP): requirements-dev.txt
 	fi
 	touch $@
 
-system-deps:  ## install the Debian packages the tests and the demo need (xmlsec1, graphviz, nodejs, npm) that are missing, as root or with sudo -n; else print the apt-get line
+system-deps:  ## install the Debian packages the tests and the demo need (xmlsec1, graphviz, nodejs, npm, slapd; libldap-dev and libsasl2-dev for python-ldap) that are missing, as root or with sudo -n; else print the apt-get line
 	@tests/ci/system-deps.sh
 
 idp-packages: $(OIDC_STAMP)  ## npm ci for the OIDC test identity provider (tests/idp/oidc), again only when its package-lock.json changes

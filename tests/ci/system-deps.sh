@@ -7,13 +7,22 @@
 #   tests/ci/system-deps.sh          # make system-deps
 #
 # Nothing is done when every program is there, however it was installed.
-# Each line below the loop: program, Debian package, what needs it.
+# Each line below the loop: program, Debian package, what needs it. A "program" that
+# starts with / is a file instead (a library's header that a Python package builds
+# against): it is there or its package is installed.
 set -euo pipefail
+
+present() {
+    case $1 in
+        /*) [ -e "$1" ] ;;
+        *) command -v "$1" >/dev/null 2>&1 ;;
+    esac
+}
 
 missing=() packages=()
 while read -r program package _; do
     case $program in ''|'#'*) continue ;; esac
-    command -v "$program" >/dev/null 2>&1 && continue
+    present "$program" && continue
     missing+=("$program")
     case " ${packages[*]} " in *" $package "*) ;; *) packages+=("$package") ;; esac
 done <<'DEPS'
@@ -21,11 +30,15 @@ xmlsec1  xmlsec1   the SAML test identity provider signs with it (pysaml2)
 node     nodejs    the OIDC test identity provider (tests/idp/oidc/server.mjs)
 npm      npm       installs the OIDC identity provider's packages (npm ci)
 dot      graphviz  the docs' sequence diagrams (sphinx.ext.graphviz)
+/usr/sbin/slapd           slapd         the LDAP test directory (tests/idp/idpctl.py starts an instance of its own)
+/usr/sbin/slapadd         slapd         seeds that directory's database before it starts
+/usr/include/ldap.h       libldap-dev   python-ldap (requirements-dev.txt) builds against it: PyPI has no wheel
+/usr/include/sasl/sasl.h  libsasl2-dev  python-ldap builds against it too
 DEPS
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 apt=(apt-get install -y -q --no-install-recommends "${packages[@]}")
-echo "system-deps: not found on PATH: ${missing[*]} (Debian packages: ${packages[*]})" >&2
+echo "system-deps: not found: ${missing[*]} (Debian packages: ${packages[*]})" >&2
 if ! command -v apt-get >/dev/null 2>&1; then
     echo "system-deps: no apt-get here; install the packages that provide ${missing[*]}, then run make again" >&2
     exit 2
@@ -51,9 +64,9 @@ echo "system-deps: ${sudo[*]}${sudo[*]:+ }${apt[*]}" >&2
 hash -r
 still=()
 for program in "${missing[@]}"; do
-    command -v "$program" >/dev/null 2>&1 || still+=("$program")
+    present "$program" || still+=("$program")
 done
 if [ ${#still[@]} -gt 0 ]; then
-    echo "system-deps: still not found on PATH after the install: ${still[*]}" >&2
+    echo "system-deps: still not found after the install: ${still[*]}" >&2
     exit 1
 fi

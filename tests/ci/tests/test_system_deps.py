@@ -24,6 +24,10 @@ SCRIPT = ROOT / "tests" / "ci" / "system-deps.sh"
 # OIDC test identity provider is a Node.js program whose packages npm installs; the
 # docs draw their diagrams with graphviz's dot.
 NEEDED = {"xmlsec1": "xmlsec1", "node": "nodejs", "npm": "npm", "dot": "graphviz"}
+# And the files: the LDAP test directory's server (slapd, in /usr/sbin, which a user's PATH may
+# not have), and the headers python-ldap (requirements-dev.txt, built from its source) needs.
+NEEDED_FILES = {"/usr/sbin/slapd": "slapd", "/usr/sbin/slapadd": "slapd",
+                "/usr/include/ldap.h": "libldap-dev", "/usr/include/sasl/sasl.h": "libsasl2-dev"}
 
 # Targets that start the test identity providers (svcctl start --with-idp), and those
 # that need a program of NEEDED otherwise.
@@ -95,6 +99,14 @@ def test_system_deps_covers_every_program_the_suite_runs():
     assert "tests/ci/system-deps.sh" in commands(ROOT / "Makefile")
     table = script_table()
     assert {name: table.get(name) for name in NEEDED} == NEEDED
+    assert {name: table.get(name) for name in NEEDED_FILES} == NEEDED_FILES
+
+
+def test_the_virtualenv_is_made_after_system_deps():
+    """python-ldap has no wheel: the headers must be there before pip builds it."""
+    makefile = (ROOT / "Makefile").read_text()
+    rule = re.search(r"^\$\(STAMP\):([^\n]*)$", makefile, re.M)
+    assert rule and "system-deps" in rule.group(1).partition("|")[2].split()
 
 
 # -- what tests/ci/system-deps.sh decides, with stand-ins for id, sudo and apt-get
@@ -164,7 +176,7 @@ def test_when_sudo_asks_for_a_password_it_stops_with_the_line_to_run(machine):
     assert result.returncode == 2
     assert "    sudo apt-get update && sudo apt-get install -y -q --no-install-recommends xmlsec1 graphviz\n" \
         in result.stderr
-    assert "not found on PATH: xmlsec1 dot" in result.stderr
+    assert "not found: xmlsec1 dot" in result.stderr
     assert result.apt == []
 
 
@@ -205,7 +217,7 @@ def test_with_password_less_sudo_it_installs_through_sudo(machine):
 def test_an_install_that_leaves_a_program_missing_fails(machine):
     result = machine(present=["xmlsec1", "node", "npm"], uid=0, apt="broken")
     assert result.returncode == 1
-    assert "still not found on PATH after the install: dot" in result.stderr
+    assert "still not found after the install: dot" in result.stderr
 
 
 def test_without_apt_get_it_names_what_is_missing(machine):

@@ -99,3 +99,63 @@ def test_one_time_code(idp):
     _, r = sign_in(idp, "bob", bob["password"], otp=bob["otp"])
     assert r.status_code in (302, 303) and "code=" in r.headers["Location"]
 
+
+
+# -- the LDAP directory (slapd)
+
+
+def ldap_connection(idp, start_tls=True):
+    import ldap
+
+    config = idp["sso"]["ldap"]
+    connection = ldap.initialize(config["server_uri"])
+    connection.set_option(ldap.OPT_NETWORK_TIMEOUT, 10)
+    connection.set_option(ldap.OPT_X_TLS_CACERTFILE, config["ca"])
+    connection.set_option(ldap.OPT_X_TLS_REQUIRE_CERT, ldap.OPT_X_TLS_DEMAND)
+    connection.set_option(ldap.OPT_X_TLS_NEWCTX, 0)
+    if start_tls:
+        connection.start_tls_s()
+    return connection
+
+
+def test_ldap_directory_users_bind_over_starttls_and_groups_name_them(idp):
+    import ldap
+
+    config = idp["sso"]["ldap"]
+    people = idpctl.ldap_users(idp["dir"])
+    assert config["server_uri"].startswith("ldap://127.0.0.1:")
+    user = ldap_connection(idp)
+    user.simple_bind_s(idpctl.ldap_user_dn("ldap-user"), people["ldap-user"]["password"])
+    assert user.whoami_s() == "dn:" + idpctl.ldap_user_dn("ldap-user")
+    service = ldap_connection(idp)
+    service.simple_bind_s(config["bind_dn"], config["bind_password"])
+    groups = dict(service.search_s(config["group_search_base"], ldap.SCOPE_ONELEVEL, "(objectClass=groupOfNames)",
+                                   ["member"]))
+    assert groups[config["groups"]["admins"]]["member"] == [idpctl.ldap_user_dn("ldap-admin").encode()]
+    assert groups[config["groups"]["users"]]["member"] == [idpctl.ldap_user_dn("ldap-user").encode()]
+    # The passwords are kept hashed: the service account reads no userPassword.
+    person = service.search_s(idpctl.ldap_user_dn("ldap-user"), ldap.SCOPE_BASE, "(objectClass=*)")[0][1]
+    assert "userPassword" not in person and person["mail"] == [b"ldap-user@ldap.example.test"]
+
+
+def test_ldap_directory_refuses_a_wrong_password_and_a_bind_without_tls(idp):
+    import ldap
+
+    people = idpctl.ldap_users(idp["dir"])
+    with pytest.raises(ldap.INVALID_CREDENTIALS):
+        ldap_connection(idp).simple_bind_s(idpctl.ldap_user_dn("ldap-user"), "not-the-password")
+    with pytest.raises(ldap.CONFIDENTIALITY_REQUIRED):
+        ldap_connection(idp, start_tls=False).simple_bind_s(idpctl.ldap_user_dn("ldap-user"),
+                                                            people["ldap-user"]["password"])
+
+
+def test_ldap_directory_takes_a_new_person_while_it_runs(idp):
+    import ldap
+
+    record = idpctl.add_ldap_user(idp["dir"], "ldap-new", groups=["users"])
+    person = ldap_connection(idp)
+    person.simple_bind_s(idpctl.ldap_user_dn("ldap-new"), record["password"])
+    members = person.search_s(idp["sso"]["ldap"]["groups"]["users"], ldap.SCOPE_BASE, "(objectClass=*)",
+                              ["member"])[0][1]["member"]
+    assert idpctl.ldap_user_dn("ldap-new").encode() in members
+    assert idpctl.ldap_users(idp["dir"])["ldap-new"]["groups"] == ["users"]

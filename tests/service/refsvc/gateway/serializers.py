@@ -91,11 +91,18 @@ class UserSerializer(_Common):
     def get_managed(self, obj):
         return False
 
+    # The authenticators the user logs in through (django-ansible-base's AuthenticatorUser links, made at
+    # a user's first login through an SSO or LDAP authenticator), and the uid the first of them gave; a
+    # local user has none, and its username.
+    def _links(self, obj):
+        return list(obj.authenticator_users.order_by("id").values_list("provider__id", "uid"))
+
     def get_authenticators(self, obj):
-        return []
+        return [provider for provider, _uid in self._links(obj)]
 
     def get_authenticator_uid(self, obj):
-        return obj.username
+        links = self._links(obj)
+        return links[0][1] if links else obj.username
 
     def to_representation(self, obj):
         data = super().to_representation(obj)

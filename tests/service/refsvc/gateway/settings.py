@@ -82,8 +82,8 @@ GATEWAY_VERSION = "2.5"
 # migrations would have to come after the service's organizations and before the service's
 # own OAuth2 models, whose foreign keys follow the OAUTH2_PROVIDER_*_MODEL settings.
 LOGGING = dict(LOGGING)  # noqa: F405
-# The authenticator plugins whose libraries are not installed (LDAP, RADIUS, TACACS+) say so
-# at every start.
+# The authenticator plugins whose libraries are not installed (RADIUS, TACACS+) say so at every
+# start (LDAP's, django-auth-ldap and python-ldap, are).
 LOGGING["loggers"] = {"ansible_base.authentication.urls": {"level": "CRITICAL"}}
 MIGRATION_MODULES = {"dab_oauth2_provider": None, "dab_authentication": None}
 

@@ -11,7 +11,10 @@ its ``get_dab_settings`` would: its authentication backend and middleware, its s
 strategy and storage, and its ``LOGIN_ERROR_URL`` (the AWX layout's ``/sso/`` settings are taken out).
 ``wire(directory, url)`` (from ``svcctl start --layout gateway --with-idp``) creates or updates one OIDC
 and one SAML authenticator for the test identity providers (tests/idp), through django-ansible-base's
-own serializer, as ``POST /api/gateway/v1/authenticators/`` does. Nothing here imports Django models at
+own serializer, as ``POST /api/gateway/v1/authenticators/`` does; and one LDAP authenticator for the
+test directory (slapd), with two authenticator maps on its groups (``POST .../authenticator_maps/``).
+The LDAP authenticator is no social-auth backend: the gateway's login form (``/api/gateway/v1/login/``,
+Django's ``authenticate()``) reaches it through django-ansible-base's backend. Nothing here imports Django models at
 import time: the settings module imports it.
 """
 import json
@@ -22,6 +25,20 @@ OIDC = {"name": "Test OIDC", "slug": "test-oidc",
         "type": "ansible_base.authentication.authenticator_plugins.oidc"}
 SAML = {"name": "Test SAML", "slug": "test-saml",
         "type": "ansible_base.authentication.authenticator_plugins.saml"}
+LDAP = {"name": "Test LDAP", "slug": "test-ldap",
+        "type": "ansible_base.authentication.authenticator_plugins.ldap"}
+# The maps on the directory's groups (triggers compare the group DNs the plugin's group search finds).
+# Organization and team maps name a role of django-ansible-base's RBAC app, which the gateway layout
+# does not install (the service's own roles stand in for it): its serializer refuses them here.
+LDAP_MAPS = [
+    # Only members of the directory's groups may log in (revoke: a user the trigger does not
+    # match is denied, not skipped).
+    {"name": "Directory groups may log in", "map_type": "allow", "revoke": True, "order": 1,
+     "groups": ("admins", "users")},
+    # The admins group makes superusers, and leaving it takes superuser away at the next login.
+    {"name": "Directory admins are superusers", "map_type": "is_superuser", "revoke": True, "order": 2,
+     "groups": ("admins",)},
+]
 SOCIAL_PREFIX = "/api/gateway/social/"
 AUTHENTICATOR_BACKEND = "ansible_base.authentication.backend.AnsibleBaseAuth"
 DAB_MIDDLEWARE = [
@@ -63,6 +80,12 @@ def configure(s: dict) -> None:
     # reads it in every SSO login (check_system_username) and defines no default.
     s.setdefault("SYSTEM_USERNAME", "_system")
     s.setdefault("LOGIN_ERROR_URL", "/?auth_failed")
+    # The authenticator maps (ansible_base.authentication.utils.claims) ask django-flags whether group
+    # names compare case-insensitively; the flag is as django-ansible-base defines it
+    # (feature_flags/definitions/feature_flags.yaml), read from the settings alone: its database
+    # source would need django-flags' app and ansible_base.feature_flags, not installed here.
+    s["FLAG_SOURCES"] = ("flags.sources.SettingsFlagsSource",)
+    s["FLAGS"] = {"FEATURE_CASE_INSENSITIVE_AUTH_MAPS_ENABLED": [{"condition": "boolean", "value": True}]}
     path = s["INSTANCE_DIR"] / "sso.json"
     if path.exists():
         # The test identity providers' CA (a gateway trusts its system's store; the authenticators'
@@ -72,22 +95,69 @@ def configure(s: dict) -> None:
         s.pop("SOCIAL_AUTH_VERIFY_SSL", None)
 
 
-def _save(data):
-    from ansible_base.authentication.models import Authenticator
-    from ansible_base.authentication.serializers import AuthenticatorSerializer
-
+def _serialize(serializer_class, instance, data, path):
     from django.contrib.auth.models import User
     from django.test import RequestFactory
     from rest_framework.request import Request
 
-    instance = Authenticator.objects.filter(slug=data["slug"]).first()
     # As the API view gives it: the request (the serializer checks its method) of the administrator.
-    request = Request(RequestFactory().generic("PUT" if instance else "POST", "/api/gateway/v1/authenticators/"))
+    request = Request(RequestFactory().generic("PUT" if instance else "POST", path))
     request.user = User.objects.filter(is_superuser=True).order_by("id").first()
-    serializer = AuthenticatorSerializer(instance=instance, data=data, context={"request": request})
+    serializer = serializer_class(instance=instance, data=data, context={"request": request})
     if not serializer.is_valid():
-        raise RuntimeError("authenticator %s: %s" % (data["name"], serializer.errors))
+        # The errors name fields, never their values (a bind password stays out of the message).
+        raise RuntimeError("%s %s: %s" % (path.rstrip("/").rsplit("/", 1)[-1], data["name"], serializer.errors))
     return serializer.save()
+
+
+def _save(data):
+    from ansible_base.authentication.models import Authenticator
+    from ansible_base.authentication.serializers import AuthenticatorSerializer
+
+    instance = Authenticator.objects.filter(slug=data["slug"]).first()
+    return _serialize(AuthenticatorSerializer, instance, data, "/api/gateway/v1/authenticators/")
+
+
+def _save_map(authenticator, data):
+    from ansible_base.authentication.models import AuthenticatorMap
+    from ansible_base.authentication.serializers import AuthenticatorMapSerializer
+
+    instance = AuthenticatorMap.objects.filter(authenticator=authenticator, name=data["name"]).first()
+    return _serialize(AuthenticatorMapSerializer, instance, dict(data, authenticator=authenticator.id),
+                      "/api/gateway/v1/authenticator_maps/")
+
+
+def wire_ldap(ldap: dict):
+    """The LDAP authenticator for the test directory (``sso.json``'s ``ldap``, tests/idp/idpctl.py) and its
+    maps, with the configuration django-ansible-base's plugin takes (its keys are django-auth-ldap's
+    settings, AUTH_LDAP_ left out): StartTLS against the directory's CA, the service account's bind, a
+    one-level search of the people for ``uid``, and the groupOfNames groups under the groups' branch."""
+    import ldap as python_ldap
+
+    authenticator = _save(dict(LDAP, enabled=True, configuration={
+        "SERVER_URI": [ldap["server_uri"]],
+        "BIND_DN": ldap["bind_dn"],
+        "BIND_PASSWORD": ldap["bind_password"],
+        "START_TLS": ldap["start_tls"],
+        # Names of python-ldap's options (the plugin turns them into its numbers); with START_TLS and
+        # OPT_X_TLS_REQUIRE_CERT it sets OPT_X_TLS_NEWCTX itself, so that these apply to the connection.
+        "CONNECTION_OPTIONS": {
+            "OPT_REFERRALS": 0,
+            "OPT_NETWORK_TIMEOUT": 10,
+            "OPT_X_TLS_CACERTFILE": ldap["ca"],
+            "OPT_X_TLS_REQUIRE_CERT": python_ldap.OPT_X_TLS_DEMAND,
+        },
+        "USER_SEARCH": [ldap["user_search_base"], "SCOPE_ONELEVEL", "(uid=%(user)s)"],
+        "USER_ATTR_MAP": {"email": "mail", "first_name": "givenName", "last_name": "sn"},
+        "GROUP_SEARCH": [ldap["group_search_base"], "SCOPE_SUBTREE", "(objectClass=groupOfNames)"],
+        "GROUP_TYPE": "GroupOfNamesType",
+        "GROUP_TYPE_PARAMS": {"name_attr": "cn"},
+    }))
+    for spec in LDAP_MAPS:
+        data = {key: value for key, value in spec.items() if key != "groups"}
+        data["triggers"] = {"groups": {"has_or": [ldap["groups"][name] for name in spec["groups"]]}}
+        _save_map(authenticator, data)
+    return authenticator
 
 
 def wire(directory, url) -> dict:
@@ -122,6 +192,8 @@ def wire(directory, url) -> dict:
         "IDP_ATTR_LAST_NAME": "urn:oid:2.5.4.4",
         "CALLBACK_URL": callback_url(url, SAML["slug"]),
     }))
+    if "ldap" in wiring:
+        wire_ldap(wiring["ldap"])
     return {
         "oidc_redirect_uris": [callback_url(url, OIDC["slug"])],
         "sp_metadata_url": "%s/api/gateway/v1/authenticators/%d/metadata/" % (url, saml_authenticator.id),
@@ -132,7 +204,7 @@ def unwire() -> None:
     """A start without the identity providers: their authenticators go."""
     from ansible_base.authentication.models import Authenticator
 
-    Authenticator.objects.filter(slug__in=[OIDC["slug"], SAML["slug"]]).delete()
+    Authenticator.objects.filter(slug__in=[OIDC["slug"], SAML["slug"], LDAP["slug"]]).delete()
 
 
 def adapt() -> None:
