@@ -42,7 +42,8 @@ class BasicAuth(AuthMethod):
                              'from Basic being disabled failed: %s' % (self.username, exc), method=self.name)
         probe.logout(client)
         if client.layout.is_gateway:
-            # AAP 2.7 lets an administrator turn Basic off at the gateway ("Gateway basic auth enabled").
+            # An administrator may turn Basic off at the gateway ("Gateway basic auth enabled"), and AAP 2.7
+            # has removed it.
             return AuthError(
                 'Basic authentication is turned off at this platform gateway (%s): the username and password of %s '
                 'are valid, but the gateway ignores Basic headers. Use service_auth: session (or auto), which logs '
