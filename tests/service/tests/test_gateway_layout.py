@@ -223,10 +223,46 @@ def test_organizations_users_teams_are_the_controllers(gateway):
 
     r = s.patch(gateway.url + GW + "organizations/%d/" % org["id"], json={"description": "changed"}, headers=auth)
     assert r.status_code == 200
-    assert s.get(gateway.url + CTL + "organizations/%d/" % org["id"], headers=auth).json()["description"] == "changed"
+    assert r.json()["description"] == "changed"
+    # The controller's copy keeps a description of its own (AWX 24.6.1's shared types have none).
+    assert s.get(gateway.url + CTL + "organizations/%d/" % org["id"], headers=auth).json()["description"] == ""
     assert s.delete(gateway.url + GW + "teams/%d/" % team["id"], headers=auth).status_code == 204
     assert s.delete(gateway.url + GW + "organizations/%d/" % org["id"], headers=auth).status_code == 204
     assert s.get(gateway.url + CTL + "organizations/%d/" % org["id"], headers=auth).status_code == 404
+
+
+def test_the_controllers_copies_keep_descriptions_of_their_own(gateway):
+    """AWX 24.6.1 behind a gateway (django-ansible-base 2024.7.1): an organization's and a team's description
+    are not shared fields; the controller takes a PATCH of them and the gateway's stay as they were."""
+    s = gateway.session()
+    auth = gateway.basic()
+    name = "gw-desc-" + uuid.uuid4().hex[:8]
+    org = s.post(gateway.url + GW + "organizations/", json={"name": name, "description": "at the gateway"}, headers=auth)
+    assert org.status_code == 201, org.text
+    org = org.json()
+    assert org["description"] == "at the gateway"
+    team = s.post(gateway.url + GW + "teams/", json={"name": "t", "organization": org["id"], "description": "gw team"},
+                  headers=auth).json()
+    assert team["description"] == "gw team"
+    assert s.get(gateway.url + CTL + "teams/%d/" % team["id"], headers=auth).json()["description"] == ""
+
+    r = s.patch(gateway.url + CTL + "organizations/%d/" % org["id"], json={"description": "at the controller"},
+                headers=auth)
+    assert r.status_code == 200, r.text
+    assert r.json()["description"] == "at the controller"
+    r = s.patch(gateway.url + CTL + "teams/%d/" % team["id"], json={"description": "controller team"}, headers=auth)
+    assert r.status_code == 200, r.text
+    assert s.get(gateway.url + GW + "organizations/%d/" % org["id"], headers=auth).json()["description"] == "at the gateway"
+    gw_team = s.get(gateway.url + GW + "teams/%d/" % team["id"], headers=auth).json()
+    assert gw_team["description"] == "gw team"
+    assert gw_team["summary_fields"]["organization"]["description"] == "at the gateway"
+    # The shared fields stay refused.
+    r = s.patch(gateway.url + CTL + "organizations/%d/" % org["id"], json={"name": name + "-x"}, headers=auth)
+    assert r.status_code == 403
+    assert r.json() == {"name": "Cannot change shared field 'name'. Alter this field via the platform ingress."}
+    r = s.patch(gateway.url + CTL + "teams/%d/" % team["id"], json={"name": "t-x"}, headers=auth)
+    assert r.status_code == 403
+    assert s.delete(gateway.url + GW + "organizations/%d/" % org["id"], headers=auth).status_code == 204
 
 
 def test_authenticators_list(gateway):
