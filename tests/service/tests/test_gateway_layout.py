@@ -295,3 +295,43 @@ def test_setting_of_the_gateway_is_refused_in_the_awx_layout(tmp_path):
     )
     assert result.returncode != 0
     assert "unknown setting GATEWAY_BASIC_AUTH_ENABLED" in result.stderr
+
+
+def test_roles_on_shared_objects_are_assigned_at_the_gateway(gateway):
+    """AWX 24.6.1 behind a gateway (django-ansible-base 2024.7.1's check_locally_managed): a role definition
+    with a permission other than view on an organization or a team is neither given nor taken back at the
+    controller (400); the gateway's assignments give and take it back."""
+    s = gateway.session()
+    auth = gateway.basic()
+    name = "gw-rbac-" + uuid.uuid4().hex[:8]
+    org = s.post(gateway.url + GW + "organizations/", json={"name": name}, headers=auth).json()
+    team = s.post(gateway.url + GW + "teams/", json={"name": "t", "organization": org["id"]}, headers=auth).json()
+    username = "gwrbac" + uuid.uuid4().hex[:6]
+    user = s.post(gateway.url + GW + "users/", json={"username": username, "password": "pw-" + username},
+                  headers=auth).json()
+
+    def definition(role_name):
+        return s.get(gateway.url + CTL + "role_definitions/", params={"name": role_name},
+                     headers=auth).json()["results"][0]["id"]
+
+    audit, member = definition("Organization Audit"), definition("Organization Member")
+    refused = ["Not managed locally, use the resource server instead"]
+    for rd in (audit, member):
+        r = s.post(gateway.url + CTL + "role_user_assignments/",
+                   json={"role_definition": rd, "user": user["id"], "object_id": org["id"]}, headers=auth)
+        assert (r.status_code, r.json()) == (400, refused)
+    r = s.post(gateway.url + CTL + "role_team_assignments/",
+               json={"role_definition": audit, "team": team["id"], "object_id": org["id"]}, headers=auth)
+    assert (r.status_code, r.json()) == (400, refused)
+
+    given = s.post(gateway.url + GW + "role_user_assignments/",
+                   json={"role_definition": audit, "user": user["id"], "object_id": org["id"]}, headers=auth)
+    assert given.status_code == 201, given.text
+    given = given.json()
+    listed = s.get(gateway.url + CTL + "role_user_assignments/", params={"id": given["id"]}, headers=auth).json()
+    assert [a["id"] for a in listed["results"]] == [given["id"]]
+    r = s.delete(gateway.url + CTL + "role_user_assignments/%d/" % given["id"], headers=auth)
+    assert (r.status_code, r.json()) == (400, refused)
+    assert s.delete(gateway.url + GW + "role_user_assignments/%d/" % given["id"], headers=auth).status_code == 204
+    assert s.delete(gateway.url + GW + "users/%d/" % user["id"], headers=auth).status_code == 204
+    assert s.delete(gateway.url + GW + "organizations/%d/" % org["id"], headers=auth).status_code == 204
