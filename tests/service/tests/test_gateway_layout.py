@@ -335,3 +335,11 @@ def test_roles_on_shared_objects_are_assigned_at_the_gateway(gateway):
     assert s.delete(gateway.url + GW + "role_user_assignments/%d/" % given["id"], headers=auth).status_code == 204
     assert s.delete(gateway.url + GW + "users/%d/" % user["id"], headers=auth).status_code == 204
     assert s.delete(gateway.url + GW + "organizations/%d/" % org["id"], headers=auth).status_code == 204
+
+
+def test_controller_root_names_constructed_inventory_as_awx(gateway):
+    """AWX 24.6.1's /api/v2/ root (awx/api/views/root.py ApiVersionRootView) and the real AWX behind the gateway:
+    the key is constructed_inventory, the list constructed_inventories/."""
+    root = gateway.session().get(gateway.url + CTL, headers=gateway.basic()).json()
+    assert root["constructed_inventory"] == CTL + "constructed_inventories/"
+    assert "constructed_inventories" not in root
