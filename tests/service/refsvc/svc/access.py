@@ -182,7 +182,11 @@ def organizations_of(user):
 
 @rule(Organization)
 def _organizations(qs, user):
-    return qs.filter(id__in=organizations_of(user))
+    """Its members and admins, and whoever a role gives view of it (AWX 24.6.1's OrganizationAccess: the
+    organization's read_role, which the auditor role and role assignments such as Organization Audit give)."""
+    from refsvc.rbac.registry import allowed_q
+
+    return qs.filter(Q(id__in=organizations_of(user)) | allowed_q(user, Organization, "view", org_path=None)).distinct()
 
 
 def _read_role(user, model):
