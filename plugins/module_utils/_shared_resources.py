@@ -192,7 +192,7 @@ class BothPlaces:
         def after_gateway(made):
             made = self.objects['gateway'] = self.gateway.with_url(made)
             more = list(at_gateway_after(made)) if at_gateway_after is not None else []
-            return more + at_controller(self.copy_after(shared, find_copy))
+            return more + at_controller(self.copy_after(shared, find_copy, apart))
 
         if not plan.writes:
             copy = self.copy if self.copy is not None else find_copy()
@@ -207,12 +207,12 @@ class BothPlaces:
         self.objects['controller'] = made
         return []
 
-    def copy_after(self, shared, find_copy):
+    def copy_after(self, shared, find_copy, apart=()):
         """The controller's copy once the gateway wrote ``shared``: read again, or found when there was none; None
-        when the controller has none yet. In check mode, the copy as it would be."""
+        when the controller has none yet. In check mode, the copy as it would be (keeping its own ``apart``)."""
         api, copy = self.api, self.copy
         if api.check_mode:
-            shared = dict((key, value) for key, value in shared.items() if key != 'password')
+            shared = dict((key, value) for key, value in shared.items() if key != 'password' and key not in apart)
             return None if copy is None else dict(copy, **api.changes(copy, shared))
         if copy is not None:
             return api.client.get(api.detail_path(copy))

@@ -142,7 +142,7 @@ from ansible_collections.automation.service.plugins.module_utils._api_module imp
 from ansible_collections.automation.service.plugins.module_utils._outcome import masked
 from ansible_collections.automation.service.plugins.module_utils._plan import Write
 from ansible_collections.automation.service.plugins.module_utils._shared_resources import (
-    MEMBERSHIP_ROLES, BothPlaces, Gateway, Memberships, absent, on_gateway,
+    CONTROLLER, MEMBERSHIP_ROLES, BothPlaces, Gateway, Memberships, absent, on_gateway,
 )
 
 ARGUMENT_SPEC = dict(
@@ -243,26 +243,29 @@ def run_at_gateway(api, copy):
         if membership is None:
             return []
         memberships, definition, target, name = membership
-        return [memberships.grant_write('user', definition, user, target, '%s of organization %s (user %s)'
+        grant = memberships.grant_write('user', definition, user, target, '%s of organization %s (user %s)'
                                         % (definition['name'], name, user.get('username')),
-                                        before=None, after={'organization': organization})]
+                                        before=None, after={'organization': organization})
+        grant.then = lambda made: listed(both.objects.get('controller') or {})
+        return [grant]
 
-    def listed(user, new):
+    def listed(user):
         """The new user among the controller's users of the organization: AWX 24.6.1 shows the gateway's membership
         as its role assignment only (it mirrors its legacy memberships into role assignments, not the other way:
         ``sync_members_to_new_rbac`` in ``awx/main/models/rbac.py``), and takes the user attached to
         ``organizations/<id>/users/`` (``immutablesharedfields`` in ``awx/api/views/__init__.py`` guards
         ``create`` only)."""
-        if membership is None or not new or user.get('id') is None or api.check_mode:
+        if membership is None or user.get('id') is None or api.check_mode:
             return []
         if api.get_one('organizations/%d/users' % organization, username=user['username']) is not None:
             return []
-        return [Write('POST', 'organizations/%d/users' % organization, {'id': user['id']}, expect=(204,))]
+        return [Write('POST', 'organizations/%d/users' % organization, {'id': user['id']}, expect=(204,),
+                      at=CONTROLLER)]
 
     both = BothPlaces(api, gateway, copy, found, 'user', ('password',))
     plan = both.plan(shared, local, lambda: api.lookup('users', shared['username'], 'username'),
                      create=lambda: {'password': password} if password else {}, at_gateway_after=member,
-                     at_controller_after=listed, needs_copy=bool(local or organization is not None))
+                     needs_copy=bool(local or organization is not None))
     user = both.apply(plan)
     api.returns(id=user.get('id'), existing={} if both.new else masked(copy or found, ('password',)),
                 end_state=masked(user, ('password',)), user=without_password(user), written_at=plan.written_at())
