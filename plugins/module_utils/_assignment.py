@@ -11,10 +11,13 @@ back as null or not at all), so a resource id given is first turned into the id
 of the object it names (``?resource__ansible_id=``). Only shared objects
 (organizations, teams, users) have one.
 
-Behind a platform gateway, the assignments of the role definitions that are the memberships of
-organizations and teams (``Organization Member``, ``Organization Admin``, ``Team Member``,
-``Team Admin``) are the gateway's (``/api/gateway/v1/role_user_assignments/``...): they are given
-and taken back there, to the gateway's user or team and object of the same name as the controller's
+Behind a platform gateway, the assignments of the role definitions on organizations and teams that
+give a permission on them other than ``view`` (the memberships ``Organization Member``,
+``Organization Admin``, ``Team Member``, ``Team Admin``, and others such as ``Organization Audit``)
+are the gateway's (``/api/gateway/v1/role_user_assignments/``...): the controller refuses them
+(django-ansible-base's ``check_locally_managed``: "Not managed locally, use the resource server
+instead"), so they are given and taken back at the gateway, with its role definition of the same
+name, to the gateway's user or team and object of the same name as the controller's
 (``_shared_resources.Memberships``); ``written_at`` says so. Every other assignment stays the
 controller's.
 """
@@ -29,13 +32,17 @@ from ansible_collections.automation.service.plugins.module_utils._info import ob
 from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE
 from ansible_collections.automation.service.plugins.module_utils._shared_resources import (
-    CONTROLLER, GATEWAY, MEMBERSHIP_TYPES, Memberships, membership_definition, on_gateway,
+    CONTROLLER, MEMBERSHIP_TYPES, Memberships, managed_at_gateway, on_gateway,
 )
 
 # actor -> (endpoint of the actors, the field that names one)
 ACTORS = {'user': ('users', 'username'), 'team': ('teams', 'name')}
 # The content types whose objects have a resource id, and their endpoints.
 SHARED = {'shared.organization': 'organizations', 'shared.team': 'teams'}
+# The controller's lists of the users a membership shows in (the legacy roles' members), which a controller behind a
+# gateway takes a user attached to and detached from (AWX 24.6.1's immutablesharedfields guards their create only).
+MEMBERS_LISTS = {'Organization Member': 'organizations/%d/users', 'Organization Admin': 'organizations/%d/admins',
+                 'Team Member': 'teams/%d/users'}
 
 
 def assignment_spec(actor):
@@ -113,7 +120,7 @@ def run_assignment(api, actor):
     gateway = on_gateway(api)       # known once the role definition was read at the controller
     if gateway:
         api.returns(written_at=[])
-        if membership_definition(definition):
+        if on_object and managed_at_gateway(definition):
             return _run_at_gateway(api, actor, definition, object_id)
     written = {'written_at': [CONTROLLER]} if gateway else {}
 
@@ -157,8 +164,24 @@ def _controller_object(api, endpoint, object_id, label):
         raise NotFound('%s %s was not found.' % (label, object_id))
 
 
+def _controller_members(api, actor, definition, target, user, giving):
+    """After the gateway gave or took back a user's membership: the user attached to or detached from the controller's
+    list of the members it shows in, when that list does not agree yet. AWX 24.6.1 shows the gateway's memberships as
+    role assignments only (``sync_members_to_new_rbac`` in ``awx/main/models/rbac.py`` mirrors its legacy members
+    into role assignments, not the other way), granted at that user's next request and never taken back."""
+    path = MEMBERS_LISTS.get(definition['name'])
+    if actor != 'user' or path is None or user.get('id') is None or api.check_mode:
+        return []
+    path = path % int(target['id'])
+    listed = api.get_one(path, username=user['username']) is not None
+    if listed == giving:
+        return []
+    body = {'id': user['id']} if giving else {'id': user['id'], 'disassociate': True}
+    return [Write('POST', path, body, expect=(204,), at=CONTROLLER)]
+
+
 def _run_at_gateway(api, actor, definition, object_id):
-    """The membership ``definition`` of ``actor`` at the platform gateway: the controller's user or team and
+    """The assignment of ``definition`` to ``actor`` at the platform gateway: the controller's user or team and
     object are turned into the gateway's of the same name, and so is the role definition."""
     params = api.params
     actor_ansible_id = actor + '_ansible_id'
@@ -186,8 +209,11 @@ def _run_at_gateway(api, actor, definition, object_id):
         if existing is None:
             return
         api.returns(id=existing['id'])
-        api.apply(Plan(existing, [memberships.revoke_write(existing, what, before=_described(existing, actor), after={})]))
-        api.returns(written_at=[GATEWAY])
+        revoke = memberships.revoke_write(existing, what, before=_described(existing, actor), after={})
+        revoke.then = lambda made: _controller_members(api, actor, definition, target, found, False)
+        plan = Plan(existing, [revoke])
+        api.apply(plan)
+        api.returns(written_at=plan.written_at())
         return
     if existing is not None:
         api.returns(id=existing['id'], **{api.result_key: existing})
@@ -195,7 +221,9 @@ def _run_at_gateway(api, actor, definition, object_id):
     grant = memberships.grant_write(actor, gateway_definition, gateway_actor, gateway_target, what, before={},
                                     makes=True)
     grant.after = dict((key, grant.body[key]) for key in ('role_definition', actor, 'object_id'))
-    created = api.apply(Plan(None, [grant]))
-    api.returns(written_at=[GATEWAY], **{api.result_key: created})
+    grant.then = lambda made: _controller_members(api, actor, definition, target, found, True)
+    plan = Plan(None, [grant])
+    created = api.apply(plan)
+    api.returns(written_at=plan.written_at(), **{api.result_key: created})
     if not api.check_mode:
         api.returns(id=created.get('id'))

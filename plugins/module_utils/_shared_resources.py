@@ -11,6 +11,14 @@ copies, refusing to create or delete them and to change their shared fields (AWX
 the gateway, then its own fields at the controller's copy, and deletes at the gateway; it reads the
 controller's copy first, whose request also settles the layout (AWX 24 sends nothing more).
 
+Some fields the gateway keeps are kept apart by the controller's copy (``apart``): AWX 24.6.1's
+django-ansible-base (2024.7.1, ``ansible_base/resource_registry/shared_types.py``) shares an
+organization's name only and a team's name and organization, so the gateway's description never
+reaches the copy, and the copy takes a change of its own (AWX's ``immutablesharedfields`` guards the
+shared types' fields only). Such a field is written at the gateway and, where the copy's differs once
+the gateway wrote, at the copy too; a platform that shares it gives the copy the gateway's, and
+nothing more is written.
+
 ``written_at`` says where a task wrote (in check mode, would write): ``gateway``, ``controller``. One
 plan holds the writes of both places (``BothPlaces``), each saying where it goes.
 """
@@ -145,11 +153,12 @@ class BothPlaces:
         self.objects = {}
 
     def plan(self, shared, local, find_copy, create=None, at_gateway_after=None, at_controller_after=None,
-             needs_copy=False):
+             needs_copy=False, apart=()):
         """The plan. ``find_copy()``: the controller's copy of an object it had none of; ``at_gateway_after(obj)``:
         more writes at the gateway once its object is written; ``at_controller_after(obj, new)``: more writes at
         the controller's copy (its sub-lists); ``needs_copy``: the controller has to have one (there is
-        something to write there)."""
+        something to write there); ``apart``: the fields of ``local`` that ``shared`` has too, written at the
+        copy only when it has one (the gateway's write is enough for a copy the platform has not made yet)."""
         api = self.api
         name = shared[self.gateway.name_field]
         plan = self.gateway.plan_write(self.found, shared, self.label, create=create, secret=self.secret)
@@ -159,13 +168,16 @@ class BothPlaces:
         def at_controller(copy):
             if copy is None and not api.check_mode and needs_copy:
                 raise no_copy_yet(api, name)
-            obj = dict(self.objects['gateway'], **local) if copy is None else copy
+            mine = local
+            if copy is None and not api.check_mode:
+                mine = dict((key, value) for key, value in local.items() if key not in apart)
+            obj = dict(self.objects['gateway'], **mine) if copy is None else copy
             self.objects['controller'] = obj
             if copy is None:        # check mode: the object is not there yet; or nothing to write at the controller
-                writes = [Write('PATCH', None, local, before=None if self.new else {}, after=None if self.new else local,
-                                secret=self.secret, at=CONTROLLER)] if local else []
+                writes = [Write('PATCH', None, mine, before=None if self.new else {}, after=None if self.new else mine,
+                                secret=self.secret, at=CONTROLLER)] if mine else []
             else:
-                writes = api.plan_present(copy, local, secret=self.secret).writes
+                writes = api.plan_present(copy, mine, secret=self.secret).writes
                 for write in writes:
                     write.at, write.then = CONTROLLER, self.made_at_controller
                     if self.new:    # the creation's diff shows them (the gateway's write)
@@ -180,7 +192,7 @@ class BothPlaces:
         def after_gateway(made):
             made = self.objects['gateway'] = self.gateway.with_url(made)
             more = list(at_gateway_after(made)) if at_gateway_after is not None else []
-            return more + at_controller(self.copy_after(shared, find_copy))
+            return more + at_controller(self.copy_after(shared, find_copy, apart))
 
         if not plan.writes:
             copy = self.copy if self.copy is not None else find_copy()
@@ -195,12 +207,12 @@ class BothPlaces:
         self.objects['controller'] = made
         return []
 
-    def copy_after(self, shared, find_copy):
+    def copy_after(self, shared, find_copy, apart=()):
         """The controller's copy once the gateway wrote ``shared``: read again, or found when there was none; None
-        when the controller has none yet. In check mode, the copy as it would be."""
+        when the controller has none yet. In check mode, the copy as it would be (keeping its own ``apart``)."""
         api, copy = self.api, self.copy
         if api.check_mode:
-            shared = dict((key, value) for key, value in shared.items() if key != 'password')
+            shared = dict((key, value) for key, value in shared.items() if key != 'password' and key not in apart)
             return None if copy is None else dict(copy, **api.changes(copy, shared))
         if copy is not None:
             return api.client.get(api.detail_path(copy))
@@ -218,6 +230,7 @@ class SharedResource(Resource):
 
     def __init__(self, *args, **kwargs):
         self.shared = tuple(kwargs.pop('shared', ()))
+        self.apart = tuple(kwargs.pop('apart', ()))     # shared fields the controller's copy keeps apart
         super(SharedResource, self).__init__(*args, **kwargs)
 
     def find(self, api):
@@ -279,7 +292,8 @@ class SharedResource(Resource):
         desired = self.desired(api, copy)
         lists = self.association_lists(api, copy)   # every name resolved before the first write
         shared = dict((key, value) for key, value in desired.items() if key == self.name or key in self.shared)
-        local = dict((key, value) for key, value in desired.items() if key not in shared)
+        own = dict((key, value) for key, value in desired.items() if key not in shared)
+        local = dict(own, **dict((key, value) for key, value in shared.items() if key in self.apart))
         both = BothPlaces(api, Gateway(api, self.endpoint, self.name), copy, found, self.label, self.secret)
 
         def sublists(obj, new):
@@ -290,7 +304,7 @@ class SharedResource(Resource):
 
         plan = both.plan(shared, local, lambda: Resource.find(self, api),
                          create=lambda: dict((option, obj['id']) for option, obj in scope.items()),
-                         at_controller_after=sublists, needs_copy=bool(local or lists))
+                         at_controller_after=sublists, needs_copy=bool(own or lists), apart=self.apart)
         obj = both.apply(plan)
         api.returns(id=obj.get('id'), existing={} if both.new else masked(copy or found, self.secret),
                     end_state=masked(obj, self.secret), written_at=plan.written_at(), **{self.result_key: obj})
@@ -321,6 +335,23 @@ def membership_definition(definition):
     resource_type = MEMBERSHIP_TYPES.get(definition.get('content_type'))
     return resource_type is not None and definition.get('name') in [
         name for (kind, _field), name in MEMBERSHIP_ROLES.items() if kind == resource_type]
+
+
+def managed_at_gateway(definition):
+    """Whether the controller behind a gateway leaves the assignments of its role definition ``definition`` to
+    the gateway: one on an organization or a team with a permission on the shared objects other than ``view``
+    (the memberships among them). django-ansible-base's ``check_locally_managed``
+    (``ansible_base/rbac/validators.py``, 2024.7.1 in AWX 24.6.1) refuses them at the controller with 400
+    "Not managed locally, use the resource server instead"."""
+    if definition.get('content_type') not in MEMBERSHIP_TYPES:
+        return False
+    if membership_definition(definition):
+        return True
+    for permission in definition.get('permissions') or ():
+        prefix, _dot, codename = str(permission).partition('.')
+        if prefix == 'shared' and not codename.startswith('view'):
+            return True
+    return False
 
 
 class Memberships:

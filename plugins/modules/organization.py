@@ -158,10 +158,12 @@ ASSOCIATIONS = {'galaxy_credentials': ('galaxy_credentials', 'credentials'),
                 'instance_groups': ('instance_groups', 'instance_groups')}
 ASSOCIATIONS.update((option, (option, 'notification_templates')) for option in NOTIFICATIONS)
 
-# Behind a platform gateway, the name and description are the gateway's; the rest is the controller's.
+# Behind a platform gateway, the name and description are the gateway's; the rest is the controller's. A
+# controller whose copy keeps a description of its own (AWX 24.6.1's) is given it too.
 RESOURCE = SharedResource(
     'organizations', 'organization', 'organization',
     shared=('description',),
+    apart=('description',),
     fields=('description', 'max_hosts'),
     references={'default_environment': 'execution_environments'},
     associations=ASSOCIATIONS,

@@ -104,10 +104,12 @@ ARGUMENT_SPEC = dict(
     state=STATE_EXISTS,
 )
 
-# Behind a platform gateway, every field of a team is the gateway's (its organization: the gateway's of that name).
+# Behind a platform gateway, every field of a team is the gateway's (its organization: the gateway's of that name);
+# a controller whose copy keeps a description of its own (AWX 24.6.1's) is given it too.
 RESOURCE = SharedResource(
     'teams', 'team', 'team',
     shared=('description',),
+    apart=('description',),
     scope={'organization': 'organizations'},
     fields=('description',),
 )

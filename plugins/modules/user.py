@@ -19,8 +19,9 @@ description:
   - Behind an Automation Platform platform gateway (see O(service_layout)), the gateway keeps the users; the username,
     password, names, e-mail and O(is_superuser) are written at the gateway (C(/api/gateway/v1/users/)), and the user is
     created and deleted there. O(is_system_auditor) is the controller's own and is written at the controller's copy
-    of the user. The membership of O(organization) is the gateway's role assignment of C(Organization Member).
-    RV(written_at) says where the task wrote.
+    of the user. The membership of O(organization) is the gateway's role assignment of C(Organization Member); a
+    controller that does not list the new user among the organization's users then (AWX 24.6.1 shows the gateway's
+    memberships as its role assignments only) is given it there too. RV(written_at) says where the task wrote.
 author:
   - automation.service maintainers (@automation-service)
 options:
@@ -68,7 +69,9 @@ options:
         organization's list of users, as awx.awx does, so that an organization admin may create it). A user found
         is left in its organizations.
       - Behind a platform gateway the user is created at the gateway and made a member of the organization there, by
-        the gateway's role assignment of C(Organization Member) (the controller refuses to change memberships).
+        the gateway's role assignment of C(Organization Member) (the controller refuses to change memberships); then
+        added to the controller's copy's users of the organization when they do not list it (as AWX 24.6.1, which
+        takes that, does not).
     type: str
   is_superuser:
     description:
@@ -137,8 +140,9 @@ written_at:
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
 from ansible_collections.automation.service.plugins.module_utils._outcome import masked
+from ansible_collections.automation.service.plugins.module_utils._plan import Write
 from ansible_collections.automation.service.plugins.module_utils._shared_resources import (
-    MEMBERSHIP_ROLES, BothPlaces, Gateway, Memberships, absent, on_gateway,
+    CONTROLLER, MEMBERSHIP_ROLES, BothPlaces, Gateway, Memberships, absent, on_gateway,
 )
 
 ARGUMENT_SPEC = dict(
@@ -239,9 +243,24 @@ def run_at_gateway(api, copy):
         if membership is None:
             return []
         memberships, definition, target, name = membership
-        return [memberships.grant_write('user', definition, user, target, '%s of organization %s (user %s)'
+        grant = memberships.grant_write('user', definition, user, target, '%s of organization %s (user %s)'
                                         % (definition['name'], name, user.get('username')),
-                                        before=None, after={'organization': organization})]
+                                        before=None, after={'organization': organization})
+        grant.then = lambda made: listed(both.objects.get('controller') or {})
+        return [grant]
+
+    def listed(user):
+        """The new user among the controller's users of the organization: AWX 24.6.1 shows the gateway's membership
+        as its role assignment only (it mirrors its legacy memberships into role assignments, not the other way:
+        ``sync_members_to_new_rbac`` in ``awx/main/models/rbac.py``), and takes the user attached to
+        ``organizations/<id>/users/`` (``immutablesharedfields`` in ``awx/api/views/__init__.py`` guards
+        ``create`` only)."""
+        if membership is None or user.get('id') is None or api.check_mode:
+            return []
+        if api.get_one('organizations/%d/users' % organization, username=user['username']) is not None:
+            return []
+        return [Write('POST', 'organizations/%d/users' % organization, {'id': user['id']}, expect=(204,),
+                      at=CONTROLLER)]
 
     both = BothPlaces(api, gateway, copy, found, 'user', ('password',))
     plan = both.plan(shared, local, lambda: api.lookup('users', shared['username'], 'username'),

@@ -153,3 +153,36 @@ def test_modules_write_through_the_gateway_and_change_nothing_the_second_time(ga
     code, output = run_playbook(tmp_path, tasks, env=env, module_defaults={"service_auth": "session"})
     assert code == 0, output
     assert json.loads((tmp_path / "changed.json").read_text()) == [False, False, False]
+
+
+def test_the_real_controller_keeps_descriptions_and_leaves_roles_on_organizations_to_the_gateway(gateway):
+    """AWX 24.6.1 (django-ansible-base 2024.7.1): an organization's description is not shared, and is the
+    copy's own; a role with more than view on an organization is refused at the controller, and the gateway's
+    assignment of it reaches the controller in the gateway's token (object_roles), at the user's request."""
+    name = "gw-org-" + uuid.uuid4().hex[:8]
+    status, org = _request(gateway, "POST", "/api/gateway/v1/organizations/", {"name": name, "description": "gw"})
+    assert status == 201, org
+    status, found = _request(gateway, "GET", "/api/controller/v2/organizations/?name=" + name)
+    copy = found["results"][0]
+    assert copy["description"] == ""
+    status, data = _request(gateway, "PATCH", "/api/controller/v2/organizations/%d/" % copy["id"], {"description": "ctl"})
+    assert (status, data["description"]) == (200, "ctl")
+
+    username, password = "gw-" + uuid.uuid4().hex[:8], "Gw-" + uuid.uuid4().hex
+    status, user = _request(gateway, "POST", "/api/gateway/v1/users/", {"username": username, "password": password})
+    assert status == 201, user
+    status, data = _request(gateway, "GET", "/api/controller/v2/me/", auth=(username, password))
+    assert status == 200, data
+    controller_user = data["results"][0]["id"]
+    status, data = _request(gateway, "GET", "/api/controller/v2/role_definitions/?name=Organization%20Audit")
+    audit = data["results"][0]["id"]
+    status, data = _request(gateway, "POST", "/api/controller/v2/role_user_assignments/",
+                            {"role_definition": audit, "user": controller_user, "object_id": copy["id"]})
+    assert (status, data) == (400, ["Not managed locally, use the resource server instead"])
+    assert _request(gateway, "GET", "/api/controller/v2/organizations/%d/" % copy["id"], auth=(username, password))[0] in (403, 404)
+    status, data = _request(gateway, "GET", "/api/gateway/v1/role_definitions/?name=Organization%20Audit")
+    status, data = _request(gateway, "POST", "/api/gateway/v1/role_user_assignments/",
+                            {"role_definition": data["results"][0]["id"], "user": user["id"], "object_id": org["id"]})
+    assert status == 201, data
+    status, data = _request(gateway, "GET", "/api/controller/v2/organizations/%d/" % copy["id"], auth=(username, password))
+    assert status == 200, data

@@ -223,10 +223,46 @@ def test_organizations_users_teams_are_the_controllers(gateway):
 
     r = s.patch(gateway.url + GW + "organizations/%d/" % org["id"], json={"description": "changed"}, headers=auth)
     assert r.status_code == 200
-    assert s.get(gateway.url + CTL + "organizations/%d/" % org["id"], headers=auth).json()["description"] == "changed"
+    assert r.json()["description"] == "changed"
+    # The controller's copy keeps a description of its own (AWX 24.6.1's shared types have none).
+    assert s.get(gateway.url + CTL + "organizations/%d/" % org["id"], headers=auth).json()["description"] == ""
     assert s.delete(gateway.url + GW + "teams/%d/" % team["id"], headers=auth).status_code == 204
     assert s.delete(gateway.url + GW + "organizations/%d/" % org["id"], headers=auth).status_code == 204
     assert s.get(gateway.url + CTL + "organizations/%d/" % org["id"], headers=auth).status_code == 404
+
+
+def test_the_controllers_copies_keep_descriptions_of_their_own(gateway):
+    """AWX 24.6.1 behind a gateway (django-ansible-base 2024.7.1): an organization's and a team's description
+    are not shared fields; the controller takes a PATCH of them and the gateway's stay as they were."""
+    s = gateway.session()
+    auth = gateway.basic()
+    name = "gw-desc-" + uuid.uuid4().hex[:8]
+    org = s.post(gateway.url + GW + "organizations/", json={"name": name, "description": "at the gateway"}, headers=auth)
+    assert org.status_code == 201, org.text
+    org = org.json()
+    assert org["description"] == "at the gateway"
+    team = s.post(gateway.url + GW + "teams/", json={"name": "t", "organization": org["id"], "description": "gw team"},
+                  headers=auth).json()
+    assert team["description"] == "gw team"
+    assert s.get(gateway.url + CTL + "teams/%d/" % team["id"], headers=auth).json()["description"] == ""
+
+    r = s.patch(gateway.url + CTL + "organizations/%d/" % org["id"], json={"description": "at the controller"},
+                headers=auth)
+    assert r.status_code == 200, r.text
+    assert r.json()["description"] == "at the controller"
+    r = s.patch(gateway.url + CTL + "teams/%d/" % team["id"], json={"description": "controller team"}, headers=auth)
+    assert r.status_code == 200, r.text
+    assert s.get(gateway.url + GW + "organizations/%d/" % org["id"], headers=auth).json()["description"] == "at the gateway"
+    gw_team = s.get(gateway.url + GW + "teams/%d/" % team["id"], headers=auth).json()
+    assert gw_team["description"] == "gw team"
+    assert gw_team["summary_fields"]["organization"]["description"] == "at the gateway"
+    # The shared fields stay refused.
+    r = s.patch(gateway.url + CTL + "organizations/%d/" % org["id"], json={"name": name + "-x"}, headers=auth)
+    assert r.status_code == 403
+    assert r.json() == {"name": "Cannot change shared field 'name'. Alter this field via the platform ingress."}
+    r = s.patch(gateway.url + CTL + "teams/%d/" % team["id"], json={"name": "t-x"}, headers=auth)
+    assert r.status_code == 403
+    assert s.delete(gateway.url + GW + "organizations/%d/" % org["id"], headers=auth).status_code == 204
 
 
 def test_authenticators_list(gateway):
@@ -259,3 +295,51 @@ def test_setting_of_the_gateway_is_refused_in_the_awx_layout(tmp_path):
     )
     assert result.returncode != 0
     assert "unknown setting GATEWAY_BASIC_AUTH_ENABLED" in result.stderr
+
+
+def test_roles_on_shared_objects_are_assigned_at_the_gateway(gateway):
+    """AWX 24.6.1 behind a gateway (django-ansible-base 2024.7.1's check_locally_managed): a role definition
+    with a permission other than view on an organization or a team is neither given nor taken back at the
+    controller (400); the gateway's assignments give and take it back."""
+    s = gateway.session()
+    auth = gateway.basic()
+    name = "gw-rbac-" + uuid.uuid4().hex[:8]
+    org = s.post(gateway.url + GW + "organizations/", json={"name": name}, headers=auth).json()
+    team = s.post(gateway.url + GW + "teams/", json={"name": "t", "organization": org["id"]}, headers=auth).json()
+    username = "gwrbac" + uuid.uuid4().hex[:6]
+    user = s.post(gateway.url + GW + "users/", json={"username": username, "password": "pw-" + username},
+                  headers=auth).json()
+
+    def definition(role_name):
+        return s.get(gateway.url + CTL + "role_definitions/", params={"name": role_name},
+                     headers=auth).json()["results"][0]["id"]
+
+    audit, member = definition("Organization Audit"), definition("Organization Member")
+    refused = ["Not managed locally, use the resource server instead"]
+    for rd in (audit, member):
+        r = s.post(gateway.url + CTL + "role_user_assignments/",
+                   json={"role_definition": rd, "user": user["id"], "object_id": org["id"]}, headers=auth)
+        assert (r.status_code, r.json()) == (400, refused)
+    r = s.post(gateway.url + CTL + "role_team_assignments/",
+               json={"role_definition": audit, "team": team["id"], "object_id": org["id"]}, headers=auth)
+    assert (r.status_code, r.json()) == (400, refused)
+
+    given = s.post(gateway.url + GW + "role_user_assignments/",
+                   json={"role_definition": audit, "user": user["id"], "object_id": org["id"]}, headers=auth)
+    assert given.status_code == 201, given.text
+    given = given.json()
+    listed = s.get(gateway.url + CTL + "role_user_assignments/", params={"id": given["id"]}, headers=auth).json()
+    assert [a["id"] for a in listed["results"]] == [given["id"]]
+    r = s.delete(gateway.url + CTL + "role_user_assignments/%d/" % given["id"], headers=auth)
+    assert (r.status_code, r.json()) == (400, refused)
+    assert s.delete(gateway.url + GW + "role_user_assignments/%d/" % given["id"], headers=auth).status_code == 204
+    assert s.delete(gateway.url + GW + "users/%d/" % user["id"], headers=auth).status_code == 204
+    assert s.delete(gateway.url + GW + "organizations/%d/" % org["id"], headers=auth).status_code == 204
+
+
+def test_controller_root_names_constructed_inventory_as_awx(gateway):
+    """AWX 24.6.1's /api/v2/ root (awx/api/views/root.py ApiVersionRootView) and the real AWX behind the gateway:
+    the key is constructed_inventory, the list constructed_inventories/."""
+    root = gateway.session().get(gateway.url + CTL, headers=gateway.basic()).json()
+    assert root["constructed_inventory"] == CTL + "constructed_inventories/"
+    assert "constructed_inventories" not in root

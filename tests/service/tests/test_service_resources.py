@@ -171,7 +171,7 @@ def test_credentials(service, token):
 def test_users(service):
     name = "user-" + uuid.uuid4().hex[:6]
     user = service.create_user(name, "pw-123456")
-    assert "password" not in user
+    assert user["password"] == "$encrypted$"     # AWX 24.6.1 UserSerializer.to_representation
     for key in ("is_superuser", "is_system_auditor", "email", "first_name", "last_name"):
         assert key in user
     assert user["external_account"] is None and user["auth"] == []
@@ -232,3 +232,21 @@ def test_stats(service):
     )
     data = json.loads(out.stdout)
     assert data["requests"] >= 1 and "by_auth" in data and "password_checks" in data and "logins" in data
+
+
+def test_root_user_and_organization_details_as_awx_24_6_1(service, token):
+    """What the real AWX 24.6.1 answers (its recorded /api/v2/ root, awx/api/views/root.py, and
+    awx/api/serializers.py UserSerializer and OrganizationSerializer)."""
+    root = bearer(service, token, "GET", "/api/v2/").json()
+    assert root["constructed_inventory"] == "/api/v2/constructed_inventories/"
+    assert "constructed_inventories" not in root
+    me = bearer(service, token, "GET", "/api/v2/me/").json()["results"][0]
+    user = bearer(service, token, "GET", "/api/v2/users/%d/" % me["id"]).json()
+    assert user["password"] == "$encrypted$"
+    assert user["related"]["roles"] == "/api/v2/users/%d/roles/" % me["id"]
+    # the administrator edits itself and does not delete itself
+    assert user["summary_fields"]["user_capabilities"] == {"edit": True, "delete": False}
+    org = bearer(service, token, "GET", "/api/v2/organizations/1/").json()
+    roles = org["summary_fields"]["object_roles"]
+    assert roles["member_role"]["user_only"] is True and roles["admin_role"]["user_only"] is True
+    assert "user_only" not in roles["read_role"]

@@ -71,10 +71,11 @@ def test_an_organization_update_check_mode_rename_and_delete_on_the_gateway(gate
                                'after': {'name': name, 'description': 'two', 'max_hosts': 2}}
     assert checked['organization']['description'] == 'two' and checked['organization']['max_hosts'] == 2
 
-    # a shared field only: the gateway alone
+    # the description: the gateway's, and the controller's copy's own (AWX 24.6.1 shares no description), both
     updated, writes = run(gateway, 'organization', diff=True, name=name, description='two')
-    assert updated['changed'] and updated['written_at'] == ['gateway']
-    assert at(writes, GW) == [('PATCH', GW + 'organizations/%d/' % org_id, 200)] and at(writes, CTL) == []
+    assert updated['changed'] and updated['written_at'] == ['gateway', 'controller']
+    assert at(writes, GW) == [('PATCH', GW + 'organizations/%d/' % org_id, 200)]
+    assert at(writes, CTL) == [('PATCH', CTL + 'organizations/%d/' % org_id, 200)]
     assert updated['diff'] == {'before': {'name': name, 'description': 'one'},
                                'after': {'name': name, 'description': 'two'}}
     assert updated['organization']['description'] == 'two'    # the controller's copy, read after the write
@@ -194,10 +195,12 @@ def test_a_team_is_kept_at_the_gateway(gateway):
     checked, writes = run(gateway, 'team', check_mode=True, name=name, organization=org)
     assert checked['changed'] and checked['written_at'] == ['gateway'] and writes == []
 
+    # the description is written at the controller's copy too (AWX 24.6.1's copy keeps its own)
     made, writes = run(gateway, 'team', diff=True, name=name, organization=org, description='one')
-    assert made['changed'] and made['written_at'] == ['gateway']
-    assert [(m, p, s) for m, p, s in writes] == [('POST', GW + 'teams/', 201)]
+    assert made['changed'] and made['written_at'] == ['gateway', 'controller']
     copy = controller_copy(gateway, 'teams', name=name)
+    assert [(m, p, s) for m, p, s in writes] == [('POST', GW + 'teams/', 201),
+                                                 ('PATCH', CTL + 'teams/%d/' % copy['id'], 200)]
     assert (copy['id'], copy['organization'], copy['description']) == (made['id'], org_id, 'one')
     assert made['team']['id'] == copy['id']
 
@@ -206,8 +209,8 @@ def test_a_team_is_kept_at_the_gateway(gateway):
 
     # the organization by id (the controller's) finds the same team
     updated, writes = run(gateway, 'team', diff=True, name=name, organization=str(org_id), description='two')
-    assert updated['changed'] and updated['written_at'] == ['gateway']
-    assert writes == [('PATCH', GW + 'teams/%d/' % copy['id'], 200)]
+    assert updated['changed'] and updated['written_at'] == ['gateway', 'controller']
+    assert writes == [('PATCH', GW + 'teams/%d/' % copy['id'], 200), ('PATCH', CTL + 'teams/%d/' % copy['id'], 200)]
     assert updated['diff'] == {'before': {'name': name, 'description': 'one'},
                                'after': {'name': name, 'description': 'two'}}
 

@@ -44,7 +44,8 @@ class GatewayConfig(AppConfig):
         # as soon as they change (refsvc/gateway/controller.py).
         from django.conf import settings
 
-        if getattr(settings, "GATEWAY_CONTROLLER", None):
-            from refsvc.gateway import signals
+        from refsvc.gateway import signals
 
+        signals.connect_descriptions()
+        if getattr(settings, "GATEWAY_CONTROLLER", None):
             signals.connect()

@@ -106,9 +106,13 @@ def ansible_id(obj):
 
 def _claims_objects(user):
     """``objects`` and ``object_roles``: the organizations the user is a member or an admin of, the
-    teams it is a member or an admin of (the gateway's memberships, refsvc/rbac/gateway.py)."""
+    teams it is a member or an admin of (the gateway's memberships, refsvc/rbac/gateway.py), and the
+    roles the gateway's other assignments give the user on organizations and teams (such as
+    ``Organization Audit``, which a controller behind the gateway leaves to it): django-ansible-base's
+    ``jwt_consumer`` (``common/auth.py`` ``process_rbac_permissions``, 2024.7.1) gives the user each
+    role definition of that name it has, on each object listed."""
     from refsvc.rbac import registry
-    from refsvc.rbac.models import Team
+    from refsvc.rbac.models import RoleUserAssignment, Team
     from refsvc.svc.models import Organization
 
     objects = {"organization": [], "team": []}
@@ -140,6 +144,31 @@ def _claims_objects(user):
                     })
                 entry = roles.setdefault(role_name, {"content_type": "team", "objects": []})
                 entry["objects"].append(team_index[team.pk])
+
+    def team_at(team):
+        if team.pk not in team_index:
+            team_index[team.pk] = len(objects["team"])
+            objects["team"].append({"ansible_id": ansible_id(team), "name": team.name, "org": org_index(team.organization)})
+        return team_index[team.pk]
+
+    assignments = RoleUserAssignment.objects.filter(
+        user=user, content_type__in=("shared.organization", "shared.team")).select_related("role_definition")
+    for assignment in assignments.order_by("id"):
+        name = assignment.role_definition.name
+        if name in ("Organization Member", "Organization Admin", "Team Member", "Team Admin"):
+            continue    # the memberships above
+        if assignment.content_type == "shared.organization":
+            obj = Organization.objects.filter(pk=assignment.object_id).first()
+            kind, index_of = "organization", org_index
+        else:
+            obj = Team.objects.select_related("organization").filter(pk=assignment.object_id).first()
+            kind, index_of = "team", team_at
+        if obj is None:
+            continue
+        entry = roles.setdefault(name, {"content_type": kind, "objects": []})
+        position = index_of(obj)
+        if position not in entry["objects"]:
+            entry["objects"].append(position)
     return objects, roles
 
 

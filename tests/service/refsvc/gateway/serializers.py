@@ -4,6 +4,8 @@ django-ansible-base's common serializers read them)."""
 from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
+from refsvc.gateway import controller
+from refsvc.gateway.models import SharedDescription
 from refsvc.rbac.models import Team
 from refsvc.svc.models import Organization, UserProfile
 
@@ -32,7 +34,46 @@ class _Common(serializers.ModelSerializer):
         return {}
 
 
-class OrganizationSerializer(_Common):
+def descriptions_apart():
+    """Whether the gateway keeps its descriptions apart from the rows (``SharedDescription``): with the
+    service's own controller, whose copies are the same rows; a real controller behind the gateway
+    keeps its copies in its own database."""
+    return not controller.enabled()
+
+
+def gateway_description(obj):
+    """The gateway's description of an organization or a team."""
+    if not descriptions_apart():
+        return obj.description
+    kept = SharedDescription.objects.filter(kind=obj._meta.model_name, object_id=obj.pk).first()
+    return kept.description if kept is not None else ""
+
+
+class _Described(_Common):
+    """An organization or a team: its description is the gateway's own (``descriptions_apart``); a new
+    object's copy at the controller starts with an empty one, as the copy AWX 24.6.1's resource API makes."""
+
+    def to_representation(self, obj):
+        data = super().to_representation(obj)
+        data["description"] = gateway_description(obj)
+        return data
+
+    def _keep(self, obj, description):
+        if description is not None:
+            SharedDescription.objects.update_or_create(
+                kind=obj._meta.model_name, object_id=obj.pk, defaults={"description": description or ""})
+        return obj
+
+    def create(self, validated):
+        description = validated.pop("description", "") if descriptions_apart() else None
+        return self._keep(super().create(validated), description)
+
+    def update(self, instance, validated):
+        description = validated.pop("description", None) if descriptions_apart() else None
+        return self._keep(super().update(instance, validated), description)
+
+
+class OrganizationSerializer(_Described):
     kind = "organizations"
     managed = serializers.SerializerMethodField()
 
@@ -51,7 +92,7 @@ class OrganizationSerializer(_Common):
         }
 
 
-class TeamSerializer(_Common):
+class TeamSerializer(_Described):
     kind = "teams"
 
     class Meta:
@@ -63,7 +104,7 @@ class TeamSerializer(_Common):
 
     def get_summary_fields(self, obj):
         org = obj.organization
-        return {"organization": {"id": org.pk, "name": org.name, "description": org.description}}
+        return {"organization": {"id": org.pk, "name": org.name, "description": gateway_description(org)}}
 
 
 class UserSerializer(_Common):

@@ -29,3 +29,19 @@ def connect():
     for model in (Organization, Team, get_user_model()):
         post_save.connect(_saved, sender=model, dispatch_uid="gateway-controller-save-%s" % model._meta.label_lower)
         post_delete.connect(_deleted, sender=model, dispatch_uid="gateway-controller-delete-%s" % model._meta.label_lower)
+
+
+def _description_gone(sender, instance, **kwargs):
+    from refsvc.gateway.models import SharedDescription
+
+    SharedDescription.objects.filter(kind=instance._meta.model_name, object_id=instance.pk).delete()
+
+
+def connect_descriptions():
+    """The gateway's description of an organization or a team goes with it."""
+    from refsvc.rbac.models import Team
+    from refsvc.svc.models import Organization
+
+    for model in (Organization, Team):
+        post_delete.connect(_description_gone, sender=model,
+                            dispatch_uid="gateway-description-delete-%s" % model._meta.label_lower)

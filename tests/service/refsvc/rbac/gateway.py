@@ -65,6 +65,9 @@ class GatewayRbacPermission(permissions.BasePermission):
 
 class GatewayRbac:
     permission_classes = [GatewayRbacPermission]
+    # The platform's resource server: it gives and takes back the roles on the shared objects that a
+    # controller behind it refuses (views.check_locally_managed).
+    resource_server = True
 
     def finalize_response(self, request, response, *args, **kwargs):
         from django.conf import settings

@@ -206,6 +206,12 @@ def _add_object_roles(cls):
     def get_summary_fields(self, obj):
         data = dict(original(self, obj) or {})
         data["object_roles"] = object_roles(obj)
+        if kind_of(obj).key == "organization":
+            # AWX 24.6.1's OrganizationSerializer.get_summary_fields: its admin and member roles cannot be
+            # given to a team, which user_only tells the UI.
+            for field in ("admin_role", "member_role"):
+                if field in data["object_roles"]:
+                    data["object_roles"][field]["user_only"] = True
         return data
 
     get_summary_fields._with_object_roles = True

@@ -348,6 +348,24 @@ class RoleDefinitionDetail(ApiMixin, generics.RetrieveUpdateDestroyAPIView):
         instance.delete()
 
 
+NOT_MANAGED_LOCALLY = "Not managed locally, use the resource server instead"
+
+
+def check_locally_managed(view, rd):
+    """A controller behind a platform gateway (ALLOW_LOCAL_RESOURCE_MANAGEMENT False) neither gives nor takes
+    back a role definition with a permission on its shared objects (organizations, teams) other than
+    ``view``: the gateway does. django-ansible-base 2024.7.1 (AWX 24.6.1's) ``ansible_base/rbac/validators.py``
+    ``check_locally_managed``, called by ``BaseAssignmentSerializer.create`` (``rbac/api/serializers.py``) and
+    ``BaseAssignmentViewSet.perform_destroy`` (``rbac/api/views.py``): 400 with its words. The gateway's own
+    assignment views (``GatewayRbac.resource_server``) are the resource server's."""
+    if getattr(view, "resource_server", False) or access.local_resource_management():
+        return
+    for permission in rd.permissions or ():
+        prefix, _, codename = permission.partition(".")
+        if prefix == "shared" and not codename.startswith("view"):
+            raise ValidationError(NOT_MANAGED_LOCALLY)
+
+
 def _by_ansible_id(value, candidates, kind_key, field):
     for obj in candidates:
         if ansible_id(kind_key, obj.pk) == str(value):
@@ -421,6 +439,8 @@ class AssignmentList(ApiMixin, generics.ListCreateAPIView):
         self.check_access("add", self.model, {"object": obj})
         if field == "team" and kind is not None and kind.key == "organization" and "shared.member_organization" in rd.permissions:
             raise ValidationError("Assigning organization member permission to teams is not allowed")
+        if obj is not None:
+            check_locally_managed(self, rd)
         values = {"role_definition": rd, field: actor, "content_type": rd.content_type,
                   "object_id": str(obj.pk) if obj is not None else None}
         try:
@@ -453,6 +473,8 @@ class AssignmentDetail(ApiMixin, generics.RetrieveDestroyAPIView):
 
     def perform_destroy(self, instance):
         self.check_access("delete", instance)
+        if instance.object_id:
+            check_locally_managed(self, instance.role_definition)
         instance.delete()
 
 

@@ -182,7 +182,11 @@ def organizations_of(user):
 
 @rule(Organization)
 def _organizations(qs, user):
-    return qs.filter(id__in=organizations_of(user))
+    """Its members and admins, and whoever a role gives view of it (AWX 24.6.1's OrganizationAccess: the
+    organization's read_role, which the auditor role and role assignments such as Organization Audit give)."""
+    from refsvc.rbac.registry import allowed_q
+
+    return qs.filter(Q(id__in=organizations_of(user)) | allowed_q(user, Organization, "view", org_path=None)).distinct()
 
 
 def _read_role(user, model):
@@ -258,13 +262,15 @@ class SvcAccess(Access):
 
 # The controller behind a platform gateway (ALLOW_LOCAL_RESOURCE_MANAGEMENT False: the gateway
 # layout) keeps read-only copies of the gateway's organizations, users and teams: AWX 24.6.1's
-# awx/api/views/__init__.py immutablesharedfields, with its words. The shared fields are
-# django-ansible-base's (ansible_base.resource_registry.shared_types: OrganizationType, UserType,
-# TeamType of the release requirements-dev.txt pins).
+# awx/api/views/__init__.py immutablesharedfields, with its words. The shared fields are the
+# declared fields of django-ansible-base's OrganizationType, UserType and TeamType
+# (ansible_base/resource_registry/shared_types.py) of the release AWX 24.6.1 runs, 2024.7.1: an
+# organization's name, a team's name and organization; not their description, which the controller
+# keeps apart from the gateway's and takes a PATCH of (as the real AWX 24.6.1 behind a gateway does).
 SHARED_FIELDS = {
-    "organization": ("name", "description"),
+    "organization": ("name",),
     "user": ("username", "email", "first_name", "last_name", "is_superuser"),
-    "team": ("name", "organization", "description"),
+    "team": ("name", "organization"),
 }
 CREATE_REFUSED = "Creation of this resource is not allowed. Create this resource via the platform ingress."
 DELETE_REFUSED = "Deletion of this resource is not allowed. Delete this resource via the platform ingress."

@@ -463,18 +463,34 @@ class UserSerializer(ResourceSerializer):
         return ""
 
     def get_related(self, obj):
+        # AWX 24.6.1 (awx/api/serializers.py UserSerializer.get_related) links teams, organizations,
+        # admin_of_organizations, projects, credentials, roles, activity_stream, access_list and the token
+        # lists; the ones served here.
         base = self.get_url(obj)
-        related = {"organizations": base + "organizations/"}
+        related = {"organizations": base + "organizations/", "roles": base + "roles/"}
         if settings.CONTROLLER_OAUTH2:
             related.update({name: base + name + "/" for name in ("tokens", "personal_tokens", "authorized_tokens")})
         return related
 
     def get_summary_fields(self, obj):
-        return {"resource": resource_summary("user", obj.pk)}
+        data = {"resource": resource_summary("user", obj.pk)}
+        request = self.context.get("request")
+        if request is not None and request.user.is_authenticated:
+            # UserSerializer.show_capabilities (edit, delete) as UserAccess decides them: a user edits
+            # itself and is not deleted by itself.
+            from . import access
+
+            data["user_capabilities"] = {
+                "edit": access.allows(request.user, "change", obj),
+                "delete": access.allows(request.user, "delete", obj),
+            }
+        return data
 
     def to_representation(self, obj):
         data = super().to_representation(obj)
         data["is_system_auditor"] = profile_of(obj).is_system_auditor
+        # AWX 24.6.1's UserSerializer.to_representation: the password is shown as $encrypted$.
+        data["password"] = ENCRYPTED
         return data
 
     def _save_extra(self, user, password, auditor):

@@ -127,6 +127,11 @@ class ApiV2RootView(ApiMixin, APIView):
             names = [n for n in names if n not in ("applications", "tokens")]
         data = {n: "/api/v2/%s/" % n for n in names}
         data["inventory"] = "/api/v2/inventories/"
+        # AWX 24.6.1's ApiVersionRootView (awx/api/views/root.py) names the constructed inventories' list
+        # "constructed_inventory" (the recorded root of the real AWX, and its root behind the gateway, say so).
+        # Its service_index (django-ansible-base's resource API) and host_metric_summary_monthly are not
+        # served here, and not listed.
+        data["constructed_inventory"] = data.pop("constructed_inventories")
         return Response(data)
 
 
