@@ -61,7 +61,9 @@ def gateway(tmp_path_factory):
     env = dict(os.environ, REAL_GATEWAY_DIR=str(tmp_path_factory.mktemp("real-gateway")),
                REAL_GATEWAY_PORT=str(_free_port()), REALAWX_HELD="1")
     try:
-        result = subprocess.run([str(GATEWAY), "start"], capture_output=True, text=True, env=env, timeout=900)
+        # with the test identity providers: the gateway's OIDC, SAML and LDAP authenticators
+        result = subprocess.run([str(GATEWAY), "start", "--with-idp"], capture_output=True, text=True, env=env,
+                                timeout=900)
         assert result.returncode == 0, result.stderr[-4000:]
         values = {}
         for line in result.stdout.splitlines():
@@ -186,3 +188,61 @@ def test_the_real_controller_keeps_descriptions_and_leaves_roles_on_organization
     assert status == 201, data
     status, data = _request(gateway, "GET", "/api/controller/v2/organizations/%d/" % copy["id"], auth=(username, password))
     assert status == 200, data
+
+# Each of the gateway's authenticators, in front of the real controller: (service_auth, backend, the
+# exported user name and password). The directory's ldap-admin is a superuser through its group's map;
+# the identity providers' users are made superusers at the gateway after their first login (the
+# controller takes it from the next request's token).
+AUTHENTICATORS = {
+    "oidc": ("sso", "test-oidc", "SSO_USERNAME", "SSO_PASSWORD"),
+    "saml": ("sso", "test-saml", "SSO_USERNAME", "SSO_PASSWORD"),
+    "ldap": ("session", None, "LDAP_ADMIN_USERNAME", "LDAP_ADMIN_PASSWORD"),
+}
+
+
+@pytest.mark.parametrize("method", sorted(AUTHENTICATORS))
+def test_an_authenticators_user_runs_host_tasks_on_the_real_controller(gateway, tmp_path, method):
+    auth, backend, user_var, password_var = AUTHENTICATORS[method]
+    username = gateway[user_var]
+    env = {
+        "SERVICE_URL": gateway["SERVICE_URL"], "SERVICE_CA_PATH": gateway["SERVICE_CA_PATH"],
+        "SERVICE_USERNAME": username, "SERVICE_PASSWORD": gateway[password_var],
+        "SERVICE_CACHE_DIR": str(tmp_path / "cache"),
+        # for the lookup too, which module_defaults do not reach
+        "SERVICE_AUTH": auth, "SERVICE_SSO_BACKEND": backend or "",
+    }
+    # the first login makes the platform's user, and the first request through the gateway the controller's
+    me = [{"ansible.builtin.set_fact": {"me": "{{ query('automation.service.api', 'me') | first }}"}},
+          {"ansible.builtin.copy": {"dest": str(tmp_path / "me.json"), "content": "{{ me | to_json }}"}}]
+    code, output = run_playbook(tmp_path, me, env=env)
+    assert code == 0, output
+    assert json.loads((tmp_path / "me.json").read_text())["username"] == username
+    status, found = _request(gateway, "GET", "/api/gateway/v1/users/?username=" + username)
+    assert status == 200 and found["count"] == 1, found
+    user = found["results"][0]
+    assert user["authenticators"], user  # an external user, linked to the authenticator it came through
+    if not user["is_superuser"]:
+        status, data = _request(gateway, "PATCH", "/api/gateway/v1/users/%d/" % user["id"], {"is_superuser": True})
+        assert status == 200, data
+    suffix = uuid.uuid4().hex[:8]
+    tasks = [
+        {"automation.service.inventory": {"name": "inv-%s-%s" % (method, suffix), "organization": "Default"},
+         "register": "inv"},
+        {"automation.service.host": {"name": "host-" + suffix, "inventory": "inv-%s-%s" % (method, suffix)},
+         "register": "host"},
+        {"ansible.builtin.copy": {"dest": str(tmp_path / "changed.json"),
+                                  "content": "{{ [inv.changed, host.changed] | to_json }}"}},
+    ]
+    before = len(_access_log())
+    code, output = run_playbook(tmp_path, tasks, env=env)
+    assert code == 0, output
+    assert json.loads((tmp_path / "changed.json").read_text()) == [True, True]
+    assert any('"POST /api/controller/v2/hosts/ HTTP/1.1" 201' in line for line in _access_log()[before:])
+    # made by that user, as the real controller saw it
+    status, data = _request(gateway, "GET", "/api/controller/v2/hosts/?name=host-" + suffix)
+    assert status == 200 and data["count"] == 1, data
+    assert data["results"][0]["summary_fields"]["created_by"]["username"] == username
+    code, output = run_playbook(tmp_path, tasks, env=env)
+    assert code == 0, output
+    assert json.loads((tmp_path / "changed.json").read_text()) == [False, False]
+    assert gateway[password_var] not in output
