@@ -71,8 +71,9 @@ def async_loop(svc, tmp_path, inventory, limit, wait=True):
                 "done.results | select('changed') | list | length == 0",
                 "done.results | map(attribute='host.name') | list | length == %d" % ITEMS]}},
         ]
+    # Each job sends its own look-up (loop_reads off): what is measured is how many are in flight at once.
     defaults = service_defaults(svc, service_username=svc.admin_username, service_password=svc.admin_password,
-                                max_requests_in_flight=limit)
+                                max_requests_in_flight=limit, loop_reads=False)
     svc.set_faults({'fault': 'delay', 'seconds': DELAY, 'path': '/api/v2/hosts/', 'method': 'GET'})
     mark = svc.mark()
     try:

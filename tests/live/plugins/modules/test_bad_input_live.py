@@ -18,7 +18,7 @@ CONNECTION = {'service_url', 'service_auth', 'service_username', 'service_passwo
               'service_client_id', 'service_client_secret', 'service_sso_backend', 'service_sso_idp',
               'service_sso_otp', 'service_session_id', 'session_cache', 'validate_certs', 'ca_path',
               'request_timeout', 'allow_insecure_http', 'service_config_file', 'request_retries',
-              'request_retry_max_seconds'}
+              'request_retry_max_seconds', 'loop_reads'}
 
 texts = st.one_of(
     st.text(max_size=40),

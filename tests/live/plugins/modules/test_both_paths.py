@@ -175,7 +175,8 @@ def test_a_loop_runs_in_the_controller_on_one_connection(service, world, tmp_pat
     task = {'name': 'loop', 'automation.service.host': {'name': 'loop-{{ item }}-%s' % world['tag'],
                                                         'inventory': world['inventory'], 'state': 'absent'},
             'loop': list(range(6))}
-    code, out = run_playbook(tmp_path, [task], module_defaults=service_defaults(service))
+    # one look-up per item (loop_reads off: the items share nothing), all on the worker's one connection
+    code, out = run_playbook(tmp_path, [task], module_defaults=dict(service_defaults(service), loop_reads=False))
     assert code == 0, out
     gets = [e for e in service.since(mark) if e['path'] == '/api/v2/hosts/']
     assert len(gets) == 6
@@ -189,7 +190,8 @@ def test_awx_awx_old_names_run_in_the_controller_too(service, world, tmp_path):
     task = {'name': 'loop', 'automation.service.tower_host': {
         'name': 'old-{{ item }}-%s' % world['tag'], 'inventory': world['inventory'], 'state': 'absent'},
         'loop': list(range(4)), 'register': 'old'}
-    code, out = run_playbook(tmp_path, [task, dump_results(['old'])], module_defaults=service_defaults(service))
+    code, out = run_playbook(tmp_path, [task, dump_results(['old'])],
+                             module_defaults=dict(service_defaults(service), loop_reads=False))
     assert code == 0, out
     results = read_results(tmp_path)['old']['results']
     assert [r['changed'] for r in results] == [False] * 4

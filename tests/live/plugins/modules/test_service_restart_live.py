@@ -82,7 +82,9 @@ def test_a_loop_across_a_service_restart_completes_and_launches_nothing_twice(sv
     entries = svc.since(mark)
     assert [e for e in entries if timeline['stopped'] + 1 <= e['t'] < timeline['starting']] == []
     sent = launches(entries)
-    assert len(sent) == LAUNCHES, [(e['status'], e['path']) for e in sent]
+    # Never twice; a launch whose answer was lost may have gone down with the service before it wrote its
+    # log line (the log is written once the answer is made).
+    assert LAUNCHES - len(lost) <= len(sent) <= LAUNCHES, [(e['status'], e['path']) for e in sent]
     status, jobs = svc.admin_request('GET', '/api/v2/jobs/?job_template=%d' % template['id'])
     assert jobs['count'] == LAUNCHES - len(lost) or jobs['count'] == LAUNCHES
     status, hosts = svc.admin_request('GET', '/api/v2/hosts/?inventory=%d' % template['inventory'])
