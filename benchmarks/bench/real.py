@@ -5,10 +5,7 @@ log (tests/realawx/config/nginx.conf, format `timed`) is the request log: each r
 import fcntl
 import os
 import re
-import shlex
 import subprocess
-
-import requests
 
 from .base import ROOT, log
 from .runner import Service
@@ -45,21 +42,8 @@ class RealService(Service):
                                   else "running; its database is put back as it was made"))
         out = realawx("start")
         realawx("reset")
-        values = {}
-        for line in out.splitlines():
-            if line.startswith("export "):
-                name, _, value = line[len("export "):].partition("=")
-                values[name] = shlex.split(value)[0]
-        self.values = values
-        self.url = values["SERVICE_URL"]
-        self.ca = values["SERVICE_CA_PATH"]
-        self.username = values["SERVICE_ADMIN_USERNAME"]
-        self.password = values["SERVICE_ADMIN_PASSWORD"]
         self.access_log = realawx("path").strip() + "/logs/nginx-access.log"
-        self.http = requests.Session()
-        self.http.trust_env = False
-        self.http.auth = (self.username, self.password)
-        return self
+        return self.connect(out)
 
     def stop(self):
         try:

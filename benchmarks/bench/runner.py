@@ -124,8 +124,12 @@ class Service:
             log("the service did not start with the identity providers; sso is left out:\n" + out.stderr[-1500:])
             self.idp_error = out.stderr.strip().splitlines()[-1:] or ["unknown error"]
             return self.start(with_idp=False)
+        return self.connect(out.stdout)
+
+    def connect(self, printed):
+        """Take the SERVICE_* export lines a start printed; an administrator's HTTP session to the service."""
         values = {}
-        for line in out.stdout.splitlines():
+        for line in printed.splitlines():
             if line.startswith("export "):
                 name, _, value = line[len("export "):].partition("=")
                 values[name] = shlex.split(value)[0]
