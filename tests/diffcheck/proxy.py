@@ -18,9 +18,12 @@ The two services number their objects differently, so the proxy translates:
   (collection, primary id) -> secondary id from the objects' ``url`` (and
   ``related`` urls, and role ids in ``summary_fields.object_roles``), and
   rewrites later request paths (``/api/v2/<collection>/<id>/``), query values
-  (``?organization=5``) and JSON body fields that name objects;
-- secrets the services generate (OAuth2 tokens, application client ids and
-  secrets): learned from answers that carry them at the same place, replaced in
+  (``?organization=5``) and JSON body fields that name objects. Behind the
+  platform gateway (the gateway's layout) the gateway's API (``/api/gateway/v1/``)
+  and the controller's (``/api/controller/v2/``) are two id spaces: a field or a
+  path names an object of the API the request goes to;
+- strings the services generate (OAuth2 tokens, application client ids and
+  secrets, the resource ids ``ansible_id`` of shared objects): learned from answers that carry them at the same place, replaced in
   later request headers and bodies;
 - sessions (``Sessions``): the secondary's cookies are kept apart, keyed by the
   primary's cookie values the client sends, and the CSRF token the client sends
@@ -61,11 +64,16 @@ HOP_BY_HOP = {
 # Answer fields whose values are secrets (recorded as their type only), and
 # generated strings that the secondary has its own value of.
 SECRET_FIELDS = {'token', 'access_token', 'refresh_token', 'client_secret', 'password', 'secret'}
-GENERATED_FIELDS = {'token', 'access_token', 'refresh_token', 'client_id', 'client_secret'}
+GENERATED_FIELDS = {'token', 'access_token', 'refresh_token', 'client_id', 'client_secret', 'ansible_id'}
 # Request headers not recorded at all.
 UNRECORDED_HEADERS = {'authorization', 'cookie', 'x-csrftoken'}
 
-API_PATH_RE = re.compile(r'^/api/v2/([a-z0-9_]+)/(\d+)/')
+# The controller's API (at /api/v2/, and at /api/controller/v2/ behind the platform gateway) and the
+# gateway's own (/api/gateway/v1/) number their objects apart: an organization at the gateway and its
+# copy at the controller have ids of their own. A gateway collection is known as GATEWAY + its name.
+API_PATH_RE = re.compile(r'^/api/(v2|controller/v2|gateway/v1)/([a-z0-9_]+)/(\d+)/')
+GATEWAY = 'gateway:'
+API_ROOT_RE = re.compile(r'^/api/(v2|controller/v2|gateway/v1)/')
 PATH_ID_RE = re.compile(r'/([a-z0-9_]+)/(\d+)(?=/)')
 
 # The collection a field that names an object points into. A field may name an
@@ -143,12 +151,18 @@ def json_or_none(content: bytes):
         return None
 
 
+def space_of(path: str) -> str:
+    """The id space of an API path: GATEWAY for the gateway's API, '' for the controller's."""
+    return GATEWAY if path.startswith('/api/gateway/') else ''
+
+
 def url_object(value):
-    """(collection, id) of an API url such as /api/v2/inventories/5/, else None."""
+    """(collection, id) of an API url such as /api/v2/inventories/5/ (the gateway's collections
+    named with GATEWAY before them), else None."""
     if isinstance(value, str):
         match = API_PATH_RE.match(value)
         if match:
-            return match.group(1), int(match.group(2))
+            return space_of(value) + match.group(2), int(match.group(3))
     return None
 
 
@@ -158,8 +172,12 @@ class Ids:
     def __init__(self):
         self.ids: dict[tuple[str, int], int] = {}
         self.strings: dict[str, str] = {}
-        # the primary's role definitions' content types (what an assignment's object_id names)
-        self.content_types: dict[int, str] = {}
+        # the primary's role definitions' content types (what an assignment's object_id names),
+        # by (space, id)
+        self.content_types: dict[tuple[str, int], str] = {}
+        # the id space of the exchange at hand (space_of its path): the collections that fields,
+        # sub-lists and paths name are that API's
+        self.space = ''
 
     # -- learning from two answers to one request
 
@@ -182,18 +200,18 @@ class Ids:
 
     def _learn_object(self, primary, secondary, field, under):
         found = url_object(primary.get('url'))
-        if found and found[0] == 'role_definitions' and isinstance(primary.get('content_type'), str):
-            self.content_types[found[1]] = primary['content_type']
+        if found and found[0].endswith('role_definitions') and isinstance(primary.get('content_type'), str):
+            self.content_types[(found[0][:-len('role_definitions')], found[1])] = primary['content_type']
         a, b = primary.get('id'), secondary.get('id')
         if not (isinstance(a, int) and isinstance(b, int)):
             return
         if 'object_roles' in under:
-            self.ids[('roles', a)] = b
+            self.ids[(self.space + 'roles', a)] = b
         elif primary.get('type') and primary.get('type') == secondary.get('type') and not url_object(primary.get('url')):
             kind = primary['type']
-            self.ids[(TYPE_COLLECTIONS.get(kind, kind + 's'), a)] = b
+            self.ids[(self.space + TYPE_COLLECTIONS.get(kind, kind + 's'), a)] = b
         elif field in FIELD_COLLECTIONS and under and under[0] == 'summary_fields' and len(FIELD_COLLECTIONS[field]) == 1:
-            self.ids[(FIELD_COLLECTIONS[field][0], a)] = b
+            self.ids[(self.space + FIELD_COLLECTIONS[field][0], a)] = b
 
     @staticmethod
     def _pairs(primary: list, secondary: list):
@@ -227,10 +245,11 @@ class Ids:
     # -- translating a request
 
     def one(self, collections, value):
-        """The secondary's id for the primary's id `value` in one of `collections`, or None."""
+        """The secondary's id for the primary's id `value` in one of `collections` (of the
+        exchange's space), or None."""
         for collection in collections:
-            if (collection, value) in self.ids:
-                return self.ids[(collection, value)]
+            if (self.space + collection, value) in self.ids:
+                return self.ids[(self.space + collection, value)]
         return None
 
     def path(self, path: str) -> str:
@@ -262,7 +281,7 @@ class Ids:
         else by its role definition's (the primary's id, given as a number or a string)."""
         if not isinstance(content_type, str) or not content_type:
             try:
-                content_type = self.content_types.get(int(role_definition))
+                content_type = self.content_types.get((self.space, int(role_definition)))
             except (TypeError, ValueError):
                 content_type = None
         collection = CONTENT_TYPE_COLLECTIONS.get((content_type or '').rsplit('.', 1)[-1])
@@ -442,6 +461,7 @@ class Tee:
                  'headers': {k.lower(): v for k, v in headers.items()
                              if k.lower() not in UNRECORDED_HEADERS and k.lower() not in HOP_BY_HOP},
                  'auth': auth_kind(headers)}
+        self.ids.space = space_of(split.path)
         primary_headers = self._upstream_headers(headers, self.primary)
         try:
             first = self.primary_http.request(method, self.primary + target, headers=primary_headers, data=body,
@@ -464,9 +484,10 @@ class Tee:
         except KeyError as exc:
             entry['skipped'] = 'no counterpart of %s' % exc.args[0]
             return None
-        parts = [p for p in split.path.split('/') if p]
-        collection = parts[2] if len(parts) >= 3 and parts[:2] == ['api', 'v2'] else None
-        sublist = parts[4] if len(parts) == 5 and parts[3].isdigit() else None
+        root = API_ROOT_RE.match(split.path)
+        parts = [p for p in split.path[root.end():].split('/') if p] if root else []
+        collection = parts[0] if parts else None
+        sublist = parts[2] if len(parts) == 3 and parts[1].isdigit() else None
         query = self.ids.query(split.query, SUBLIST_COLLECTIONS.get(sublist, sublist) if sublist else collection)
         out = self._upstream_headers(headers, self.secondary)
         jar = self.sessions.jar_for(headers.get('Cookie') or headers.get('cookie'))

@@ -216,3 +216,28 @@ def test_an_assignments_object_id_is_translated_by_its_role_definitions_content_
     # an unknown role definition: the id is left as it is
     assert ids.body({"role_definition": 99, "object_id": "23"})["object_id"] == "23"
     assert ids.query("object_id=23&role_definition=13&team=23", None) == "object_id=21&role_definition=14&team=5"
+
+
+def test_the_gateways_ids_and_the_controllers_are_apart():
+    # Behind the platform gateway an organization has an id at the gateway and another at the
+    # controller: what is learned at one API is used for that API's paths, fields and queries only.
+    ids = proxy.Ids()
+    ids.space = proxy.space_of("/api/gateway/v1/organizations/")
+    ids.learn({"url": "/api/gateway/v1/organizations/3/", "summary_fields": {"resource": {"ansible_id": "p-uuid"}}},
+              {"url": "/api/gateway/v1/organizations/4/", "summary_fields": {"resource": {"ansible_id": "s-uuid"}}})
+    ids.space = proxy.space_of("/api/controller/v2/organizations/")
+    ids.learn({"url": "/api/controller/v2/organizations/3/"}, {"url": "/api/controller/v2/organizations/9/"})
+    assert ids.path("/api/controller/v2/organizations/3/teams/") == "/api/controller/v2/organizations/9/teams/"
+    assert ids.body({"organization": 3}) == {"organization": 9}
+    assert ids.query("organization=3", None) == "organization=9"
+    ids.space = proxy.space_of("/api/gateway/v1/teams/")
+    assert ids.path("/api/gateway/v1/organizations/3/") == "/api/gateway/v1/organizations/4/"
+    assert ids.body({"organization": 3}) == {"organization": 4}
+    # the resource id the services made for the organization is swapped too
+    assert ids.query("resource__ansible_id=p-uuid", None) == "resource__ansible_id=s-uuid"
+    # an object the controller's API named only is unknown at the gateway
+    ids.space = ""
+    ids.learn({"url": "/api/v2/teams/5/"}, {"url": "/api/v2/teams/6/"})
+    ids.space = proxy.GATEWAY
+    with pytest.raises(KeyError):
+        ids.path("/api/gateway/v1/teams/5/")
