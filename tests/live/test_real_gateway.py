@@ -56,7 +56,8 @@ def gateway(tmp_path_factory):
     """The gateway's SERVICE_* values, the real AWX behind it; the real AWX held meanwhile."""
     held = None
     if not os.environ.get("REALAWX_HELD"):
-        held = open(str(INSTALL) + ".hold", "w")
+        # the real AWX behind the gateway is the install's instance "gateway" (tests/realawx/gateway)
+        held = open(str(INSTALL) + "-gateway.hold", "w")
         fcntl.flock(held, fcntl.LOCK_EX)
     env = dict(os.environ, REAL_GATEWAY_DIR=str(tmp_path_factory.mktemp("real-gateway")),
                REAL_GATEWAY_PORT=str(_free_port()), REALAWX_HELD="1")

@@ -127,6 +127,22 @@ def test_path_follows_the_cache_settings(tmp_path):
     assert realawx("path", env=home, check=True).stdout == "%s\n" % (tmp_path / "h" / ".cache" / "automation-service" / name)
 
 
+def test_an_instance_has_its_own_directories_beside_the_first(tmp_path):
+    cache = {"AUTOMATION_SERVICE_CACHE": str(tmp_path / "c")}
+    install = realawx("path", env=cache, check=True).stdout.strip()
+    assert realawx("path", "--run", env=cache, check=True).stdout.strip() == install + "/run"
+    assert realawx("path", "--conf", env=cache, check=True).stdout.strip() == install + "/etc/conf.d"
+    second = dict(cache, REALAWX_INSTANCE="gateway")
+    # the same install (one build), its own run and settings directories
+    assert realawx("path", env=second, check=True).stdout.strip() == install
+    assert realawx("path", "--run", env=second, check=True).stdout.strip() == install + "/run-gateway"
+    assert realawx("path", "--conf", env=second, check=True).stdout.strip() == install + "/etc/conf.d-gateway"
+    refused = realawx("path", env=dict(cache, REALAWX_INSTANCE="../x"))
+    assert refused.returncode == 1 and "lower-case letters and digits" in refused.stderr
+    build = realawx("build", env=second)
+    assert build.returncode == 1 and "without REALAWX_INSTANCE" in build.stderr
+
+
 def test_a_relative_cache_root_is_refused():
     result = realawx("path", env={"AUTOMATION_SERVICE_CACHE": "relative/cache"})
     assert result.returncode == 1
