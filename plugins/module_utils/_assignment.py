@@ -32,17 +32,13 @@ from ansible_collections.automation.service.plugins.module_utils._info import ob
 from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE
 from ansible_collections.automation.service.plugins.module_utils._shared_resources import (
-    CONTROLLER, MEMBERSHIP_TYPES, Memberships, managed_at_gateway, on_gateway,
+    CONTROLLER, MEMBERSHIP_TYPES, Memberships, controller_members, managed_at_gateway, on_gateway,
 )
 
 # actor -> (endpoint of the actors, the field that names one)
 ACTORS = {'user': ('users', 'username'), 'team': ('teams', 'name')}
 # The content types whose objects have a resource id, and their endpoints.
 SHARED = {'shared.organization': 'organizations', 'shared.team': 'teams'}
-# The controller's lists of the users a membership shows in (the legacy roles' members), which a controller behind a
-# gateway takes a user attached to and detached from (AWX 24.6.1's immutablesharedfields guards their create only).
-MEMBERS_LISTS = {'Organization Member': 'organizations/%d/users', 'Organization Admin': 'organizations/%d/admins',
-                 'Team Member': 'teams/%d/users'}
 
 
 def assignment_spec(actor):
@@ -164,22 +160,6 @@ def _controller_object(api, endpoint, object_id, label):
         raise NotFound('%s %s was not found.' % (label, object_id))
 
 
-def _controller_members(api, actor, definition, target, user, giving):
-    """After the gateway gave or took back a user's membership: the user attached to or detached from the controller's
-    list of the members it shows in, when that list does not agree yet. AWX 24.6.1 shows the gateway's memberships as
-    role assignments only (``sync_members_to_new_rbac`` in ``awx/main/models/rbac.py`` mirrors its legacy members
-    into role assignments, not the other way), granted at that user's next request and never taken back."""
-    path = MEMBERS_LISTS.get(definition['name'])
-    if actor != 'user' or path is None or user.get('id') is None or api.check_mode:
-        return []
-    path = path % int(target['id'])
-    listed = api.get_one(path, username=user['username']) is not None
-    if listed == giving:
-        return []
-    body = {'id': user['id']} if giving else {'id': user['id'], 'disassociate': True}
-    return [Write('POST', path, body, expect=(204,), at=CONTROLLER)]
-
-
 def _run_at_gateway(api, actor, definition, object_id):
     """The assignment of ``definition`` to ``actor`` at the platform gateway: the controller's user or team and
     object are turned into the gateway's of the same name, and so is the role definition."""
@@ -210,7 +190,7 @@ def _run_at_gateway(api, actor, definition, object_id):
             return
         api.returns(id=existing['id'])
         revoke = memberships.revoke_write(existing, what, before=_described(existing, actor), after={})
-        revoke.then = lambda made: _controller_members(api, actor, definition, target, found, False)
+        revoke.then = lambda made: (controller_members(api, definition['name'], target, found, False) if actor == 'user' else [])
         plan = Plan(existing, [revoke])
         api.apply(plan)
         api.returns(written_at=plan.written_at())
@@ -221,7 +201,7 @@ def _run_at_gateway(api, actor, definition, object_id):
     grant = memberships.grant_write(actor, gateway_definition, gateway_actor, gateway_target, what, before={},
                                     makes=True)
     grant.after = dict((key, grant.body[key]) for key in ('role_definition', actor, 'object_id'))
-    grant.then = lambda made: _controller_members(api, actor, definition, target, found, True)
+    grant.then = lambda made: (controller_members(api, definition['name'], target, found, True) if actor == 'user' else [])
     plan = Plan(None, [grant])
     created = api.apply(plan)
     api.returns(written_at=plan.written_at(), **{api.result_key: created})

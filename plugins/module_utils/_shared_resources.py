@@ -354,6 +354,30 @@ def managed_at_gateway(definition):
     return False
 
 
+# The controller's lists of the users a membership shows in (the legacy roles' members), which a controller behind a
+# gateway takes a user attached to and detached from (AWX 24.6.1's immutablesharedfields guards their create only).
+MEMBERS_LISTS = {'Organization Member': 'organizations/%d/users', 'Organization Admin': 'organizations/%d/admins',
+                 'Team Member': 'teams/%d/users'}
+
+
+def controller_members(api, definition_name, target, user, giving):
+    """After the gateway gave or took back a user's membership (the role definition ``definition_name`` of the
+    controller's organization or team ``target``): the writes that attach the controller's ``user`` to, or detach
+    it from, the controller's list of the members it shows in, when that list does not agree yet. AWX 24.6.1 shows
+    the gateway's memberships as role assignments only (``sync_members_to_new_rbac`` in ``awx/main/models/rbac.py``
+    mirrors its legacy members into role assignments, not the other way), granted at that user's next request and
+    never taken back."""
+    path = MEMBERS_LISTS.get(definition_name)
+    if path is None or user.get('id') is None or api.check_mode:
+        return []
+    path = path % int(target['id'])
+    listed = api.get_one(path, username=user['username']) is not None
+    if listed == giving:
+        return []
+    body = {'id': user['id']} if giving else {'id': user['id'], 'disassociate': True}
+    return [Write('POST', path, body, expect=(204,), at=CONTROLLER)]
+
+
 class Memberships:
     """The role assignments of the gateway (``role_user_assignments/``, ``role_team_assignments/``) that are the
     memberships of organizations and teams. The objects are the controller's copies, whose namesakes at the

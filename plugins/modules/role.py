@@ -229,7 +229,7 @@ from ansible_collections.automation.service.plugins.module_utils._api_module imp
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, NotFound
 from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
 from ansible_collections.automation.service.plugins.module_utils._shared_resources import (
-    CONTROLLER, GATEWAY, MEMBERSHIP_ROLES, Memberships, is_membership, on_gateway,
+    CONTROLLER, GATEWAY, MEMBERSHIP_ROLES, Memberships, controller_members, is_membership, on_gateway,
 )
 
 ROLES = ['admin', 'read', 'member', 'execute', 'adhoc', 'update', 'use', 'approval', 'auditor', 'project_admin',
@@ -384,7 +384,7 @@ def run(api):
     for write, change in steps:
         if gateway and write.at is None:
             write.at = CONTROLLER
-        write.then = said(api, changes, change)
+        write.then = said(api, changes, change, write.then)
     if steps:
         steps[0][0].before, steps[0][0].after = diff([change for _write, change in steps], grant)
     done = Plan(None, [write for write, _change in steps])
@@ -393,12 +393,13 @@ def run(api):
         api.returns(written_at=[where for where in (GATEWAY, CONTROLLER) if where in done.written_at()])
 
 
-def said(api, changes, change):
-    """The hook that adds ``change`` to the changes returned, once its write is sent (in check mode, planned)."""
-    def then(_made):
+def said(api, changes, change, follow=None):
+    """The hook that adds ``change`` to the changes returned, once its write is sent (in check mode, planned), then
+    plans the writes ``follow`` plans after it."""
+    def then(made):
         changes.append(change)
         api.returns(changes=list(changes))
-        return []
+        return follow(made) if follow is not None else []
     return then
 
 
@@ -442,8 +443,11 @@ def plan_at_gateway(memberships, role_id, role_field, resource_type, obj, users,
         what = '%s of %s %s (user %s)' % (definition['name'], label(resource_type), obj.get('name'), found.get('username'))
         change = {'action': 'grant' if grant else 'revoke', 'role_id': role_id, 'resource_type': resource_type,
                   'resource_name': obj.get('name'), actor_type: str(given)}
-        steps.append((memberships.grant_write('user', definition, user, target, what) if grant else
-                      memberships.revoke_write(held, what), change))
+        write = memberships.grant_write('user', definition, user, target, what) if grant else \
+            memberships.revoke_write(held, what)
+        # the controller's list of the members, which the gateway's assignment does not reach at once
+        write.then = lambda _made, found=found: controller_members(memberships.api, definition['name'], obj, found, grant)
+        steps.append((write, change))
     return steps
 
 
