@@ -259,6 +259,11 @@ class ControllerProxyView(APIView):
             if name.lower() == "location":
                 value = _rewrite_location(value, _gateway_base(request))
             response[name] = value
+        if "content-type" not in answer.headers:
+            del response["Content-Type"]  # (an answer without a body, such as a 204, has none)
+        # The controller's answer goes back as it came: DRF would set its own Allow (this view's
+        # methods, every one) over the controller's.
+        self.headers = {}
         return response
 
     get = post = put = patch = delete = head = options = handle
