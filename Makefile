@@ -41,23 +41,27 @@ MATRIX ?=
 # three at a time keep two cores busy. The list goes longest first, after real-service (which
 # builds the real AWX when the cache lacks it: integration, which does not need it, comes next so
 # that only one step waits for the build; when the build is cached, the three longest start at
-# once); the two
-# steps that use the real AWX (real-checked, awx-suite-real-recorded and real-gateway-live) take
-# turns through tests/realawx/realawx hold, and are far apart in the list so that they seldom wait.
+# once). The
+# steps that use the real AWX take turns through tests/realawx/realawx hold: real-checked and
+# awx-suite-real-recorded on the first AWX of the build, gateway-checked and real-gateway-live on its
+# second (REALAWX_INSTANCE=gateway, behind the project's gateway), so that the two layouts' checks run
+# side by side.
 # Our integration targets run on the real AWX through the differential check (real-checked:
 # integration-real and diffcheck in one run: each request goes to the real AWX, whose answer the
 # target gets, and to the reference service, whose answer must match), on the reference service
-# in the platform gateway's layout (integration-gateway), and, those the check does not send to
-# the reference service (the ones that run jobs, and sso), on the reference service in the AWX
-# layout (integration-unchecked): so every target meets the reference service in both layouts
-# once, without the AWX layout's run repeating what the check already compared
+# in the platform gateway's layout through that layout's check (gateway-checked: the real AWX behind
+# the project's gateway, and the reference service's gateway layout), and, those the checks do not
+# send to the reference service (the ones that run jobs, and sso), on the reference service in each
+# layout (integration-unchecked, integration-gateway-unchecked): so every target meets the reference
+# service in both layouts once, without a run repeating what a check already compared
 # (tests/ci/targets.py says which run where; make integration runs them all). awx.awx's own
 # integration targets run with awx.awx and with ours on the reference service
 # (awx-suite-reference), and with ours on the real AWX beside awx.awx's result recorded there
 # (awx-suite-real-recorded: both are fixed at 24.6.1, so that result cannot change; make
 # awx-suite-real records it again).
-TEST_STEPS := real-service integration-unchecked awx-suite-reference real-checked integration-gateway units matrix-ci pytest \
-    docs sanity awx-suite-real-recorded importer lint changelog-lint ee real-gateway-live
+TEST_STEPS := real-service integration-unchecked awx-suite-reference real-checked gateway-checked units \
+    integration-gateway-unchecked matrix-ci pytest docs sanity awx-suite-real-recorded importer lint changelog-lint ee \
+    real-gateway-live
 TEST_JOBS ?= 3
 
 .DEFAULT_GOAL := help
@@ -119,19 +123,26 @@ integration: venv system-deps idp-packages  ## ansible-test integration, against
 integration-unchecked: venv system-deps idp-packages  ## the integration targets the differential check does not send to the reference service (tests/ci/targets.py unchecked: the ones that run jobs, and sso), against a reference service: make test's run in the AWX layout
 	tests/ci/integration.sh --continue-on-error $$(python tests/ci/targets.py unchecked) $(INTEGRATION_ARGS)
 
-# Every target runs on the platform gateway's layout as well, but two: instance (it adds nodes to
-# a service deployed on Kubernetes, which the second service of the AWX layout stands for) and
-# import (it applies an export to that second service); the gateway's layout has no second service.
-# The run uses the newest ansible-core of the matrix (GATEWAY_CORE): it is that version's
-# integration run too, so the matrix runs only sanity under it (matrix-ci).
+# Every target runs on the platform gateway's layout as well, but those tests/integration/gateway.yml
+# leaves out (instance and import: the gateway's layout has no second service). In make test, those
+# that the real AWX can run go through the differential check of that layout (gateway-checked: the
+# real AWX behind the project's gateway, and the reference service's gateway layout), the others on
+# the reference service's gateway layout (integration-gateway-unchecked). Both use the newest
+# ansible-core of the matrix (GATEWAY_CORE): they are that version's integration run too, so the
+# matrix runs only sanity under it (matrix-ci).
 GATEWAY_TARGETS ?=
-GATEWAY_LEFT_OUT ?= instance import
 GATEWAY_CORE ?= $(lastword $(MATRIX_CI))
-integration-gateway: venv system-deps idp-packages  ## the integration targets (GATEWAY_TARGETS, default all but GATEWAY_LEFT_OUT) against a reference service in the platform gateway's layout (svcctl start --layout gateway), under ansible-core GATEWAY_CORE
-	VENV=$$(tests/ci/matrix.sh --venv $(GATEWAY_CORE)) \
+GATEWAY_ENV = VENV=$$(tests/ci/matrix.sh --venv $(GATEWAY_CORE)) \
 	INTEGRATION_LAYOUT=gateway INTEGRATION_SERVICE_DIR=$(abspath $(RUN))/integration-gateway-service \
-	ANSIBLE_TEST_WORK=$(abspath $(RUN))/ansible-test/integration-gateway TEST_OUTPUT=$(CURDIR)/tests/output/integration-gateway \
-	    tests/ci/integration.sh --continue-on-error $(addprefix --exclude ,$(GATEWAY_LEFT_OUT)) $(GATEWAY_TARGETS) $(INTEGRATION_ARGS)
+	ANSIBLE_TEST_WORK=$(abspath $(RUN))/ansible-test/integration-gateway TEST_OUTPUT=$(CURDIR)/tests/output/integration-gateway
+integration-gateway: venv system-deps idp-packages  ## the integration targets (GATEWAY_TARGETS, default all that layout runs: tests/ci/targets.py gateway) against a reference service in the platform gateway's layout (svcctl start --layout gateway), under ansible-core GATEWAY_CORE
+	$(GATEWAY_ENV) tests/ci/integration.sh --continue-on-error $$(python tests/ci/targets.py gateway $(GATEWAY_TARGETS)) $(INTEGRATION_ARGS)
+
+integration-gateway-unchecked: venv system-deps idp-packages  ## the integration targets of the gateway's layout that its differential check does not send to the reference service (tests/ci/targets.py gateway-unchecked), against a reference service in that layout: make test's run there
+	$(GATEWAY_ENV) tests/ci/integration.sh --continue-on-error $$(python tests/ci/targets.py gateway-unchecked) $(INTEGRATION_ARGS)
+
+gateway-checked: venv system-deps idp-packages real-service  ## the differential check of the gateway's layout: the integration targets (tests/ci/targets.py gateway-checked) through a proxy to the real AWX behind the project's gateway (the install's instance "gateway") and to the reference service's gateway layout, under ansible-core GATEWAY_CORE
+	REALAWX_INSTANCE=gateway DIFFCHECK_VENV=$$(tests/ci/matrix.sh --venv $(GATEWAY_CORE)) tests/diffcheck/run.sh --layout gateway $(GATEWAY_TARGETS)
 
 integration-real: venv system-deps idp-packages real-service  ## the integration targets that need no job execution, against the real AWX test bed
 	tests/ci/integration-real.sh $(INTEGRATION_ARGS)
@@ -194,7 +205,7 @@ real-gateway-start: real-service  ## start the real AWX behind a platform gatewa
 	@tests/realawx/gateway start $(REAL_GATEWAY_ARGS)
 
 real-gateway-live: venv system-deps collection-path real-service  ## the live tests of the real AWX behind the gateway (tests/live/test_real_gateway.py), holding the real AWX
-	tests/realawx/realawx hold python -m pytest -p no:cacheprovider tests/live/test_real_gateway.py
+	REALAWX_INSTANCE=gateway tests/realawx/realawx hold python -m pytest -p no:cacheprovider tests/live/test_real_gateway.py
 
 real-gateway-stop:  ## stop the gateway and the real AWX behind it; puts the real AWX's usual settings and provisioned database back
 	@tests/realawx/gateway stop
@@ -203,7 +214,7 @@ build: venv  ## build the collection artifact (automation-service-<version>.tar.
 	ansible-galaxy collection build --force .
 
 clean:  ## stop services started under .run, remove .run, test output, caches, built artifacts (keeps .venv and the real AWX)
-	@for d in $(RUN)/demo $(RUN)/integration-service $(RUN)/integration-service-second $(RUN)/diffcheck/service $(RUN)/service $(RUN)/matrix/service-*; do \
+	@for d in $(RUN)/demo $(RUN)/integration-service $(RUN)/integration-service-second $(RUN)/diffcheck/service $(RUN)/diffcheck-gateway/service $(RUN)/diffcheck-gateway/real-gateway $(RUN)/service $(RUN)/matrix/service-*; do \
 	    if [ -d "$$d" ] && [ -e tests/service/svcctl ]; then tests/ci/svcctl.sh stop --dir "$$d" || true; fi; \
 	done
 	rm -rf $(RUN) tests/output .pytest_cache changelogs/.plugin-cache.yaml automation-service-*.tar.gz docs/_build

@@ -10,6 +10,15 @@ SET is one of
   unchecked  the targets whose requests never reach the reference service through the check (all but
              checked): what the reference service must run itself, in the AWX layout, so that every
              target meets the reference service there (make test's integration-unchecked)
+  gateway    the targets the platform gateway's layout runs (all but tests/integration/gateway.yml's
+             left_out; make integration-gateway)
+  gateway-checked
+             in the platform gateway's layout (all but tests/integration/gateway.yml's left_out), those
+             that go through that layout's differential check: the real AWX behind the gateway, and
+             the reference service's gateway layout (checked, less the gateway's left_out)
+  gateway-unchecked
+             in the gateway's layout, the others: what the reference service's gateway layout runs
+             itself (make test's integration-gateway)
 
 Prints the names, one a line, sorted. Without NAME, every target but the setup_* ones; with NAME...,
 those of them in SET (a name that is no target fails). With --why, every NAME left out is said on
@@ -27,6 +36,7 @@ HERE = os.path.join(ROOT, 'tests', 'integration')
 LEFT_OUT_FILES = {
     'real': os.path.join(HERE, 'real-service.yml'),
     'diffcheck': os.path.join(ROOT, 'tests', 'diffcheck', 'known.yml'),
+    'gateway': os.path.join(HERE, 'gateway.yml'),
 }
 
 
@@ -52,6 +62,16 @@ def reasons_for(which_set):
         return dict(real)
     if which_set == 'checked':
         return dict(diffcheck, **real)
+    gateway = left_out('gateway')
+    if which_set == 'gateway':
+        return dict(gateway)
+    if which_set == 'gateway-checked':
+        return {**diffcheck, **real, **gateway}
+    if which_set == 'gateway-unchecked':
+        outside = {name: 'it reaches the reference service through the differential check of the gateway layout'
+                   for name in names if name not in real and name not in diffcheck}
+        outside.update(gateway)
+        return outside
     if which_set == 'direct':
         outside = {name: 'it goes through the differential check' for name in names
                    if name not in real and name not in diffcheck}
@@ -80,7 +100,7 @@ def select(which_set, wanted=(), why=None):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    parser.add_argument('set', choices=('real', 'checked', 'direct', 'unchecked'))
+    parser.add_argument('set', choices=('real', 'checked', 'direct', 'unchecked', 'gateway', 'gateway-checked', 'gateway-unchecked'))
     parser.add_argument('--why', metavar='PREFIX')
     parser.add_argument('names', nargs='*')
     args = parser.parse_intermixed_args(argv)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compare the two services' answers that proxy.py recorded.
 
-    compare.py --record FILE [--known known.yml] [--out DIR]
+    compare.py --record FILE [--known known.yml] [--out DIR] [--layout awx|gateway]
 
 For each exchange both services answered, the answers are compared by shape,
 not by value: the status; the headers that matter (HEADERS: the media type, the
@@ -16,7 +16,7 @@ reported for the exchange.
 Each difference has an endpoint (``METHOD /api/v2/inventories/<id>/``: ids, named
 URLs as ``<named>``), a kind and a place. The known differences (known.yml:
 ``endpoint``, ``kind``, ``where`` as patterns where ``*`` matches anything, each with its
-``reason``) explain those they match. The report goes to DIR/report.md and
+``reason``; ``layout``: only in that layout's check) explain those they match. The report goes to DIR/report.md and
 DIR/report.json; the exit status is 1 when a difference is not explained.
 """
 
@@ -35,9 +35,14 @@ HEADERS = ('content-type', 'allow', 'location', 'www-authenticate', 'warning', '
 NUMBER_RE = re.compile(r'\d+')
 ID_SEGMENT_RE = re.compile(r'/\d+(?=/)')
 NAMED_SEGMENT_RE = re.compile(r'/[^/]*\+\+[^/]*(?=/)')
+CONTROLLER_PREFIX = '/api/controller/v2/'
 
 
 def endpoint(method: str, path: str) -> str:
+    # Behind the platform gateway the controller's API is at /api/controller/v2/: the same
+    # endpoints as /api/v2/, named alike so that one known difference explains both layouts.
+    if path.startswith(CONTROLLER_PREFIX):
+        path = '/api/v2/' + path[len(CONTROLLER_PREFIX):]
     path = ID_SEGMENT_RE.sub('/<id>', path)
     path = NAMED_SEGMENT_RE.sub('/<named>', path)
     return '%s %s' % (method, path)
@@ -178,7 +183,12 @@ def differences(entry: dict) -> list[tuple]:
     return out
 
 
-def load_known(path: Path | None) -> list[dict]:
+LAYOUTS = ('awx', 'gateway')
+
+
+def load_known(path: Path | None, layout: str = 'awx') -> list[dict]:
+    """The known differences that apply to the layout checked: an entry with a ``layout``
+    applies to that layout only, one without to both."""
     if not path or not path.exists():
         return []
     with open(path, encoding='utf-8') as f:
@@ -190,7 +200,9 @@ def load_known(path: Path | None) -> list[dict]:
             sys.exit('%s: an entry lacks %s: %r' % (path, ', '.join(sorted(missing)), item))
         if not all(isinstance(item.get(key, ''), str) for key in ('endpoint', 'kind', 'where', 'reason')):
             sys.exit('%s: endpoint, kind, where and reason are strings (quote them): %r' % (path, item))
-    return entries
+        if item.get('layout', layout) not in LAYOUTS:
+            sys.exit('%s: layout is one of %s: %r' % (path, ', '.join(LAYOUTS), item))
+    return [item for item in entries if item.get('layout', layout) == layout]
 
 
 def matches(value: str, pattern: str) -> bool:
@@ -297,12 +309,14 @@ def main(argv=None) -> int:
     parser.add_argument('--record', type=Path, required=True, action='append', help='a JSON lines file of proxy.py (repeatable)')
     parser.add_argument('--known', type=Path, default=Path(__file__).resolve().parent / 'known.yml')
     parser.add_argument('--out', type=Path, required=True)
+    parser.add_argument('--layout', choices=LAYOUTS, default='awx',
+                        help="the layout checked: known.yml's entries of the other layout do not apply")
     args = parser.parse_args(argv)
     entries = []
     for record in args.record:
         with open(record, encoding='utf-8') as f:
             entries.extend(json.loads(line) for line in f if line.strip())
-    report = build_report(entries, load_known(args.known))
+    report = build_report(entries, load_known(args.known, args.layout))
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / 'report.json').write_text(json.dumps(report, indent=1, sort_keys=True) + '\n', encoding='utf-8')
     (args.out / 'report.md').write_text(markdown(report), encoding='utf-8')

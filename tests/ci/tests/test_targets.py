@@ -1,6 +1,7 @@
 """tests/ci/targets.py: which integration targets run where. make test runs the targets on the real
 AWX through the differential check, and on the reference service only those the check does not send
-there: every target must meet the reference service in the AWX layout exactly once."""
+there: every target must meet the reference service in the AWX layout exactly once; in the platform
+gateway's layout likewise, but those that layout leaves out (tests/integration/gateway.yml)."""
 import subprocess
 import sys
 from pathlib import Path
@@ -26,6 +27,16 @@ def test_every_target_meets_the_reference_service_once_in_the_awx_layout():
     unchecked, _ = targets("unchecked")
     assert not set(checked) & set(unchecked)
     assert sorted(checked + unchecked) == every_target()
+
+
+def test_every_target_meets_the_reference_service_once_in_the_gateway_layout():
+    checked, _ = targets("gateway-checked")
+    unchecked, _ = targets("gateway-unchecked")
+    assert not set(checked) & set(unchecked)
+    assert "instance" not in checked + unchecked and "import" not in checked + unchecked
+    assert sorted(checked + unchecked + ["import", "instance"]) == every_target()
+    assert set(checked) == set(targets("checked")[0]) - {"import", "instance"}
+    assert sorted(checked + unchecked) == targets("gateway")[0]
 
 
 def test_the_sets_follow_the_left_out_lists():
