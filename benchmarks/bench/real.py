@@ -1,7 +1,8 @@
 """The real AWX (tests/realawx) as the service a measurement runs against: `--real` measures the configuration
 at scale there, since only the real server's time per request is what a re-apply really costs. Its nginx access
 log (tests/realawx/config/nginx.conf, format `timed`) is the request log: each request's status, its time
-(request_time) and when it ended."""
+(request_time) and when it ended. REALAWX_INSTANCE=<name> measures against another instance of the same
+build (tests/realawx/README.md), beside the tests' own."""
 import fcntl
 import os
 import re
@@ -34,7 +35,9 @@ class RealService(Service):
 
     def start(self, with_idp=False):
         if not os.environ.get("REALAWX_HELD"):
-            self.held = open(realawx("path").strip() + ".hold", "w")
+            # each instance of the install (REALAWX_INSTANCE) has its own hold
+            instance = os.environ.get("REALAWX_INSTANCE")
+            self.held = open(realawx("path").strip() + ("-" + instance if instance else "") + ".hold", "w")
             log("the real AWX: waiting for its other users, if any")
             fcntl.flock(self.held, fcntl.LOCK_EX)
         self.started_here = subprocess.run([str(REALAWX), "status"], capture_output=True).returncode != 0
@@ -42,7 +45,7 @@ class RealService(Service):
                                   else "running; its database is put back as it was made"))
         out = realawx("start")
         realawx("reset")
-        self.access_log = realawx("path").strip() + "/logs/nginx-access.log"
+        self.access_log = realawx("path", "--logs").strip() + "/nginx-access.log"
         return self.connect(out)
 
     def stop(self):

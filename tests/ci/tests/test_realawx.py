@@ -132,6 +132,7 @@ def test_an_instance_has_its_own_directories_beside_the_first(tmp_path):
     install = realawx("path", env=cache, check=True).stdout.strip()
     assert realawx("path", "--run", env=cache, check=True).stdout.strip() == install + "/run"
     assert realawx("path", "--conf", env=cache, check=True).stdout.strip() == install + "/etc/conf.d"
+    assert realawx("path", "--logs", env=cache, check=True).stdout.strip() == install + "/logs"
     second = dict(cache, REALAWX_INSTANCE="gateway")
     # the same install (one build), its own run and settings directories
     assert realawx("path", env=second, check=True).stdout.strip() == install
