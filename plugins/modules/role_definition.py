@@ -26,6 +26,11 @@ options:
       - Name of the role definition, unique on the service.
     type: str
     required: true
+  new_name:
+    description:
+      - A new name for the role definition (found by O(name), or by O(new_name) when it was already renamed).
+      - Taken from ansible.platform's C(role_definition) module.
+    type: str
   permissions:
     description:
       - The permissions the role definition conveys, such as V(awx.view_jobtemplate) and
@@ -101,6 +106,7 @@ from ansible_collections.automation.service.plugins.module_utils._resource impor
 
 ARGUMENT_SPEC = dict(
     name=dict(type='str', required=True),
+    new_name=dict(type='str'),
     permissions=dict(type='list', elements='str'),
     content_type=dict(type='str'),
     description=dict(type='str'),

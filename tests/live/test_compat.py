@@ -82,6 +82,7 @@ def test_a_role_written_as_infra_s_calls_only_automation_service(gateway_service
             'compat_user_password': uuid.uuid4().hex,
             'compat_platform_team': prefix + '-platform-team',
             'compat_ca_bundle': str(service.ca_path),
+            'compat_role_definition': prefix + '-role',
         },
         'roles': ['compat_controller', 'compat_platform'],
     }]
@@ -116,7 +117,8 @@ def test_a_role_written_as_infra_s_calls_only_automation_service(gateway_service
     # What the roles asked for is there, made at the gateway and the controller behind it.
     for path, name in [('/api/gateway/v1/organizations/', organizations[0]), ('/api/gateway/v1/organizations/', organizations[1]),
                        ('/api/gateway/v1/teams/', prefix + '-team-0'), ('/api/gateway/v1/teams/', prefix + '-platform-team'),
-                       ('/api/controller/v2/labels/', prefix + '-label')]:
+                       ('/api/controller/v2/labels/', prefix + '-label'),
+                       ('/api/controller/v2/role_definitions/', prefix + '-role-renamed')]:
         status, data = service.admin_request('GET', '%s?name=%s' % (path, name))
         assert status == 200 and data['count'] == 1, (path, name, data)
     status, data = service.admin_request('GET', '/api/gateway/v1/users/?username__startswith=%s' % prefix)
