@@ -82,8 +82,14 @@ def test_a_role_written_as_infra_s_calls_only_automation_service(gateway_service
             'compat_user_password': uuid.uuid4().hex,
             'compat_platform_team': prefix + '-platform-team',
             'compat_ca_bundle': str(service.ca_path),
+            # The lookup's own variable for its CA (module_defaults reach modules only).
+            'automation_service_ca_path': str(service.ca_path),
             'compat_role_definition': prefix + '-role',
         },
+        # The groups of the redirect collections hold our modules: the CA comes only from here for the
+        # controller role, and for the platform role's role definitions.
+        'module_defaults': {'group/awx.awx.controller': {'aap_ca_bundle': str(service.ca_path)},
+                            'group/ansible.platform.gateway': {'aap_ca_bundle': str(service.ca_path)}},
         'roles': ['compat_controller', 'compat_platform'],
     }]
     playbook = tmp_path / 'play.yml'
@@ -98,8 +104,6 @@ def test_a_role_written_as_infra_s_calls_only_automation_service(gateway_service
         'ANSIBLE_LOCALHOST_WARNING': 'false',
         'ANSIBLE_INVENTORY_UNPARSED_WARNING': 'false',
         'ANSIBLE_NOCOLOR': '1',
-        # The controller role passes awx.awx's options only; the CA of the reference service comes from here.
-        'SERVICE_CA_PATH': str(service.ca_path),
         'SERVICE_CACHE_DIR': str(tmp_path / 'session-cache'),
     })
     mark = service.mark()
