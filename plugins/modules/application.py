@@ -225,6 +225,9 @@ DECLARATION = dict(
     required_on_create=('authorization_grant_type', 'client_type'),
     secret=('client_secret',),
 )
+# The gateway's applications have two more fields sent as given.
+GATEWAY_DECLARATION = dict(DECLARATION)
+GATEWAY_DECLARATION['fields'] = DECLARATION['fields'] + ('algorithm', 'app_url')
 RESOURCE = Application('applications', 'application', 'application', scope={'organization': 'organizations'},
                        **DECLARATION)
 
@@ -247,9 +250,8 @@ def resource_for(api):
             raise ConfigError('%s: only a platform gateway\'s applications have %s; AWX 24\'s do not.'
                               % (', '.join(given), 'this field' if len(given) == 1 else 'these fields'))
         return RESOURCE
-    declaration = dict(DECLARATION, fields=DECLARATION['fields'] + ('algorithm', 'app_url'))
     resource = Application(layout.gateway_path('applications'), 'application', 'application',
-                           scope={'organization': layout.gateway_path('organizations')}, **declaration)
+                           scope={'organization': layout.gateway_path('organizations')}, **GATEWAY_DECLARATION)
     resource.users = layout.gateway_path('users')
     api.resource = resource.endpoint    # where a new one is posted
     return resource
