@@ -226,8 +226,8 @@ DECLARATION = dict(
     secret=('client_secret',),
 )
 # The gateway's applications have two more fields sent as given.
-GATEWAY_DECLARATION = dict(DECLARATION)
-GATEWAY_DECLARATION['fields'] = DECLARATION['fields'] + ('algorithm', 'app_url')
+GATEWAY_DECLARATION = dict((key, value + ('algorithm', 'app_url') if key == 'fields' else value)
+                           for key, value in DECLARATION.items())
 RESOURCE = Application('applications', 'application', 'application', scope={'organization': 'organizations'},
                        **DECLARATION)
 
