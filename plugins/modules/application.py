@@ -66,7 +66,9 @@ options:
     type: bool
   new_organization:
     description:
-      - Moves the application (found in O(organization)) to this organization, by name or id.
+      - Moves the application (found in O(organization)) to this organization, by name or id. An application
+        not found in O(organization) is looked for in this one (moved by an earlier run), and a new one is made
+        there.
       - Taken from ansible.platform's C(application) module.
     type: str
   algorithm:
@@ -172,6 +174,7 @@ application:
            "skip_authorization": false, "client_id": "xK2qL8nZ0r", "client_secret": "************"}
 '''
 
+from ansible_collections.automation.service.plugins.module_utils._api_module import is_id
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS, Resource
 
@@ -199,6 +202,21 @@ HIDDEN = '************'
 
 class Application(Resource):
     users = None    # the gateway's users, behind a platform gateway
+
+    def find(self, api):
+        existing = super(Application, self).find(api)
+        moved = api.params.get('new_organization')
+        if existing is None and moved:
+            # Moved by an earlier run: found in the organization it was moved to.
+            where = {'organization': int(moved)} if is_id(moved) else {'organization__name': moved}
+            existing = api.lookup(self.endpoint, api.params[self.name], self.name, **where)
+        return existing
+
+    def create_fields(self, api):
+        fields = super(Application, self).create_fields(api)
+        if api.params.get('new_organization'):
+            fields.pop('organization', None)    # a new application is made in the organization it moves to
+        return fields
 
     def desired(self, api, existing):
         wanted = super(Application, self).desired(api, existing)

@@ -223,6 +223,12 @@ def test_new_organization_moves_the_application():
     assert moved['changed'] and client.writes == [('PATCH', GATEWAY + 'applications/3/', {'organization': 1})]
     again = run(dict(name='portal', organization='Other', new_organization='Other'), client)
     assert not again['changed'] and len(client.writes) == 1
+    # The same task again: the application is found where it was moved to, and left there.
+    rerun = run(dict(name='portal', organization='Default', new_organization='Other'), client)
+    assert not rerun['changed'] and rerun['id'] == 3 and len(client.writes) == 1
+    # One found nowhere is made in the organization it moves to.
+    made = run(dict(NEW, new_organization='Other'), client)
+    assert made['changed'] and client.writes[-1][0] == 'POST' and client.writes[-1][2]['organization'] == 1
     awx = awx_client()
     awx.objects['organizations'].append({'id': 2, 'name': 'Other'})
     run(NEW, awx)
