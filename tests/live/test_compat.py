@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from . import compat
-from .playbook import collection_tree
+from .playbook import collection_tree, run_playbook, service_defaults
 
 HERE = Path(__file__).resolve().parent
 ANSIBLE_PLAYBOOK = str(Path(sys.executable).parent / 'ansible-playbook')
@@ -120,10 +120,42 @@ def test_a_role_written_as_infra_s_calls_only_automation_service(gateway_service
     assert agents == {AGENT}, agents
     # What the roles asked for is there, made at the gateway and the controller behind it.
     for path, name in [('/api/gateway/v1/organizations/', organizations[0]), ('/api/gateway/v1/organizations/', organizations[1]),
-                       ('/api/gateway/v1/teams/', prefix + '-team-0'), ('/api/gateway/v1/teams/', prefix + '-platform-team'),
+                       ('/api/gateway/v1/teams/', prefix + '-team-0'),
                        ('/api/controller/v2/labels/', prefix + '-label'),
                        ('/api/controller/v2/role_definitions/', prefix + '-role-renamed')]:
         status, data = service.admin_request('GET', '%s?name=%s' % (path, name))
         assert status == 200 and data['count'] == 1, (path, name, data)
     status, data = service.admin_request('GET', '/api/gateway/v1/users/?username__startswith=%s' % prefix)
     assert status == 200 and data['count'] == 3, data
+    # The team new_organization moved: at the gateway, in the second organization.
+    status, data = service.admin_request('GET', '/api/gateway/v1/organizations/?name=%s' % organizations[1])
+    second = data['results'][0]['id']
+    status, data = service.admin_request('GET', '/api/gateway/v1/teams/?name=%s-platform-team' % prefix)
+    assert status == 200 and [team['organization'] for team in data['results']] == [second], data
+
+
+def test_new_organization_moves_a_team_on_awx_24(svc, tmp_path):
+    prefix = 'move-' + uuid.uuid4().hex[:6]
+    status, data = svc.admin_request('POST', '/api/v2/organizations/', {'name': prefix + '-to'})
+    assert status == 201, data
+    target = data['id']
+    team = {'name': prefix + '-team', 'organization': 'Default'}
+    moved = dict(team, new_organization=prefix + '-to')
+    tasks = [
+        {'name': 'made', 'automation.service.team': team, 'register': 'made'},
+        {'name': 'moved', 'automation.service.team': moved, 'register': 'moved'},
+        {'name': 'again', 'automation.service.team': moved, 'register': 'again'},
+        {'name': 'made in the new one', 'automation.service.team': dict(moved, name=prefix + '-new'), 'register': 'new'},
+        {'ansible.builtin.assert': {'that': [
+            'made is changed and moved is changed and again is not changed',
+            'moved.id == made.id and again.id == made.id',
+            'moved.team.organization == %d and again.team.organization == %d' % (target, target),
+            'new is changed and new.team.organization == %d' % target,
+        ]}},
+    ]
+    code, output = run_playbook(tmp_path, tasks, module_defaults=service_defaults(
+        svc, service_username=svc.admin_username, service_password=svc.admin_password))
+    assert code == 0, output[-4000:]
+    status, data = svc.admin_request('GET', '/api/v2/teams/?name__startswith=%s' % prefix)
+    assert sorted((t['name'], t['organization']) for t in data['results']) == [
+        (prefix + '-new', target), (prefix + '-team', target)], data

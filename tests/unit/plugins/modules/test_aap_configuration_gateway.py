@@ -31,8 +31,6 @@ NOT_BUILT = {
 
 # Options the roles pass that this collection's module of the same name does not take yet.
 NOT_TAKEN = {
-    ('team', 'new_organization'): "moving a team to another organization: behind a gateway the team's "
-                                  'organization is shared with the controller\'s copy; not built yet',
     ('user', 'organizations'): "the gateway user's organizations field: not built yet",
     ('user', 'authenticators'): "the gateway user's authenticator links (the reference gateway shows them "
                                 'read-only); not built yet',
