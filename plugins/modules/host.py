@@ -112,6 +112,7 @@ RESOURCE = Resource(
     scope={'inventory': 'inventories'},
     fields=('description', 'enabled'),
     text_data=('variables',),
+    bulk='host_create',
 )
 SPEC = RESOURCE.spec(ARGUMENT_SPEC)
 run = RESOURCE.run
