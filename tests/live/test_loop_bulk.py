@@ -192,3 +192,35 @@ def test_a_task_not_in_a_loop_is_unchanged_in_one_request(runner, svc, token):
     assert not bulk_posts(created) and len(single_posts(created)) == 1, summary(created)
     unchanged = runner.play([task], env)
     assert len(unchanged) == 1 and unchanged[0]["method"] == "GET", summary(unchanged)
+
+
+def test_a_batch_whose_answer_is_lost_is_settled_by_reading_the_inventory(runner, svc, token):
+    inventory, inventory_id = new_inventory(svc)
+    names = ["bulk-%s-%03d" % (inventory, i) for i in range(150)]
+    # the first batch is made, then the connection breaks instead of the answer
+    svc.set_faults({"fault": "reset_after", "path": BULK, "method": "POST", "times": 1})
+    try:
+        entries = runner.play([host_loop(inventory, names), results_check(150), ids_check()], runner.env("token", token))
+    finally:
+        svc.set_faults()
+    # never sent again: two batches (100 and 50), no single write
+    assert len(bulk_posts(entries)) == 2 and not single_posts(entries), summary(entries)
+    assert sorted(hosts_of(svc, inventory_id)) == names
+    said = " ".join(runner.output.split())
+    assert said.count("The answer to the bulk creation of 100 hosts was lost") == 1, runner.output[-3000:]
+    assert "the inventory holds 100 of them" in said, runner.output[-3000:]
+
+
+def test_a_smaller_limit_on_the_service_is_met_by_smaller_batches(runner, svc, token):
+    status, data = svc.admin_request("PATCH", "/api/v2/settings/bulk/", {"BULK_HOST_MAX_CREATE": 40})
+    assert status == 200, data
+    try:
+        inventory, inventory_id = new_inventory(svc)
+        names = ["bulk-%s-%03d" % (inventory, i) for i in range(60)]
+        entries = runner.play([host_loop(inventory, names), results_check(60)], runner.env("token", token))
+    finally:
+        svc.admin_request("PATCH", "/api/v2/settings/bulk/", {"BULK_HOST_MAX_CREATE": 100})
+    # 60 refused (nothing made), then two halves of 30
+    assert [e["status"] for e in bulk_posts(entries)] == [400, 201, 201], summary(entries)
+    assert not single_posts(entries), summary(entries)
+    assert sorted(hosts_of(svc, inventory_id)) == names
