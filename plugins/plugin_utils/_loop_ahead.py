@@ -52,6 +52,15 @@ def mentions(text, names):
     return any(re.search(r'\b%s\b' % re.escape(name), text) for name in names if name)
 
 
+def names_what_varies(args, environment, when, names):
+    """Whether the task's templates (in its arguments and environment) or its ``when`` name one of ``names``
+    (what changes from item to item: the registered variable, ``_task``). Literal text around the templates
+    does not count."""
+    raw = json.dumps([args, environment], default=str)
+    expressions = ' '.join(re.findall(r'{{.*?}}|{%.*?%}', raw)) + ' ' + json.dumps(when, default=str)
+    return mentions(expressions, names)
+
+
 def loop_vars(task_vars, control, items, index):
     """The variables of item ``index``, as Ansible sets them."""
     variables = dict(task_vars)
@@ -119,9 +128,7 @@ def _following(action, task_vars):
     original = original_task(task)
     if isinstance(original.delegate_to, str) and '{{' in original.delegate_to:
         raise Unsure('templated delegate_to')
-    raw = json.dumps([original.args, original.environment], default=str)
-    expressions = ' '.join(re.findall(r'{{.*?}}|{%.*?%}', raw)) + ' ' + json.dumps(original.when, default=str)
-    if mentions(expressions, registered_names(original) + ['_task']):
+    if names_what_varies(original.args, original.environment, original.when, registered_names(original) + ['_task']):
         raise Unsure('the arguments name what changes from item to item')
     templar = action._templar
     items = templar.template(original.loop)
