@@ -32,7 +32,7 @@ __metaclass__ = type
 
 from ansible.module_utils.common.text.converters import to_text
 
-from ansible_collections.automation.service.plugins.module_utils._errors import ApiError, OutcomeUnknown, ServiceError
+from ansible_collections.automation.service.plugins.module_utils._errors import ApiError, OutcomeUnknown
 
 # The service's default BULK_HOST_MAX_CREATE (AWX 24): hosts per request. A smaller limit set on the service is
 # met by halving a refused batch.
