@@ -153,7 +153,7 @@ def settle(api, resource, existing, ahead):
         return existing
     bulk = state(held)
     name = api.params.get(resource.name)
-    if existing is None and not bulk.tried:
+    if existing is None and not bulk.tried and eligible(api.params) is None:
         bulk.tried = True
         try:
             create_ahead(api, resource, bulk, ahead)
@@ -173,8 +173,6 @@ def settle(api, resource, existing, ahead):
 def create_ahead(api, resource, bulk, ahead):
     """The look-ahead of the first item whose host is missing: the batches, sent now."""
     params = api.params
-    if eligible(params) is not None:
-        return
     following = ahead()
     if not following:
         return

@@ -12,7 +12,8 @@ otherwise:
 
 * ``loop:`` only: a ``with_<lookup>`` would run its lookup again;
 * not with ``until``, ``async``, check mode, ``loop_control.break_when``, or a templated ``delegate_to``;
-* not when the arguments or ``when`` name the task's registered variable or ``_task`` (they change from item to item);
+* not when the arguments or ``when`` name the task's registered variable or ``_task`` (they change from item to item),
+  nor when the task's ``environment`` (which may name the service) changes from item to item;
 * the current item's arguments templated again must be those Ansible gave it (nothing random, nothing that moves);
 * the current item must be found in the list (its index, or a value found once);
 * any error on the way.
@@ -158,12 +159,16 @@ def _following(action, task_vars):
     if any(plain(mine.get(k)) != plain(v) for k, v in given.items() if k in mine) or set(mine) - set(given):
         raise Unsure('the arguments templated again differ')
     defaults = dict((k, v) for k, v in given.items() if k not in mine)
+    environment = plain(templar.copy_with_new_env(available_variables=loop_vars(task_vars, control, items, index))
+                        .template(original.environment))
     result = []
     for later in range(index + 1, len(items)):
         variables = loop_vars(task_vars, control, items, later)
         item_templar = templar.copy_with_new_env(available_variables=variables)
         if not holds(task, original, variables, item_templar):
             continue
+        if environment and plain(item_templar.template(original.environment)) != environment:
+            raise Unsure('the environment changes from item to item')
         args = dict(defaults)
         args.update(templated(variables))
         result.append(args)
