@@ -195,6 +195,8 @@ def test_loop_reads_off_writes_one_by_one(runner, svc, token):
     entries = runner.play([host_loop(inventory, names), results_check(5)],
                           dict(runner.env("token", token), SERVICE_LOOP_READS="false"))
     assert not bulk_posts(entries) and len(single_posts(entries)) == 5, summary(entries)
+    # per host: its look-up, its inventory's, the POST
+    assert len(entries) == 15, summary(entries)
 
 
 def test_a_task_not_in_a_loop_is_unchanged_in_one_request(runner, svc, token):
