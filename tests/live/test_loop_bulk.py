@@ -238,3 +238,35 @@ def test_a_smaller_limit_on_the_service_is_met_by_smaller_batches(runner, svc, t
     assert [e["status"] for e in bulk_posts(entries)] == [400, 201, 201], summary(entries)
     assert not single_posts(entries), summary(entries)
     assert sorted(hosts_of(svc, inventory_id)) == names
+
+
+def test_items_a_batch_cannot_say_are_left_to_their_own_writes(runner, svc, token):
+    inventory, inventory_id = new_inventory(svc)
+    other, other_id = new_inventory(svc)
+    items = [{"name": "bulk-%s-%03d" % (inventory, i), "inventory": inventory} for i in range(10)]
+    items.insert(3, {"name": "bulk-%s-other" % other, "inventory": other})          # another inventory
+    items.insert(6, {"name": "bulk-%s-gone" % inventory, "inventory": inventory, "state": "absent"})
+    items.insert(8, {"name": "4242", "inventory": inventory})                          # digits also name an id
+    task = {"name": "Hosts", "register": "applied", "loop": items,
+            "loop_control": {"index_var": "position", "extended": True},
+            "automation.service.host": {"name": "{{ item.name }}", "inventory": "{{ item.inventory }}",
+                                        "state": "{{ item.state | default('present') }}",
+                                        "description": "{{ position }} of {{ ansible_loop.length }}"}}
+    entries = runner.play([task, results_check(12)], runner.env("token", token))
+    assert [e["status"] for e in bulk_posts(entries)] == [201], summary(entries)
+    assert len(single_posts(entries)) == 2, summary(entries)
+    made = hosts_of(svc, inventory_id)
+    assert sorted(made) == sorted([i["name"] for i in items if i["inventory"] == inventory and "state" not in i])
+    assert made[items[0]["name"]]["description"] == "0 of 13" and made["4242"]["description"] == "8 of 13"
+    assert made[items[12]["name"]]["description"] == "12 of 13"
+    assert sorted(hosts_of(svc, other_id)) == ["bulk-%s-other" % other]
+
+
+def test_a_with_items_loop_writes_one_by_one(runner, svc, token):
+    inventory, inventory_id = new_inventory(svc)
+    names = ["bulk-%s-%03d" % (inventory, i) for i in range(5)]
+    task = host_loop(inventory, names)
+    del task["loop"]
+    task["with_items"] = names
+    entries = runner.play([task, results_check(5)], runner.env("token", token))
+    assert not bulk_posts(entries) and len(single_posts(entries)) == 5, summary(entries)
