@@ -10,7 +10,8 @@ and for each following item (the loop variable, ``index_var`` and ``ansible_loop
 item). Only where that is safe and gives what Ansible will give; ``None`` (unsure: every item writes by itself)
 otherwise:
 
-* ``loop:`` only: a ``with_<lookup>`` would run its lookup again;
+* ``loop:`` only: a ``with_<lookup>`` would run its lookup again; and no ``lookup()``, ``query()`` or ``q()`` in the
+  loop, the arguments, the environment or ``when``;
 * not with ``until``, ``async``, check mode, ``loop_control.break_when``, or a templated ``delegate_to``;
 * not when the arguments or ``when`` name the task's registered variable or ``_task`` (they change from item to item),
   nor when the task's ``environment`` (which may name the service) changes from item to item;
@@ -53,13 +54,26 @@ def mentions(text, names):
     return any(re.search(r'\b%s\b' % re.escape(name), text) for name in names if name)
 
 
+LOOKUP = re.compile(r'\b(lookup|query|q)\s*\(')
+
+
+def templates_of(*values):
+    """The templates in ``values`` (literal text around them left out)."""
+    return ' '.join(re.findall(r'{{.*?}}|{%.*?%}', json.dumps(values, default=str)))
+
+
+def runs_a_lookup(loop, args, environment, when):
+    """Whether templating the loop, the arguments, the environment or ``when`` again would run a lookup again
+    (a lookup may read or change something outside: a file, a command, a password it makes)."""
+    text = templates_of(loop, args, environment) + ' ' + json.dumps(when, default=str)
+    return LOOKUP.search(text) is not None
+
+
 def names_what_varies(args, environment, when, names):
     """Whether the task's templates (in its arguments and environment) or its ``when`` name one of ``names``
     (what changes from item to item: the registered variable, ``_task``). Literal text around the templates
     does not count."""
-    raw = json.dumps([args, environment], default=str)
-    expressions = ' '.join(re.findall(r'{{.*?}}|{%.*?%}', raw)) + ' ' + json.dumps(when, default=str)
-    return mentions(expressions, names)
+    return mentions(templates_of(args, environment) + ' ' + json.dumps(when, default=str), names)
 
 
 def loop_vars(task_vars, control, items, index):
@@ -129,6 +143,8 @@ def _following(action, task_vars):
     original = original_task(task)
     if isinstance(original.delegate_to, str) and '{{' in original.delegate_to:
         raise Unsure('templated delegate_to')
+    if runs_a_lookup(original.loop, original.args, original.environment, original.when):
+        raise Unsure('templating again would run a lookup again')
     if names_what_varies(original.args, original.environment, original.when, registered_names(original) + ['_task']):
         raise Unsure('the arguments name what changes from item to item')
     templar = action._templar

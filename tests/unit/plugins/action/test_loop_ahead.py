@@ -56,3 +56,15 @@ def test_the_task_as_the_play_holds_it():
     assert _loop_ahead.original_task(copy) is original
     with pytest.raises(_loop_ahead.Unsure):
         _loop_ahead.original_task(SimpleNamespace(_uuid='u3', _parent=block))
+
+
+@pytest.mark.parametrize('loop, args, when, runs', [
+    ('{{ names }}', {'name': '{{ item }}'}, [], False),
+    ("{{ query('inventory_hostnames', 'all') }}", {'name': '{{ item }}'}, [], True),
+    ("{{ lookup('pipe', 'ls') | split }}", {'name': '{{ item }}'}, [], True),
+    ('{{ names }}', {'name': '{{ item }}', 'variables': {'pw': "{{ lookup('password', '/dev/null') }}"}}, [], True),
+    ('{{ names }}', {'name': '{{ item }}'}, ["q('env', 'X')"], True),
+    ('{{ names }}', {'name': '{{ item }}', 'description': 'a lookup(of words) in text'}, [], False),
+])
+def test_templates_that_would_run_a_lookup_again(loop, args, when, runs):
+    assert _loop_ahead.runs_a_lookup(loop, args, [], when) is runs
