@@ -217,6 +217,9 @@ options:
         Nothing is shared between tasks, hosts or plays, so a change made elsewhere is seen by the next task;
         during the loop, what the loop read stands. See the performance guide.
       - Tasks that run as a module (on a remote host, or with C(become)) share nothing.
+      - With it, a plain C(loop) of M(automation.service.host) tasks that creates many hosts in one inventory
+        creates them through the service's bulk endpoint, 100 a request, each item still reporting its own host
+        (see the performance guide for the rule and what differs from one write per host).
       - Defaults to V(true). Environment variable E(SERVICE_LOOP_READS).
     type: bool
   service_config_file:
