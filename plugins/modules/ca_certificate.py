@@ -22,8 +22,10 @@ author:
 options:
   pem_data:
     description:
-      - The certificate, PEM encoded. Needed unless O(state=absent).
+      - The certificate, PEM encoded.
+      - Required, with O(state=absent) too, as in ansible.platform's module.
     type: str
+    required: true
   remote_id:
     description:
       - An identifier of the certificate elsewhere.
@@ -77,14 +79,14 @@ from ansible_collections.automation.service.plugins.module_utils._resource impor
 ARGUMENT_SPEC = dict(
     name=dict(type='str', required=True),
     new_name=dict(type='str'),
-    pem_data=dict(type='str'),
+    pem_data=dict(type='str', required=True),
     remote_id=dict(type='str'),
     sha256=dict(type='str'),
     state=STATE,
 )
 
 ROUTING = Routing('ca_certificates', 'ca_certificate', 'CA certificate', fields=('pem_data', 'remote_id', 'sha256'))
-SPEC = ROUTING.spec(ARGUMENT_SPEC, required_if=[('state', 'present', ('pem_data',))])
+SPEC = ROUTING.spec(ARGUMENT_SPEC)
 
 
 def run(api):
