@@ -39,9 +39,9 @@ MATRIX ?=
 # make test runs its steps TEST_JOBS at a time (tests/ci/run_steps.py): each time one ends,
 # the next of TEST_STEPS starts. Most steps wait on a service or a job part of their time, so
 # three at a time keep two cores busy. The list goes longest first, after real-service (which
-# builds the real AWX when the cache lacks it: integration, which does not need it, comes next so
-# that only one step waits for the build; when the build is cached, the three longest start at
-# once). The
+# builds the real AWX when the cache lacks it): the two checks on the real AWX, which wait for that
+# build, then the reference service's runs (the third of the first three, which does not wait).
+# The
 # steps that use the real AWX take turns through tests/realawx/realawx hold: real-checked and
 # awx-suite-real-recorded on the first AWX of the build, gateway-checked and real-gateway-live on its
 # second (REALAWX_INSTANCE=gateway, behind the project's gateway), so that the two layouts' checks run
@@ -59,7 +59,7 @@ MATRIX ?=
 # (awx-suite-reference), and with ours on the real AWX beside awx.awx's result recorded there
 # (awx-suite-real-recorded: both are fixed at 24.6.1, so that result cannot change; make
 # awx-suite-real records it again).
-TEST_STEPS := real-service integration-unchecked awx-suite-reference real-checked gateway-checked units \
+TEST_STEPS := real-service real-checked gateway-checked integration-unchecked awx-suite-reference units \
     integration-gateway-unchecked matrix-ci pytest docs sanity awx-suite-real-recorded importer lint changelog-lint ee \
     real-gateway-live
 TEST_JOBS ?= 3
@@ -98,6 +98,9 @@ collection-path:  ## make .run/collections/ansible_collections/automation/servic
 	    echo "$(COLLECTION_LINK) exists and is not a symlink" >&2; exit 1; fi
 	@ln -sfn ../../../.. $(COLLECTION_LINK)
 	@echo "ANSIBLE_COLLECTIONS_PATH=$(COLLECTIONS)"
+
+compat: venv  ## generate the redirect collections awx.awx, ansible.controller and ansible.platform into .run/compat (tests/live/compat.py); put .run/compat first on ANSIBLE_COLLECTIONS_PATH to run roles that name them against this collection
+	@python tests/live/compat.py --dest $(RUN)/compat
 
 demo: venv system-deps idp-packages collection-path  ## start the reference service, run examples/demo.yml against it, stop it
 	tests/ci/demo.sh

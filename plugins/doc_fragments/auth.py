@@ -20,12 +20,12 @@ options:
       - Base URL of the service, for example V(https://svc.example.com). A bare host name gets V(https://).
       - A path prefix (a service behind a reverse proxy under a sub-path) is kept.
       - Behind an Automation Platform 2.5 to 2.7 platform gateway, the gateway's URL (see O(service_layout)).
-      - If not set, the environment variables E(SERVICE_URL), E(CONTROLLER_HOST), E(TOWER_HOST), E(AAP_HOSTNAME) are
-        used, in that order, then the key C(host) of O(service_config_file).
-      - The alias C(aap_hostname) and E(AAP_HOSTNAME) are the names of awx.awx's development branch and of
-        ansible.platform.
+      - If not set, the environment variables E(SERVICE_URL), E(CONTROLLER_HOST), E(TOWER_HOST), E(GATEWAY_HOSTNAME),
+        E(AAP_HOSTNAME) are used, in that order, then the key C(host) of O(service_config_file).
+      - The aliases C(aap_hostname) and C(gateway_hostname), E(GATEWAY_HOSTNAME) and E(AAP_HOSTNAME) are the names of
+        ansible.platform (C(aap_hostname) and E(AAP_HOSTNAME) those of awx.awx's development branch too).
     type: str
-    aliases: [controller_host, aap_hostname]
+    aliases: [controller_host, aap_hostname, gateway_hostname]
   service_layout:
     description:
       - Where the service serves its API. V(awx) is AWX 24 (C(/api/v2/), its login at C(/api/login/)).
@@ -66,23 +66,26 @@ options:
     description:
       - Username of the service user.
       - With O(service_auth=sso), the user at the identity provider.
-      - Environment variables E(SERVICE_USERNAME), E(CONTROLLER_USERNAME), E(TOWER_USERNAME), E(AAP_USERNAME).
+      - Environment variables E(SERVICE_USERNAME), E(CONTROLLER_USERNAME), E(TOWER_USERNAME), E(GATEWAY_USERNAME),
+        E(AAP_USERNAME).
     type: str
-    aliases: [controller_username, aap_username]
+    aliases: [controller_username, aap_username, gateway_username]
   service_password:
     description:
       - Password of O(service_username).
-      - Environment variables E(SERVICE_PASSWORD), E(CONTROLLER_PASSWORD), E(TOWER_PASSWORD), E(AAP_PASSWORD).
+      - Environment variables E(SERVICE_PASSWORD), E(CONTROLLER_PASSWORD), E(TOWER_PASSWORD), E(GATEWAY_PASSWORD),
+        E(AAP_PASSWORD).
     type: str
-    aliases: [controller_password, aap_password]
+    aliases: [controller_password, aap_password, gateway_password]
   service_token:
     description:
       - OAuth2 bearer token, as a string or as the dictionary the P(automation.service.token#module) module returns.
       - On a platform gateway, a token the gateway made (its personal tokens); it works for the gateway's API and
         the controller's behind it.
-      - Environment variables E(SERVICE_TOKEN), E(CONTROLLER_OAUTH_TOKEN), E(TOWER_OAUTH_TOKEN), E(AAP_TOKEN).
+      - Environment variables E(SERVICE_TOKEN), E(CONTROLLER_OAUTH_TOKEN), E(TOWER_OAUTH_TOKEN), E(GATEWAY_API_TOKEN),
+        E(AAP_TOKEN).
     type: raw
-    aliases: [controller_oauthtoken, aap_token]
+    aliases: [controller_oauthtoken, aap_token, gateway_token]
   service_client_id:
     description:
       - Client id of an OAuth2 application whose grant type is C(password). With O(service_username) and
@@ -152,21 +155,24 @@ options:
     description:
       - Verify the service's TLS certificate. Defaults to V(true); turn it off only for testing.
       - Environment variables E(SERVICE_VERIFY_SSL), E(CONTROLLER_VERIFY_SSL), E(TOWER_VERIFY_SSL),
-        E(AAP_VALIDATE_CERTS).
+        E(GATEWAY_VERIFY_SSL), E(AAP_VALIDATE_CERTS).
     type: bool
-    aliases: [aap_validate_certs]
+    aliases: [aap_validate_certs, gateway_validate_certs]
   ca_path:
     description:
       - PEM bundle of the CA certificates to trust, in place of the system's bundle.
+      - Its aliases are ansible.platform's names; unlike ansible.platform, the bundle is read where the task runs
+        (the controller, or the remote host that runs the module), and E(REQUESTS_CA_BUNDLE) is not read.
       - Environment variable E(SERVICE_CA_PATH).
     type: path
+    aliases: [aap_ca_bundle, gateway_ca_bundle, ansible_platform_ca_bundle]
   request_timeout:
     description:
       - Seconds to wait for each answer. Defaults to V(10).
       - Environment variables E(SERVICE_REQUEST_TIMEOUT), E(CONTROLLER_REQUEST_TIMEOUT), E(TOWER_REQUEST_TIMEOUT),
-        E(AAP_REQUEST_TIMEOUT).
+        E(GATEWAY_REQUEST_TIMEOUT), E(AAP_REQUEST_TIMEOUT).
     type: float
-    aliases: [aap_request_timeout]
+    aliases: [aap_request_timeout, gateway_request_timeout]
   allow_insecure_http:
     description:
       - Allow sending a password, token or session over plain C(http://). Defaults to V(false).
@@ -211,6 +217,9 @@ options:
         Nothing is shared between tasks, hosts or plays, so a change made elsewhere is seen by the next task;
         during the loop, what the loop read stands. See the performance guide.
       - Tasks that run as a module (on a remote host, or with C(become)) share nothing.
+      - With it, a plain C(loop) of M(automation.service.host) tasks that creates many hosts in one inventory
+        creates them through the service's bulk endpoint, 100 a request, each item still reporting its own host
+        (see the performance guide for the rule and what differs from one write per host).
       - Defaults to V(true). Environment variable E(SERVICE_LOOP_READS).
     type: bool
   service_config_file:
@@ -235,6 +244,7 @@ options:
       - name: SERVICE_URL
       - name: CONTROLLER_HOST
       - name: TOWER_HOST
+      - name: GATEWAY_HOSTNAME
       - name: AAP_HOSTNAME
     vars:
       - name: automation_service_url
@@ -253,6 +263,7 @@ options:
       - name: SERVICE_USERNAME
       - name: CONTROLLER_USERNAME
       - name: TOWER_USERNAME
+      - name: GATEWAY_USERNAME
       - name: AAP_USERNAME
     vars:
       - name: automation_service_username
@@ -261,6 +272,7 @@ options:
       - name: SERVICE_PASSWORD
       - name: CONTROLLER_PASSWORD
       - name: TOWER_PASSWORD
+      - name: GATEWAY_PASSWORD
       - name: AAP_PASSWORD
     vars:
       - name: automation_service_password
@@ -269,6 +281,7 @@ options:
       - name: SERVICE_TOKEN
       - name: CONTROLLER_OAUTH_TOKEN
       - name: TOWER_OAUTH_TOKEN
+      - name: GATEWAY_API_TOKEN
       - name: AAP_TOKEN
     vars:
       - name: automation_service_token
@@ -314,6 +327,7 @@ options:
       - name: SERVICE_VERIFY_SSL
       - name: CONTROLLER_VERIFY_SSL
       - name: TOWER_VERIFY_SSL
+      - name: GATEWAY_VERIFY_SSL
       - name: AAP_VALIDATE_CERTS
     ini:
       - section: automation_service
@@ -333,6 +347,7 @@ options:
       - name: SERVICE_REQUEST_TIMEOUT
       - name: CONTROLLER_REQUEST_TIMEOUT
       - name: TOWER_REQUEST_TIMEOUT
+      - name: GATEWAY_REQUEST_TIMEOUT
       - name: AAP_REQUEST_TIMEOUT
     ini:
       - section: automation_service

@@ -32,8 +32,10 @@ options:
   state:
     description:
       - V(present) gives the role definition, V(absent) takes it back.
+      - V(exists) (ansible.platform's) only checks that the assignment is there, and fails when it is not; it changes
+        nothing.
     type: str
-    choices: [present, absent]
+    choices: [present, absent, exists]
     default: present
 notes:
   - The service cannot edit an assignment; one exists or not, so a task either creates it, deletes it, or changes

@@ -14,13 +14,16 @@ description:
   - GETs an endpoint of C(/api/v2/) (behind an Automation Platform gateway, C(/api/controller/v2/); see
     O(service_layout)) and returns its objects, following C(next) pages when asked to.
   - A list endpoint gives its objects; a detail endpoint gives the one object.
+  - C(automation.service.gateway_api), ansible.platform's name, is this lookup with its relative endpoints taken as
+    the platform gateway's, relative to C(/api/gateway/v1/) (V(service_clusters), V(http_ports/3)); on AWX 24, which
+    has no gateway, relative to C(/api/v2/).
 author:
   - automation.service maintainers (@automation-service)
 options:
   _terms:
     description:
       - The endpoint, relative to C(/api/v2/) (V(hosts), V(inventories/3/hosts)), or to C(/api/controller/v2/)
-        behind a platform gateway, or as an absolute path.
+        behind a platform gateway, or as an absolute path. Named C(gateway_api), relative to C(/api/gateway/v1/).
     required: true
     type: list
     elements: str
@@ -89,6 +92,10 @@ EXAMPLES = r'''
 - name: The current user
   ansible.builtin.debug:
     msg: "{{ lookup('automation.service.api', 'me', expect_one=true).username }}"
+
+- name: The gateway's service clusters, by ansible.platform's name of the lookup
+  ansible.builtin.debug:
+    msg: "{{ query('automation.service.gateway_api', 'service_clusters', return_all=true) }}"
 '''
 
 RETURN = r'''
@@ -129,6 +136,11 @@ def our_names(kwargs):
 
 class LookupModule(ServiceLookupBase):
 
+    def gateway_named(self):
+        """Whether the task named this lookup ``gateway_api`` (ansible.platform's name, redirected here): its
+        relative endpoints are then the gateway's."""
+        return any(str(name).rsplit('.', 1)[-1] == 'gateway_api' for name in getattr(self, '_redirected_names', None) or ())
+
     def run(self, terms, variables=None, **kwargs):
         self.set_service_options(variables, our_names(kwargs))
         if len(terms) != 1:
@@ -144,6 +156,8 @@ class LookupModule(ServiceLookupBase):
 
         client = self.connect()
         try:
+            if self.gateway_named():
+                endpoint = client.settled_layout().gateway_path(endpoint)
             page = client.get(endpoint, params=params)
             is_list = isinstance(page, dict) and 'results' in page
             if not is_list:

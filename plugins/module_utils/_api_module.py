@@ -262,6 +262,11 @@ class ApiTask:
         # loop_reads option turns them off.
         self.reads = reads
         self._held = None
+        # ahead() -> the validated options of the items of this task's loop that will run after this one (None
+        # when unsure), given by the action for a resource that creates in bulk (see _loop_bulk); None for none.
+        self.ahead = None
+        # What the diff of a create shows, when the object this item asked for was made by its loop in bulk.
+        self.batch_made = None
 
     def warn(self, message):
         self.warnings.append(message)
@@ -589,6 +594,11 @@ class ApiTask:
                         exc.message = '%s (%s)' % (exc.message, write.note)
             raise
         return made
+
+    def send_now(self, method, path, body, expect=(200, 201)):
+        """Send one write now and return its answer, without saying it as this task's change: a write made for
+        several items of a loop (see _loop_bulk), each of which says its own part on its own turn."""
+        return self.client.request(method, path, json_body=body, expect=expect)
 
     def returns_object(self, existing, obj, secret=()):
         """Return ``obj`` as the module's object (awx.awx's ``id`` and result key), with the object as it

@@ -50,7 +50,8 @@ def assignment_spec(actor):
         actor_ansible_id: dict(type='str'),
         'object_id': dict(type='raw'),   # an id; raw, since ansible-core's int check crashes on inf
         'object_ansible_id': dict(type='str'),
-        'state': STATE,
+        # exists: ansible.platform's (the assignment is checked, never made); awx.awx's modules have no exists.
+        'state': dict(STATE, choices=STATE['choices'] + ['exists']),
     }
     return ModuleSpec(argument_spec, resource='role_%s_assignments' % actor, result_key='role_%s_assignment' % actor,
                       mutually_exclusive=[(actor, actor_ansible_id), ('object_id', 'object_ansible_id')])
@@ -91,8 +92,17 @@ def _described(obj, actor):
     return dict((key, obj.get(key)) for key in keys if obj.get(key) is not None)
 
 
+def _missing(api, actor, definition, target):
+    """``state: exists`` and no such assignment: the task fails, as ansible.platform's does."""
+    params = api.params
+    raise NotFound('%s role assignment does not exist: %s, %s: %s, object: %s.'
+                   % (actor.capitalize(), definition['name'], actor, params[actor] or params[actor + '_ansible_id'],
+                      target if target is not None else 'the whole system'), total_results=0)
+
+
 def run_assignment(api, actor):
-    """Give (``state: present``) or take back (``absent``) the role definition of ``actor``."""
+    """Give (``state: present``) or take back (``absent``) the role definition of ``actor``; ``exists`` checks
+    that it is given."""
     params = api.params
     actor_ansible_id = actor + '_ansible_id'
     # Checked here rather than by required_one_of, which would hide a bad whole number of the connection options.
@@ -144,6 +154,8 @@ def run_assignment(api, actor):
     if existing is not None:
         api.returns(id=existing['id'], **{api.result_key: existing})
         return
+    if params['state'] == 'exists':
+        _missing(api, actor, definition, params['object_id'] or params['object_ansible_id'])
     api.returns(**written)
     created = api.apply(Plan(None, [Write('POST', endpoint, body, expect=(200, 201), before={}, after=body,
                                           makes=True, answer=body)]))
@@ -198,6 +210,8 @@ def _run_at_gateway(api, actor, definition, object_id):
     if existing is not None:
         api.returns(id=existing['id'], **{api.result_key: existing})
         return
+    if params['state'] == 'exists':
+        _missing(api, actor, definition, params['object_id'] or params['object_ansible_id'])
     grant = memberships.grant_write(actor, gateway_definition, gateway_actor, gateway_target, what, before={},
                                     makes=True)
     grant.after = dict((key, grant.body[key]) for key in ('role_definition', actor, 'object_id'))

@@ -95,7 +95,7 @@ class Resource:
     def __init__(self, endpoint, result_key, label, name='name', scope=None, fields=(), references=None,
                  text_data=(), json_data=(), secret=(), associations=None, required_on_create=(),
                  scoped_associations=(), preserve=None, ordered=(), create_only=(), scope_within=None, missing=None,
-                 compared_as=None, encrypted=None, on_create=None):
+                 compared_as=None, encrypted=None, on_create=None, bulk=None):
         self.endpoint = endpoint
         self.result_key = result_key
         self.label = label
@@ -117,6 +117,7 @@ class Resource:
         self.compared_as = compared_as or {}      # field -> what both sides are made into before comparing
         self.encrypted = encrypted                # an Encrypted field (its secrets read back as $encrypted$)
         self.on_create = on_create                # on_create(api): more fields of a new object (its owner)
+        self.bulk = bulk                          # the service's bulk action that creates many (see _loop_bulk)
 
     def spec(self, argument_spec, **spec_kwargs):
         return ModuleSpec(argument_spec, resource=self.endpoint, result_key=self.result_key, **spec_kwargs)
@@ -299,6 +300,9 @@ class Resource:
         state = params.get('state', 'present')
         if state == 'absent':
             return api.plan_absent(existing)
+        if self.bulk is not None and api.ahead is not None and source is None:
+            from ansible_collections.automation.service.plugins.module_utils import _loop_bulk
+            existing = _loop_bulk.settle(api, self, existing, api.ahead)
         if state == 'exists' and existing is not None:
             # found, or the copy: kept as it is
             return Plan(existing, [self.copy_write(api, existing, source)] if source is not None else [])
@@ -399,6 +403,11 @@ class Resource:
             api.ensure_absent(plan.existing)
             return None, False
         made = api.apply(plan)
+        if api.batch_made is not None:
+            # made by this item's loop in bulk: said as this item's create
+            api.change({}, api.batch_made, self.secret)
+            api.returns_object(None, made, self.secret)
+            return made, True
         if state == 'exists' and plan.existing is not None:
             api.returns_object(made, made, self.secret)
             return made, False

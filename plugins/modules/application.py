@@ -21,7 +21,7 @@ description:
     (C(/api/gateway/v1/applications/)), where the platform keeps OAuth2 applications and their tokens;
     O(organization) names one of the gateway's organizations (an id is the gateway's). On AWX 24 it is the
     controller's (C(/api/v2/applications/)). The collection finds the layout itself (O(service_layout)).
-  - Takes the options of awx.awx's C(application) module.
+  - Takes the options of awx.awx's C(application) module, and those of ansible.platform's (its gateway's fields).
 author:
   - automation.service maintainers (@automation-service)
 options:
@@ -64,6 +64,37 @@ options:
     description:
       - Whether users skip the step that asks them to authorize the application (for trusted applications).
     type: bool
+  new_organization:
+    description:
+      - Moves the application (found in O(organization)) to this organization, by name or id. An application
+        not found in O(organization) is looked for in this one (moved by an earlier run), and a new one is made
+        there.
+      - Taken from ansible.platform's C(application) module.
+    type: str
+  algorithm:
+    description:
+      - The OIDC token signing algorithm of the application; V('') for none.
+      - Behind a platform gateway only (ansible.platform's option); on AWX 24 the task fails when it is given.
+    type: str
+    choices: ['', RS256, HS256]
+  post_logout_redirect_uris:
+    description:
+      - The URIs allowed after a logout; the gateway keeps them as one space-separated text; V([]) clears them.
+      - Behind a platform gateway only (ansible.platform's option); on AWX 24 the task fails when it is given.
+    type: list
+    elements: str
+  app_url:
+    description:
+      - The URL of the application.
+      - Behind a platform gateway only (ansible.platform's option); on AWX 24 the task fails when it is given.
+    type: str
+  user:
+    description:
+      - The user who owns the application, by username or id (the gateway's).
+      - Set when the application is created; the gateway does not change it later, so a different one for an
+        application that exists fails the task.
+      - Behind a platform gateway only (ansible.platform's option); on AWX 24 the task fails when it is given.
+    type: str
   state:
     description:
       - V(present) creates or updates the application, V(absent) deletes it.
@@ -143,6 +174,8 @@ application:
            "skip_authorization": false, "client_id": "xK2qL8nZ0r", "client_secret": "************"}
 '''
 
+from ansible_collections.automation.service.plugins.module_utils._api_module import is_id
+from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS, Resource
 
 ARGUMENT_SPEC = dict(
@@ -154,18 +187,54 @@ ARGUMENT_SPEC = dict(
     client_type=dict(type='str', choices=['public', 'confidential']),
     redirect_uris=dict(type='list', elements='str'),
     skip_authorization=dict(type='bool'),
+    new_organization=dict(type='str'),
+    algorithm=dict(type='str', choices=['', 'RS256', 'HS256']),
+    post_logout_redirect_uris=dict(type='list', elements='str'),
+    app_url=dict(type='str'),
+    user=dict(type='str'),
     state=STATE_EXISTS,
 )
+# ansible.platform's options for fields only the gateway's applications have (django-ansible-base's).
+GATEWAY_ONLY = ('algorithm', 'post_logout_redirect_uris', 'app_url', 'user')
 # The service hides a client secret it has shown once as this.
 HIDDEN = '************'
 
 
 class Application(Resource):
+    users = None    # the gateway's users, behind a platform gateway
+
+    def find(self, api):
+        existing = super(Application, self).find(api)
+        moved = api.params.get('new_organization')
+        if existing is None and moved:
+            # Moved by an earlier run: found in the organization it was moved to.
+            where = {'organization': int(moved)} if is_id(moved) else {'organization__name': moved}
+            existing = api.lookup(self.endpoint, api.params[self.name], self.name, **where)
+        return existing
+
+    def create_fields(self, api):
+        fields = super(Application, self).create_fields(api)
+        if api.params.get('new_organization'):
+            fields.pop('organization', None)    # a new application is made in the organization it moves to
+        return fields
+
     def desired(self, api, existing):
         wanted = super(Application, self).desired(api, existing)
-        uris = api.params.get('redirect_uris')
-        if uris is not None:
-            wanted['redirect_uris'] = ' '.join(uri.strip() for uri in uris if uri and uri.strip())
+        for key in ('redirect_uris', 'post_logout_redirect_uris'):
+            uris = api.params.get(key)
+            if uris is not None:
+                wanted[key] = ' '.join(uri.strip() for uri in uris if uri and uri.strip())
+        moved = api.params.get('new_organization')
+        if moved:
+            wanted['organization'] = self.reference_id(api, existing, 'organization', self.scope['organization'], moved)
+        owner = api.params.get('user')
+        if owner:
+            owner_id = self.reference_id(api, existing, 'user', self.users, owner, name_field='username')
+            if existing is None:
+                wanted['user'] = owner_id
+            elif existing.get('user') != owner_id:
+                raise ConfigError('The user of application %s is %r and cannot be changed to %r.'
+                                  % (existing.get(self.name), existing.get('user'), owner))
         return wanted
 
 
@@ -174,6 +243,9 @@ DECLARATION = dict(
     required_on_create=('authorization_grant_type', 'client_type'),
     secret=('client_secret',),
 )
+# The gateway's applications have two more fields sent as given.
+GATEWAY_DECLARATION = dict((key, value + ('algorithm', 'app_url') if key == 'fields' else value)
+                           for key, value in DECLARATION.items())
 RESOURCE = Application('applications', 'application', 'application', scope={'organization': 'organizations'},
                        **DECLARATION)
 
@@ -191,9 +263,14 @@ def resource_for(api):
     oauth2_provider, with the gateway's organizations), else the controller's."""
     layout = api.client.settled_layout()
     if not layout.is_gateway:
+        given = [key for key in GATEWAY_ONLY if api.params.get(key) is not None]
+        if given:
+            raise ConfigError('%s: only a platform gateway\'s applications have %s; AWX 24\'s do not.'
+                              % (', '.join(given), 'this field' if len(given) == 1 else 'these fields'))
         return RESOURCE
     resource = Application(layout.gateway_path('applications'), 'application', 'application',
-                           scope={'organization': layout.gateway_path('organizations')}, **DECLARATION)
+                           scope={'organization': layout.gateway_path('organizations')}, **GATEWAY_DECLARATION)
+    resource.users = layout.gateway_path('users')
     api.resource = resource.endpoint    # where a new one is posted
     return resource
 

@@ -87,7 +87,8 @@ options:
   state:
     description:
       - V(present) creates or updates the authenticator, V(absent) deletes it.
-      - V(exists) creates the authenticator when it is missing and leaves one found as it is.
+      - V(exists) (ansible.platform's) only checks that the authenticator is there, and fails when it is not; it changes
+        nothing.
     type: str
     choices: [present, absent, exists]
     default: present

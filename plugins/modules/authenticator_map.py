@@ -90,7 +90,7 @@ options:
   state:
     description:
       - V(present) creates or updates the map, V(absent) deletes it.
-      - V(exists) creates the map when it is missing and leaves one found as it is.
+      - V(exists) (ansible.platform's) only checks that the map is there, and fails when it is not; it changes nothing.
     type: str
     choices: [present, absent, exists]
     default: present

@@ -26,6 +26,11 @@ options:
       - Name of the role definition, unique on the service.
     type: str
     required: true
+  new_name:
+    description:
+      - A new name for the role definition (found by O(name), or by O(new_name) when it was already renamed).
+      - Taken from ansible.platform's C(role_definition) module.
+    type: str
   permissions:
     description:
       - The permissions the role definition conveys, such as V(awx.view_jobtemplate) and
@@ -48,8 +53,10 @@ options:
   state:
     description:
       - V(present) creates or updates the role definition, V(absent) deletes it (with the assignments made of it).
+      - V(exists) (ansible.platform's) only checks that the role definition is there, and fails when it is not; it
+        changes nothing.
     type: str
-    choices: [present, absent]
+    choices: [present, absent, exists]
     default: present
 notes:
   - In awx.awx, O(permissions) and O(content_type) are required even to delete, and a missing O(description) empties
@@ -97,14 +104,17 @@ role_definition:
            "permissions": ["awx.execute_jobtemplate", "awx.view_jobtemplate"]}
 '''
 
+from ansible_collections.automation.service.plugins.module_utils._errors import NotFound
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE, Resource
 
 ARGUMENT_SPEC = dict(
     name=dict(type='str', required=True),
+    new_name=dict(type='str'),
     permissions=dict(type='list', elements='str'),
     content_type=dict(type='str'),
     description=dict(type='str'),
-    state=STATE,
+    # exists: ansible.platform's (the role definition is checked, never made); awx.awx's module has no exists.
+    state=dict(STATE, choices=STATE['choices'] + ['exists']),
 )
 
 # The service's two applications: organizations and teams are shared, every other type is awx's.
@@ -149,6 +159,12 @@ SPEC = RESOURCE.spec(ARGUMENT_SPEC, adjust=adjust)
 
 
 def run(api):
+    if api.params['state'] == 'exists':
+        found = RESOURCE.find(api)
+        if found is None:
+            raise NotFound('Role definition %r does not exist.' % api.params['name'], total_results=0)
+        api.returns_object(found, found)
+        return
     RESOURCE.run(api)
 
 

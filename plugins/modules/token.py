@@ -40,6 +40,12 @@ options:
       - Behind a platform gateway, one of the gateway's applications (C(/api/gateway/v1/applications/)), where the
         token is made too.
     type: str
+  organization:
+    description:
+      - The organization of O(application), by name or id, for an application name that two organizations use.
+      - Without it the application is found by its name alone.
+      - Taken from ansible.platform's C(token) module.
+    type: str
   state:
     description:
       - V(present) mints a token; V(absent) revokes one (or all of a user's).
@@ -156,6 +162,7 @@ ARGUMENT_SPEC = dict(
     description=dict(type='str'),
     scope=dict(type='str', choices=['read', 'write'], default='write'),
     application=dict(type='str'),
+    organization=dict(type='str'),
     state=dict(type='str', choices=['present', 'absent'], default='present'),
     existing_token=dict(type='dict', no_log=False),
     existing_token_id=dict(type='raw'),
@@ -179,12 +186,17 @@ def mint(api):
     endpoint, application = personal_tokens(api), None
     if params['application']:
         layout = api.client.settled_layout()
+        where = {}
+        if params['organization']:
+            organizations = layout.gateway_path('organizations') if layout.is_gateway else 'organizations'
+            where['organization'] = api.resolve_id(organizations, params['organization'], 'organization')
         if layout.is_gateway:
             # The gateway's applications; its token list takes the application in the body.
-            application = api.resolve_id(layout.gateway_path('applications'), params['application'], 'application')
+            application = api.resolve_id(layout.gateway_path('applications'), params['application'], 'application',
+                                         **where)
             body['application'] = application
         else:
-            application = api.resolve_id('applications', params['application'], 'application')
+            application = api.resolve_id('applications', params['application'], 'application', **where)
             endpoint = 'applications/%d/tokens' % application
     token = api.apply(Plan(None, [Write('POST', endpoint, body, expect=(201,), before={},
                                         after=dict(body, application=application), makes=True)]))

@@ -31,7 +31,7 @@ from ansible_collections.automation.service.plugins.module_utils._api_module imp
 )
 from ansible_collections.automation.service.plugins.module_utils._errors import NotFound
 from ansible_collections.automation.service.plugins.module_utils._loop_reads import for_task
-from ansible_collections.automation.service.plugins.plugin_utils import _async_job
+from ansible_collections.automation.service.plugins.plugin_utils import _async_job, _loop_ahead
 
 COLLECTION = 'automation.service'
 
@@ -89,6 +89,7 @@ class ServiceAction(ActionBase):
         del tmp  # tmp no longer has any effect
         self.args, ignored = self.code().SPEC.without_unknown(self._task.args)
         self.host_name = (task_vars or {}).get('inventory_hostname')
+        self.task_vars = task_vars
         if self.in_controller():
             result.update(self.start_job() if self._task.async_val else self.run_here())
         else:
@@ -167,7 +168,35 @@ class ServiceAction(ActionBase):
 
     def run_here(self):
         prepared = self.prepare()
-        return prepared if isinstance(prepared, dict) else self.execute(*prepared)
+        if isinstance(prepared, dict):
+            return prepared
+        code, validation, api = prepared
+        if self.may_create_ahead(code):
+            api.ahead = lambda: self.following(code)
+        return self.execute(code, validation, api)
+
+    def may_create_ahead(self, code):
+        """A loop's item of a resource the service creates in bulk, not in check mode: its first item whose object
+        is missing may create the next items' in bulk (see _loop_bulk)."""
+        resource = getattr(code, 'RESOURCE', None)
+        task = self._task
+        return (getattr(resource, 'bulk', None) is not None and task.loop is not None and not task.loop_with
+                and not task.check_mode and not task.async_val)
+
+    def following(self, code):
+        """The validated options of the items of this loop that will run after this one (see _loop_ahead); the
+        items whose options do not validate are left out (they fail on their own turn). None when unsure."""
+        items = _loop_ahead.following(self, getattr(self, 'task_vars', None))
+        if items is None:
+            return None
+        spec = code.SPEC
+        validated = []
+        for args in items:
+            args, ignored = spec.without_unknown(args)
+            validation = validator_for(self.module, spec).validate(dict(args))
+            if not validation.error_messages:
+                validated.append(validation.validated_parameters)
+        return validated
 
     def prepare(self):
         """What ``execute`` needs (the module's code, the validation, the task);

@@ -19,3 +19,142 @@ class SharedDescription(models.Model):
     class Meta:
         app_label = "gateway"
         unique_together = [("kind", "object_id")]
+
+
+# -- The gateway's routing: where it listens, what it forwards where (/api/gateway/v1/http_ports/,
+# service_types/, service_clusters/, service_nodes/, service_keys/, services/, routes/,
+# ui_plugin_routes/, ca_certificates/). The fields and what a new object gets are those ansible.platform's
+# modules send and its integration targets show of a real gateway; the rest is chosen (tests/service/README.md).
+
+class HttpPort(models.Model):
+    name = models.CharField(max_length=512, unique=True)
+    number = models.PositiveIntegerField(unique=True)
+    use_https = models.BooleanField(default=False)
+    is_api_port = models.BooleanField(default=False)
+    created = models.DateTimeField(auto_now_add=True)
+    modified = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        app_label = "gateway"
+
+
+class ServiceType(models.Model):
+    name = models.CharField(max_length=512, unique=True)
+    ping_url = models.CharField(max_length=512, blank=True, default="")
+    login_path = models.CharField(max_length=512, blank=True, default="")
+    logout_path = models.CharField(max_length=512, blank=True, default="")
+    service_index_path = models.CharField(max_length=512, blank=True, default="")
+    created = models.DateTimeField(auto_now_add=True)
+    modified = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        app_label = "gateway"
+
+
+class ServiceCluster(models.Model):
+    name = models.CharField(max_length=512, unique=True)
+    service_type = models.ForeignKey(ServiceType, on_delete=models.PROTECT, related_name="clusters")
+    auth_type = models.CharField(max_length=16, default="JWT")
+    upstream_hostname = models.CharField(max_length=512, blank=True, default="")
+    dns_discovery_type = models.CharField(max_length=16, default="STRICT_DNS")
+    dns_lookup_family = models.CharField(max_length=16, default="AUTO")
+    outlier_detection_enabled = models.BooleanField(default=False)
+    outlier_detection_consecutive_5xx = models.PositiveIntegerField(default=5)
+    outlier_detection_interval_seconds = models.PositiveIntegerField(default=10)
+    outlier_detection_base_ejection_time_seconds = models.PositiveIntegerField(default=30)
+    outlier_detection_max_ejection_percent = models.PositiveIntegerField(default=10)
+    health_checks_enabled = models.BooleanField(default=False)
+    health_check_timeout_seconds = models.PositiveIntegerField(default=5)
+    health_check_interval_seconds = models.PositiveIntegerField(default=5)
+    health_check_unhealthy_threshold = models.PositiveIntegerField(default=3)
+    health_check_healthy_threshold = models.PositiveIntegerField(default=1)
+    healthy_panic_threshold = models.PositiveIntegerField(default=50)
+    created = models.DateTimeField(auto_now_add=True)
+    modified = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        app_label = "gateway"
+
+
+class ServiceNode(models.Model):
+    name = models.CharField(max_length=512, unique=True)
+    address = models.CharField(max_length=512, unique=True)
+    service_cluster = models.ForeignKey(ServiceCluster, on_delete=models.CASCADE, related_name="nodes")
+    tags = models.CharField(max_length=512, blank=True, default="")
+    created = models.DateTimeField(auto_now_add=True)
+    modified = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        app_label = "gateway"
+
+
+class ServiceKey(models.Model):
+    name = models.CharField(max_length=512, unique=True)
+    service_cluster = models.ForeignKey(ServiceCluster, on_delete=models.CASCADE, related_name="keys")
+    is_active = models.BooleanField(default=True)
+    algorithm = models.CharField(max_length=8, default="HS256")
+    secret = models.TextField()
+    secret_length = models.PositiveIntegerField(default=32)
+    created = models.DateTimeField(auto_now_add=True)
+    modified = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        app_label = "gateway"
+
+
+class _Routed(models.Model):
+    """What a service (an API route), a route and a UI plugin route have in common."""
+
+    name = models.CharField(max_length=512, unique=True)
+    description = models.TextField(blank=True, default="")
+    http_port = models.ForeignKey(HttpPort, on_delete=models.PROTECT, related_name="+")
+    service_cluster = models.ForeignKey(ServiceCluster, on_delete=models.PROTECT, related_name="+")
+    is_service_https = models.BooleanField(default=False)
+    service_port = models.PositiveIntegerField()
+    node_tags = models.CharField(max_length=512, blank=True, default="")
+    created = models.DateTimeField(auto_now_add=True)
+    modified = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        abstract = True
+
+
+class Route(_Routed):
+    gateway_path = models.CharField(max_length=512, unique=True)
+    service_path = models.CharField(max_length=512)
+    enable_gateway_auth = models.BooleanField(default=True)
+    is_internal_route = models.BooleanField(default=False)
+
+    class Meta:
+        app_label = "gateway"
+
+
+class Service(_Routed):
+    api_slug = models.CharField(max_length=64, blank=True, default="")
+    service_path = models.CharField(max_length=512)
+    enable_gateway_auth = models.BooleanField(default=True)
+    is_internal_route = models.BooleanField(default=False)
+    order = models.IntegerField(default=50)
+
+    class Meta:
+        app_label = "gateway"
+
+
+class UIPluginRoute(_Routed):
+    ui_plugin_path = models.CharField(max_length=512)
+    order = models.IntegerField(default=50)
+
+    class Meta:
+        app_label = "gateway"
+
+
+class CACertificate(models.Model):
+    name = models.CharField(max_length=512, unique=True)
+    pem_data = models.TextField()
+    remote_id = models.CharField(max_length=512, blank=True, default="")
+    sha256 = models.CharField(max_length=64, blank=True, default="")
+    created = models.DateTimeField(auto_now_add=True)
+    modified = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        app_label = "gateway"

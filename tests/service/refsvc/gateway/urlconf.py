@@ -7,7 +7,7 @@ from django.urls import include, path, re_path
 from ansible_base.lib.utils.views.django_app_api import AnsibleBaseDjangoAppApiView
 from refsvc import urls as controller_urls
 from refsvc.rbac import gateway as rbac_gateway
-from . import controller, views
+from . import controller, routing, views
 
 gateway_v1 = [
     path("", views.GatewayV1RootView.as_view()),
@@ -24,6 +24,8 @@ gateway_v1 = [
     path("teams/<int:pk>/", views.TeamDetail.as_view()),
     # django-ansible-base's RBAC API, answered by the service's rbac views over the controller's rows.
     *[path(p, v.as_view()) for p, v in rbac_gateway.URLS],
+    # The gateway's routing (refsvc/gateway/routing.py).
+    *routing.URLS,
     # django-ansible-base's own: applications/, tokens/ (oauth2_provider), authenticators/,
     # authenticator_maps/, authenticator_plugins/ (authentication).
     path("", include(dynamic_urls.api_version_urls)),

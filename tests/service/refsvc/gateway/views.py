@@ -86,7 +86,9 @@ class GatewayV1RootView(GatewayMixin, APIView):
             "login", "logout", "me", "organizations", "ping", "role_definitions", "role_team_assignments",
             "role_user_assignments", "settings", "status", "teams", "tokens", "users",
         ]
-        return Response({name: V1 + name + "/" for name in names})
+        from .routing import NAMES
+
+        return Response({name: V1 + name + "/" for name in sorted(names + NAMES)})
 
 
 class PingView(GatewayMixin, APIView):

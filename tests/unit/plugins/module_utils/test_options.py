@@ -31,6 +31,19 @@ def test_first_environment_variable_wins_and_tower_is_last():
     assert resolve({}, environ=both)['service_url'] == 'https://svc'
 
 
+def test_ansible_platform_variables_gateway_before_aap():
+    env = {'GATEWAY_HOSTNAME': 'https://gw', 'GATEWAY_USERNAME': 'gwuser', 'GATEWAY_PASSWORD': 'gwpass',
+           'GATEWAY_VERIFY_SSL': 'false', 'GATEWAY_REQUEST_TIMEOUT': '12', 'AAP_HOSTNAME': 'https://aap',
+           'AAP_USERNAME': 'aapuser', 'AAP_REQUEST_TIMEOUT': '3'}
+    values = resolve({}, environ=env)
+    assert (values['service_url'], values['service_username'], values['service_password']) == \
+        ('https://gw', 'gwuser', 'gwpass')
+    assert values['validate_certs'] is False and values['request_timeout'] == 12.0
+    assert resolve({}, environ={'GATEWAY_API_TOKEN': 'tok', 'AAP_TOKEN': 'other'})['service_token'] == 'tok'
+    assert resolve({}, environ={'AAP_HOSTNAME': 'https://aap'})['service_url'] == 'https://aap'
+    assert resolve({}, environ={'TOWER_HOST': 'https://t', 'GATEWAY_HOSTNAME': 'https://gw'})['service_url'] == 'https://t'
+
+
 @pytest.mark.parametrize('text', [
     'host: https://yaml-host\nusername: u\npassword: p\n',
     json.dumps({'host': 'https://yaml-host', 'username': 'u', 'password': 'p'}),

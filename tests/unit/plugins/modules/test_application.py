@@ -195,3 +195,49 @@ def test_on_awx_24_the_application_is_the_controllers():
     assert result['client_secret'] == SECRET
     again = run(NEW, client)
     assert not again['changed'] and 'client_secret' not in again and again['client_id'] == 'client-41'
+
+
+def test_behind_a_gateway_ansible_platform_s_fields_are_sent_and_compared():
+    client = gateway_client()
+    client.objects[GATEWAY + 'users/'] = [{'id': 5, 'username': 'owner'}]
+    made = run(dict(NEW, algorithm='RS256', post_logout_redirect_uris=['https://a/out', 'https://b/out'],
+                    app_url='https://a', user='owner'), client)
+    assert not made.get('failed'), made
+    assert client.writes[-1] == ('POST', GATEWAY + 'applications/', {
+        'name': 'cli', 'organization': 7, 'client_type': 'confidential', 'authorization_grant_type': 'password',
+        'description': 'a tool', 'algorithm': 'RS256', 'app_url': 'https://a',
+        'post_logout_redirect_uris': 'https://a/out https://b/out', 'user': 5})
+    same = run(dict(name='cli', organization='Default', algorithm='RS256', user='5',
+                    post_logout_redirect_uris=['https://a/out', 'https://b/out']), client)
+    assert not same['changed'] and len(client.writes) == 1, client.writes
+    other = run(dict(name='cli', organization='Default', user='nobody'), client)
+    assert other.get('failed') and 'nobody' in other['msg'] and len(client.writes) == 1
+    client.objects[GATEWAY + 'users/'].append({'id': 6, 'username': 'nobody'})
+    other = run(dict(name='cli', organization='Default', user='nobody'), client)
+    assert other.get('failed') and 'cannot be changed' in other['msg'] and len(client.writes) == 1
+
+
+def test_new_organization_moves_the_application():
+    client = gateway_client()
+    moved = run(dict(name='portal', organization='Default', new_organization='Other'), client)
+    assert moved['changed'] and client.writes == [('PATCH', GATEWAY + 'applications/3/', {'organization': 1})]
+    again = run(dict(name='portal', organization='Other', new_organization='Other'), client)
+    assert not again['changed'] and len(client.writes) == 1
+    # The same task again: the application is found where it was moved to, and left there.
+    rerun = run(dict(name='portal', organization='Default', new_organization='Other'), client)
+    assert not rerun['changed'] and rerun['id'] == 3 and len(client.writes) == 1
+    # One found nowhere is made in the organization it moves to.
+    made = run(dict(NEW, new_organization='Other'), client)
+    assert made['changed'] and client.writes[-1][0] == 'POST' and client.writes[-1][2]['organization'] == 1
+    awx = awx_client()
+    awx.objects['organizations'].append({'id': 2, 'name': 'Other'})
+    run(NEW, awx)
+    moved = run(dict(name='cli', organization='Default', new_organization='Other'), awx)
+    assert moved['changed'] and awx.writes[-1] == ('PATCH', '/api/v2/applications/41/', {'organization': 2})
+
+
+def test_on_awx_24_the_gateway_s_fields_fail_before_any_request():
+    client = awx_client()
+    result = run(dict(NEW, algorithm='RS256', app_url='https://a'), client)
+    assert result.get('failed') and 'algorithm, app_url' in result['msg'] and 'gateway' in result['msg']
+    assert client.calls == []

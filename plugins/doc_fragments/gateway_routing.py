@@ -1,0 +1,42 @@
+# -*- coding: utf-8 -*-
+# Copyright: automation.service contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+
+class ModuleDocFragment(object):
+
+    # The modules of the platform gateway's routing objects, after ansible.platform's.
+    DOCUMENTATION = r'''
+options:
+  name:
+    description:
+      - The name of the object, unique among those of its kind at the gateway; or the id of an existing one.
+    type: str
+    required: true
+  new_name:
+    description:
+      - A new name for the object (found by O(name), or by O(new_name) when it was already renamed).
+    type: str
+  state:
+    description:
+      - V(present) creates or updates the object, V(absent) deletes it.
+      - V(exists) creates the object when it is missing and leaves one found as it is.
+    type: str
+    choices: [present, absent, exists]
+    default: present
+notes:
+  - B(Needs an Automation Platform gateway) (2.5 to 2.7). On AWX 24, which has no gateway, the task fails before it
+    reads or writes anything, and says so.
+  - The options, their defaults and their meaning are those of ansible.platform's module of the same name, as of
+    its release 2.6.20250924 (commit 7ea604569395a5b8e89097ffd5dcc94c4f16ecaa, the same as the newest commit of its
+    C(devel) branch; it has no 2.7 release). Options left out are not sent; the gateway keeps what it has, or
+    gives a new object its own default.
+  - An object another one refers to (an HTTP port or a service cluster a route uses, a service type a cluster is
+    of) is given by name or id.
+  - ansible.platform's O(state) also offers C(enforced), which its own modules do not carry out; it is not offered
+    here.
+'''

@@ -1,0 +1,140 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: automation.service contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+module: route
+short_description: Create, update or delete a route of a platform gateway
+version_added: 0.3.0
+description:
+  - Makes one of the routes of a platform gateway match the options given, at its C(/api/gateway/v1/routes/). A
+    route forwards what the gateway receives under a path of one of its ports to a path of a service cluster; the
+    APIs of the platform's services are M(automation.service.service)s instead.
+  - Takes the options of ansible.platform's C(route) module.
+author:
+  - automation.service maintainers (@automation-service)
+options:
+  gateway_path:
+    description:
+      - The path at the gateway the route takes traffic from, unique among its routes. Needed to create a route.
+    type: str
+  description:
+    description:
+      - A description of the route.
+    type: str
+  http_port:
+    description:
+      - The gateway's port the route is served on (M(automation.service.http_port)), by name or id. Needed to
+        create a route.
+    type: str
+  service_cluster:
+    description:
+      - The cluster the gateway forwards the traffic to (M(automation.service.service_cluster)), by name or id.
+        Needed to create a route.
+    type: str
+  is_service_https:
+    description:
+      - Whether the cluster's nodes answer over HTTPS.
+    type: bool
+    default: false
+  service_port:
+    description:
+      - The port of the cluster's nodes the traffic goes to. Needed to create a route.
+    type: int
+  node_tags:
+    description:
+      - Tags separated by commas; only the cluster's nodes with one of them get the traffic.
+    type: str
+  enable_gateway_auth:
+    description:
+      - Whether the gateway adds its token to the requests it forwards. The gateway's default for a new route is
+        V(true).
+    type: bool
+  is_internal_route:
+    description:
+      - Whether only the platform's services may use the route.
+    type: bool
+  service_path:
+    description:
+      - The path on the cluster's nodes the traffic goes to. Needed to create a route.
+    type: str
+extends_documentation_fragment:
+  - automation.service.gateway_routing
+  - automation.service.auth
+  - automation.service.attributes
+'''
+
+EXAMPLES = r'''
+- name: The metrics of the controller's nodes, at the gateway
+  automation.service.route:
+    name: Controller metrics
+    gateway_path: /metrics/controller/
+    http_port: Public HTTPS
+    service_cluster: Automation Controller
+    service_path: /api/v2/metrics/
+    service_port: 8052
+    is_service_https: false
+'''
+
+RETURN = r'''
+id:
+  description: Id of the route (of the deleted one with O(state=absent)).
+  returned: when the route exists or existed
+  type: int
+  sample: 8
+name:
+  description: Name of the route.
+  returned: with O(state=present) or O(state=exists)
+  type: str
+  sample: Controller metrics
+route:
+  description: The route as the gateway returns it (the would-be one in check mode).
+  returned: with O(state=present) or O(state=exists)
+  type: dict
+  sample: {"id": 8, "name": "Controller metrics", "gateway_path": "/metrics/controller/", "http_port": 3,
+           "service_cluster": 4, "service_path": "/api/v2/metrics/", "service_port": 8052, "is_service_https": false,
+           "enable_gateway_auth": true, "is_internal_route": false, "node_tags": ""}
+'''
+
+from ansible_collections.automation.service.plugins.module_utils._gateway_routing import Routing
+from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS
+
+ARGUMENT_SPEC = dict(
+    name=dict(type='str', required=True),
+    new_name=dict(type='str'),
+    description=dict(type='str'),
+    http_port=dict(type='str'),
+    service_cluster=dict(type='str'),
+    is_service_https=dict(type='bool', default=False),
+    service_port=dict(type='int'),
+    node_tags=dict(type='str'),
+    gateway_path=dict(type='str'),
+    enable_gateway_auth=dict(type='bool'),
+    is_internal_route=dict(type='bool'),
+    service_path=dict(type='str'),
+    state=STATE_EXISTS,
+)
+
+ROUTING = Routing('routes', 'route', 'route',
+                  fields=('description', 'gateway_path', 'is_service_https', 'enable_gateway_auth', 'is_internal_route',
+                          'service_path', 'service_port', 'node_tags'),
+                  references=('http_port', 'service_cluster'),
+                  required_on_create=('gateway_path', 'http_port', 'service_cluster', 'service_path', 'service_port'))
+SPEC = ROUTING.spec(ARGUMENT_SPEC)
+
+
+def run(api):
+    ROUTING.run(api)
+
+
+def main():
+    SPEC.main(run)
+
+
+if __name__ == '__main__':
+    main()

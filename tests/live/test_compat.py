@@ -1,0 +1,161 @@
+"""make compat's redirect collections: a role written as infra.aap_configuration's are (its meta/main.yml names
+ansible.controller and awx.awx, or ansible.platform; module names bare and in full; its async pattern) runs with
+them first on the collections path, against the reference service in the platform gateway's layout, and every
+request the service gets comes from automation.service's code (the User-Agent only it sends; the results carry
+what only its modules return)."""
+
+import json
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+import yaml
+
+from . import compat
+from .playbook import collection_tree, run_playbook, service_defaults
+
+HERE = Path(__file__).resolve().parent
+ANSIBLE_PLAYBOOK = str(Path(sys.executable).parent / 'ansible-playbook')
+AGENT = 'automation.service-ansible-collection'
+
+
+def runtime(tree, collection):
+    namespace, name = collection.split('.')
+    with open(os.path.join(tree, 'ansible_collections', namespace, name, 'meta', 'runtime.yml')) as handle:
+        return yaml.safe_load(handle)
+
+
+@pytest.fixture(scope='module')
+def compat_tree(tmp_path_factory):
+    tree = str(tmp_path_factory.mktemp('compat'))
+    compat.write(tree)
+    return tree
+
+
+def test_every_name_is_redirected_to_automation_service_or_said_not_to_be(compat_tree):
+    names = compat.load_names()
+    for collection in ('awx.awx', 'ansible.controller', 'ansible.platform'):
+        routing = runtime(compat_tree, collection)['plugin_routing']
+        with open(os.path.join(compat_tree, 'ansible_collections', *collection.split('.'), 'README.md')) as handle:
+            readme = handle.read()
+        for kind in compat.KINDS:
+            for name in names[collection][kind]:
+                target = routing.get(kind, {}).get(name, {}).get('redirect')
+                if target is None:
+                    assert '%s `%s`' % (kind, name) in readme, (collection, kind, name)
+                    continue
+                assert target == 'automation.service.%s' % name
+                if kind == 'modules':
+                    assert routing['action'][name] == {'redirect': 'automation.service.controller_meta'}
+    # awx.awx and ansible.controller lose nothing; ansible.platform only what this collection lacks or has apart.
+    for collection in ('awx.awx', 'ansible.controller'):
+        routing = runtime(compat_tree, collection)['plugin_routing']
+        assert sorted(routing['modules']) == sorted(names['awx.awx']['modules'])
+        assert sorted(routing['lookup']) == sorted(names['awx.awx']['lookup'])
+        assert sorted(routing['inventory']) == sorted(names['awx.awx']['inventory'])
+    platform = runtime(compat_tree, 'ansible.platform')['plugin_routing']['modules']
+    assert 'settings' not in platform and 'team' in platform and 'role_user_assignment' in platform
+
+
+def test_a_role_written_as_infra_s_calls_only_automation_service(gateway_service_factory, compat_tree, tmp_path):
+    service = gateway_service_factory()
+    prefix = 'compat-' + uuid.uuid4().hex[:6]
+    organizations = [prefix + '-one', prefix + '-two']
+    play = [{
+        'name': 'Roles written for awx.awx, ansible.controller and ansible.platform',
+        'hosts': 'localhost',
+        'connection': 'local',
+        'gather_facts': False,
+        'vars': {
+            'ansible_python_interpreter': '{{ ansible_playbook_python }}',
+            'aap_hostname': service.url,
+            'aap_username': service.admin_username,
+            'aap_password': service.admin_password,
+            'compat_prefix': prefix,
+            'compat_organizations': organizations,
+            'compat_teams': [{'name': prefix + '-team-%d' % i, 'organization': org} for i, org in enumerate(organizations)],
+            'compat_label': prefix + '-label',
+            'compat_users': [prefix + '-user-%d' % i for i in range(3)],
+            'compat_user_password': uuid.uuid4().hex,
+            'compat_platform_team': prefix + '-platform-team',
+            'compat_ca_bundle': str(service.ca_path),
+            # The lookup's own variable for its CA (module_defaults reach modules only).
+            'automation_service_ca_path': str(service.ca_path),
+            'compat_role_definition': prefix + '-role',
+        },
+        # The groups of the redirect collections hold our modules: the CA comes only from here for the
+        # controller role, and for the platform role's role definitions.
+        'module_defaults': {'group/awx.awx.controller': {'aap_ca_bundle': str(service.ca_path)},
+                            'group/ansible.platform.gateway': {'aap_ca_bundle': str(service.ca_path)}},
+        'roles': ['compat_controller', 'compat_platform'],
+    }]
+    playbook = tmp_path / 'play.yml'
+    playbook.write_text(json.dumps(play))
+    env = dict((k, v) for k, v in os.environ.items()
+               if not k.startswith(('SERVICE_', 'CONTROLLER_', 'TOWER_', 'AAP_', 'GATEWAY_', 'ANSIBLE_')))
+    env.update({
+        # The redirect collections first, then the one that holds automation.service and nothing else.
+        'ANSIBLE_COLLECTIONS_PATH': os.pathsep.join([compat_tree, collection_tree(tmp_path)]),
+        'ANSIBLE_COLLECTIONS_SCAN_SYS_PATH': 'false',
+        'ANSIBLE_ROLES_PATH': str(HERE / 'compat_roles'),
+        'ANSIBLE_LOCALHOST_WARNING': 'false',
+        'ANSIBLE_INVENTORY_UNPARSED_WARNING': 'false',
+        'ANSIBLE_NOCOLOR': '1',
+        'SERVICE_CACHE_DIR': str(tmp_path / 'session-cache'),
+    })
+    mark = service.mark()
+    result = subprocess.run([ANSIBLE_PLAYBOOK, str(playbook), '-i', 'localhost,'], env=env, capture_output=True,
+                            text=True, cwd=str(tmp_path), timeout=900, stdin=subprocess.DEVNULL)
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output[-4000:]
+    assert 'failed=0' in output and 'ok=' in output
+
+    entries = service.since(mark)
+    writes = [(e['method'], e['path']) for e in entries if e['method'] in ('POST', 'PATCH', 'PUT', 'DELETE')]
+    assert writes, 'no request reached the service'
+    agents = set(e.get('agent') for e in entries)
+    assert agents == {AGENT}, agents
+    # What the roles asked for is there, made at the gateway and the controller behind it.
+    for path, name in [('/api/gateway/v1/organizations/', organizations[0]), ('/api/gateway/v1/organizations/', organizations[1]),
+                       ('/api/gateway/v1/teams/', prefix + '-team-0'),
+                       ('/api/controller/v2/labels/', prefix + '-label'),
+                       ('/api/controller/v2/role_definitions/', prefix + '-role-renamed')]:
+        status, data = service.admin_request('GET', '%s?name=%s' % (path, name))
+        assert status == 200 and data['count'] == 1, (path, name, data)
+    status, data = service.admin_request('GET', '/api/gateway/v1/users/?username__startswith=%s' % prefix)
+    assert status == 200 and data['count'] == 3, data
+    # The team new_organization moved: at the gateway, in the second organization.
+    status, data = service.admin_request('GET', '/api/gateway/v1/organizations/?name=%s' % organizations[1])
+    second = data['results'][0]['id']
+    status, data = service.admin_request('GET', '/api/gateway/v1/teams/?name=%s-platform-team' % prefix)
+    assert status == 200 and [team['organization'] for team in data['results']] == [second], data
+
+
+def test_new_organization_moves_a_team_on_awx_24(svc, tmp_path):
+    prefix = 'move-' + uuid.uuid4().hex[:6]
+    status, data = svc.admin_request('POST', '/api/v2/organizations/', {'name': prefix + '-to'})
+    assert status == 201, data
+    target = data['id']
+    team = {'name': prefix + '-team', 'organization': 'Default'}
+    moved = dict(team, new_organization=prefix + '-to')
+    tasks = [
+        {'name': 'made', 'automation.service.team': team, 'register': 'made'},
+        {'name': 'moved', 'automation.service.team': moved, 'register': 'moved'},
+        {'name': 'again', 'automation.service.team': moved, 'register': 'again'},
+        {'name': 'made in the new one', 'automation.service.team': dict(moved, name=prefix + '-new'), 'register': 'new'},
+        {'ansible.builtin.assert': {'that': [
+            'made is changed and moved is changed and again is not changed',
+            'moved.id == made.id and again.id == made.id',
+            'moved.team.organization == %d and again.team.organization == %d' % (target, target),
+            'new is changed and new.team.organization == %d' % target,
+        ]}},
+    ]
+    code, output = run_playbook(tmp_path, tasks, module_defaults=service_defaults(
+        svc, service_username=svc.admin_username, service_password=svc.admin_password))
+    assert code == 0, output[-4000:]
+    status, data = svc.admin_request('GET', '/api/v2/teams/?name__startswith=%s' % prefix)
+    assert sorted((t['name'], t['organization']) for t in data['results']) == [
+        (prefix + '-new', target), (prefix + '-team', target)], data

@@ -1,0 +1,259 @@
+"""The gateway's routing API: its HTTP ports, service types, service clusters, their nodes and keys, the
+services (API routes), routes and UI plugin routes it forwards, and the CA certificates it trusts
+(/api/gateway/v1/<kind>/ and <kind>/<id>/, as ansible.platform's modules use them). Every user reads;
+a superuser writes (the views' ``superuser`` access rule, as for the gateway's other objects)."""
+import base64
+import hashlib
+import re
+import secrets
+
+from django.db.models import ProtectedError
+from django.urls import path
+from rest_framework import serializers
+
+from . import models as m
+from .serializers import _Common, _url
+from .views import _Detail, _List
+
+ENCRYPTED = "$encrypted$"
+
+
+def _summary(obj, *fields):
+    return dict((f, {"id": getattr(obj, f).pk, "name": getattr(obj, f).name}) for f in fields)
+
+
+class _Routing(_Common):
+    refs = ()     # the foreign keys, shown as ids with a summary and a related link each
+    kinds = {"http_port": "http_ports", "service_cluster": "service_clusters", "service_type": "service_types"}
+
+    def get_related(self, obj):
+        return dict((f, _url(self.kinds[f], getattr(obj, f + "_id"))) for f in self.refs)
+
+    def get_summary_fields(self, obj):
+        return _summary(obj, *self.refs)
+
+
+def _fields(model, *extra):
+    return ["id", "url", "related", "summary_fields", "created", "modified"] + [
+        f.name for f in model._meta.get_fields() if f.concrete and f.name not in ("id", "created", "modified")
+    ] + list(extra)
+
+
+class HttpPortSerializer(_Routing):
+    kind = "http_ports"
+
+    class Meta:
+        model = m.HttpPort
+        fields = _fields(m.HttpPort)
+
+    def validate(self, data):
+        if data.get("is_api_port"):
+            others = m.HttpPort.objects.filter(is_api_port=True)
+            if self.instance is not None:
+                others = others.exclude(pk=self.instance.pk)
+            if others.exists():
+                raise serializers.ValidationError({"is_api_port": ["Only one port can be the API port."]})
+        return data
+
+
+class ServiceTypeSerializer(_Routing):
+    kind = "service_types"
+
+    class Meta:
+        model = m.ServiceType
+        fields = _fields(m.ServiceType)
+
+
+class ServiceClusterSerializer(_Routing):
+    kind = "service_clusters"
+    refs = ("service_type",)
+    auth_type = serializers.ChoiceField(["JWT", "BASIC", "TOKEN"], default="JWT")
+    dns_discovery_type = serializers.ChoiceField(["STRICT_DNS", "LOGICAL_DNS"], default="STRICT_DNS")
+    dns_lookup_family = serializers.ChoiceField(["ALL", "V4_ONLY", "V6_ONLY", "V4_PREFERRED", "AUTO"], default="AUTO")
+
+    class Meta:
+        model = m.ServiceCluster
+        fields = _fields(m.ServiceCluster)
+
+    def validate_healthy_panic_threshold(self, value):
+        if value > 100:
+            raise serializers.ValidationError("Ensure this value is less than or equal to 100.")
+        return value
+
+    validate_outlier_detection_max_ejection_percent = validate_healthy_panic_threshold
+
+
+class ServiceNodeSerializer(_Routing):
+    kind = "service_nodes"
+    refs = ("service_cluster",)
+
+    class Meta:
+        model = m.ServiceNode
+        fields = _fields(m.ServiceNode)
+
+
+class ServiceKeySerializer(_Routing):
+    """A key the gateway signs the tokens it gives a cluster's services with. The secret is written, never
+    read (``$encrypted$``), and cannot be changed; without one, the gateway makes one of ``secret_length``
+    random bytes. ``mark_previous_inactive`` (written only) makes the cluster's other keys inactive."""
+
+    kind = "service_keys"
+    refs = ("service_cluster",)
+    algorithm = serializers.ChoiceField(["HS256", "HS384", "HS512"], default="HS256")
+    secret = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False)
+    secret_length = serializers.IntegerField(required=False, min_value=16, max_value=512)
+    mark_previous_inactive = serializers.BooleanField(required=False, write_only=True)
+
+    class Meta:
+        model = m.ServiceKey
+        fields = _fields(m.ServiceKey, "mark_previous_inactive")
+
+    def validate(self, data):
+        if self.instance is not None and "secret" in data:
+            if data.pop("secret") != ENCRYPTED:
+                raise serializers.ValidationError({"secret": ["The secret of a service key cannot be changed."]})
+        return data
+
+    def to_representation(self, obj):
+        data = super().to_representation(obj)
+        data["secret"] = ENCRYPTED
+        return data
+
+    def _previous(self, key, mark):
+        if mark and key.is_active:
+            m.ServiceKey.objects.filter(service_cluster=key.service_cluster).exclude(pk=key.pk).update(is_active=False)
+        return key
+
+    def create(self, validated):
+        mark = validated.pop("mark_previous_inactive", False)
+        if not validated.get("secret"):
+            length = validated.get("secret_length") or 32
+            validated["secret"] = base64.urlsafe_b64encode(secrets.token_bytes(length)).decode()
+        return self._previous(super().create(validated), mark)
+
+    def update(self, instance, validated):
+        mark = validated.pop("mark_previous_inactive", False)
+        validated.pop("secret_length", None)
+        return self._previous(super().update(instance, validated), mark)
+
+
+class _RoutedSerializer(_Routing):
+    refs = ("http_port", "service_cluster")
+
+
+class ServiceSerializer(_RoutedSerializer):
+    """An API route: /api/<api_slug>/ at the gateway to the cluster's ``service_path``."""
+
+    kind = "services"
+    gateway_path = serializers.SerializerMethodField()
+
+    class Meta:
+        model = m.Service
+        fields = _fields(m.Service, "gateway_path")
+
+    def get_gateway_path(self, obj):
+        return "/api/%s/" % obj.api_slug if obj.api_slug else ""
+
+
+class RouteSerializer(_RoutedSerializer):
+    kind = "routes"
+
+    class Meta:
+        model = m.Route
+        fields = _fields(m.Route)
+
+
+class UIPluginRouteSerializer(_RoutedSerializer):
+    """A route to a UI plugin: ``ui_plugin_path`` is kept without its leading and trailing slashes, the
+    gateway path is /plugin/<cluster>/<ui_plugin_path>/, the service path the plugin's own; the gateway
+    inserts no token and the route is not internal."""
+
+    kind = "ui_plugin_routes"
+    gateway_path = serializers.SerializerMethodField()
+    service_path = serializers.SerializerMethodField()
+    enable_gateway_auth = serializers.SerializerMethodField()
+    is_internal_route = serializers.SerializerMethodField()
+
+    class Meta:
+        model = m.UIPluginRoute
+        fields = _fields(m.UIPluginRoute, "gateway_path", "service_path", "enable_gateway_auth", "is_internal_route")
+
+    def validate_ui_plugin_path(self, value):
+        value = value.strip("/")
+        if not value:
+            raise serializers.ValidationError("This field may not be blank.")
+        return value
+
+    def get_gateway_path(self, obj):
+        return "/plugin/%s/%s/" % (re.sub(r"[^\w-]+", "-", obj.service_cluster.name).strip("-").lower(), obj.ui_plugin_path)
+
+    def get_service_path(self, obj):
+        return "/%s/" % obj.ui_plugin_path
+
+    def get_enable_gateway_auth(self, obj):
+        return False
+
+    def get_is_internal_route(self, obj):
+        return False
+
+
+class CACertificateSerializer(_Routing):
+    """A CA certificate (PEM); its SHA-256 fingerprint is the one given, else the gateway's of the first
+    certificate in ``pem_data``."""
+
+    kind = "ca_certificates"
+
+    class Meta:
+        model = m.CACertificate
+        fields = _fields(m.CACertificate)
+
+    def validate_pem_data(self, value):
+        match = re.search(r"-----BEGIN CERTIFICATE-----(.+?)-----END CERTIFICATE-----", value, re.S)
+        try:
+            base64.b64decode("".join(match.group(1).split()), validate=True)
+        except Exception:
+            raise serializers.ValidationError("Not a PEM encoded certificate.")
+        return value
+
+    def validate(self, data):
+        pem = data.get("pem_data", getattr(self.instance, "pem_data", ""))
+        if not data.get("sha256") and (self.instance is None or "pem_data" in data):
+            match = re.search(r"-----BEGIN CERTIFICATE-----(.+?)-----END CERTIFICATE-----", pem, re.S)
+            der = base64.b64decode("".join(match.group(1).split()))
+            data["sha256"] = hashlib.sha256(der).hexdigest()
+        return data
+
+
+KINDS = [
+    ("http_ports", m.HttpPort, HttpPortSerializer),
+    ("service_types", m.ServiceType, ServiceTypeSerializer),
+    ("service_clusters", m.ServiceCluster, ServiceClusterSerializer),
+    ("service_nodes", m.ServiceNode, ServiceNodeSerializer),
+    ("service_keys", m.ServiceKey, ServiceKeySerializer),
+    ("services", m.Service, ServiceSerializer),
+    ("routes", m.Route, RouteSerializer),
+    ("ui_plugin_routes", m.UIPluginRoute, UIPluginRouteSerializer),
+    ("ca_certificates", m.CACertificate, CACertificateSerializer),
+]
+
+
+class _InUse(_Detail):
+    """An object another one uses (a port, a cluster or a type a route or a cluster refers to) is not deleted."""
+
+    def perform_destroy(self, instance):
+        try:
+            instance.delete()
+        except ProtectedError as exc:
+            used = sorted("%s %s" % (o._meta.verbose_name, o.name) for o in exc.protected_objects)
+            raise serializers.ValidationError({"detail": "%s is in use by %s." % (instance.name, ", ".join(used))})
+
+
+def _views(kind, model, serializer):
+    attrs = {"serializer_class": serializer, "queryset": model.objects.order_by("id")}
+    listed = type(model.__name__ + "List", (_List,), attrs)
+    detail = type(model.__name__ + "Detail", (_InUse,), dict(attrs, queryset=model.objects.all()))
+    return [path(kind + "/", listed.as_view()), path(kind + "/<int:pk>/", detail.as_view())]
+
+
+URLS = [url for kind, model, serializer in KINDS for url in _views(kind, model, serializer)]
+NAMES = [kind for kind, _model, _serializer in KINDS]

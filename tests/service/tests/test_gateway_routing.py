@@ -1,0 +1,108 @@
+"""The gateway layout's routing API (refsvc/gateway/routing.py): HTTP ports, service types, clusters, nodes,
+keys, services, routes, UI plugin routes and CA certificates, as ansible.platform's modules use them."""
+import subprocess
+
+import pytest
+
+from test_gateway_layout import GW, Gateway
+
+
+@pytest.fixture(scope="module")
+def gateway(tmp_path_factory):
+    instance = Gateway(tmp_path_factory.mktemp("gateway")).start()
+    yield instance
+    instance.stop()
+
+
+def _api(gateway):
+    s = gateway.session()
+    s.headers.update(gateway.basic())
+
+    def call(method, path, **body):
+        r = s.request(method, gateway.url + GW + path, json=body if method in ("POST", "PATCH") else None)
+        return r.status_code, (r.json() if r.content else None)
+
+    return call
+
+
+def _pem(tmp_path):
+    key, cert = tmp_path / "k.pem", tmp_path / "c.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+                    "-days", "1", "-subj", "/CN=routing-test"], check=True, capture_output=True)
+    return cert.read_text()
+
+
+def test_the_root_lists_the_routing_endpoints(gateway):
+    status, root = _api(gateway)("GET", "")
+    assert status == 200
+    for kind in ("http_ports", "routes", "services", "service_clusters", "service_nodes", "service_keys",
+                 "service_types", "ui_plugin_routes", "ca_certificates"):
+        assert root[kind] == GW + kind + "/"
+
+
+def test_routing_objects_refer_to_each_other(gateway, tmp_path):
+    api = _api(gateway)
+    status, port = api("POST", "http_ports/", name="rt-port", number=8443, use_https=True)
+    assert status == 201 and port["is_api_port"] is False and port["url"] == GW + "http_ports/%d/" % port["id"]
+    assert api("POST", "http_ports/", name="rt-port", number=8444)[0] == 400      # names are unique
+    assert api("POST", "http_ports/", name="rt-port2", number=8443)[0] == 400     # and numbers
+    assert api("POST", "http_ports/", name="rt-api", number=8445, is_api_port=True)[0] == 201
+    status, body = api("POST", "http_ports/", name="rt-api2", number=8446, is_api_port=True)
+    assert status == 400 and "is_api_port" in body                               # one API port
+
+    status, stype = api("POST", "service_types/", name="rt-type", ping_url="/api/ping/")
+    assert status == 201 and stype["login_path"] == ""
+    assert api("POST", "service_clusters/", name="rt-cluster")[0] == 400          # a type is needed
+    status, cluster = api("POST", "service_clusters/", name="rt-cluster", service_type=stype["id"])
+    assert status == 201
+    assert (cluster["auth_type"], cluster["dns_discovery_type"], cluster["dns_lookup_family"]) == ("JWT", "STRICT_DNS", "AUTO")
+    assert cluster["summary_fields"]["service_type"] == {"id": stype["id"], "name": "rt-type"}
+    assert api("POST", "service_clusters/", name="x", service_type=stype["id"], auth_type="NONE")[0] == 400
+
+    status, node = api("POST", "service_nodes/", name="rt-node", address="10.0.0.1", service_cluster=cluster["id"])
+    assert status == 201 and node["tags"] == ""
+    assert api("POST", "service_nodes/", name="rt-node2", address="10.0.0.1", service_cluster=cluster["id"])[0] == 400
+
+    status, route = api("POST", "routes/", name="rt-route", gateway_path="/rt/", service_path="/", service_port=80,
+                        http_port=port["id"], service_cluster=cluster["id"])
+    assert status == 201 and route["enable_gateway_auth"] is True and route["is_internal_route"] is False
+    assert route["summary_fields"]["http_port"]["name"] == "rt-port"
+    assert api("GET", "routes/?name=rt-route")[1]["count"] == 1
+
+    status, svc = api("POST", "services/", name="rt-svc", api_slug="rt", service_path="/api/rt/", service_port=80,
+                      http_port=port["id"], service_cluster=cluster["id"])
+    assert status == 201 and svc["order"] == 50 and svc["gateway_path"] == "/api/rt/"
+
+    status, plugin = api("POST", "ui_plugin_routes/", name="rt-plugin", ui_plugin_path="/my/plugin/", service_port=80,
+                         http_port=port["id"], service_cluster=cluster["id"])
+    assert status == 201 and plugin["ui_plugin_path"] == "my/plugin"
+    assert plugin["gateway_path"] == "/plugin/rt-cluster/my/plugin/" and plugin["enable_gateway_auth"] is False
+
+    status, cert = api("POST", "ca_certificates/", name="rt-ca", pem_data=_pem(tmp_path))
+    assert status == 201 and len(cert["sha256"]) == 64
+    assert api("POST", "ca_certificates/", name="rt-bad", pem_data="not a certificate")[0] == 400
+
+    # a port a route uses is not deleted
+    assert api("DELETE", "http_ports/%d/" % port["id"])[0] >= 400
+    for kind, obj in (("ui_plugin_routes", plugin), ("services", svc), ("routes", route), ("http_ports", port)):
+        assert api("DELETE", "%s/%d/" % (kind, obj["id"]))[0] == 204
+
+
+def test_service_keys_keep_their_secret(gateway):
+    api = _api(gateway)
+    stype = api("POST", "service_types/", name="key-type")[1]
+    cluster = api("POST", "service_clusters/", name="key-cluster", service_type=stype["id"])[1]
+    status, first = api("POST", "service_keys/", name="key-1", service_cluster=cluster["id"], secret="s3cret-value")
+    assert status == 201 and first["secret"] == "$encrypted$" and first["is_active"] is True
+    assert first["algorithm"] == "HS256" and "mark_previous_inactive" not in first
+    status, made = api("POST", "service_keys/", name="key-2", service_cluster=cluster["id"], secret_length=64)
+    assert status == 201 and made["secret"] == "$encrypted$" and made["secret_length"] == 64
+    status, body = api("PATCH", "service_keys/%d/" % first["id"], secret="another")
+    assert status == 400 and "secret" in body
+    assert api("PATCH", "service_keys/%d/" % first["id"], secret="$encrypted$", algorithm="HS512")[0] == 200
+    status, third = api("POST", "service_keys/", name="key-3", service_cluster=cluster["id"], mark_previous_inactive=True)
+    assert status == 201
+    assert [api("GET", "service_keys/%d/" % k["id"])[1]["is_active"] for k in (first, made, third)] == [False, False, True]
+    # a user who is not a superuser reads, and does not write
+    s = gateway.session()
+    assert s.get(gateway.url + GW + "service_keys/").status_code == 401
