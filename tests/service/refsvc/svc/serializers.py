@@ -276,12 +276,17 @@ class HostSerializer(ResourceSerializer):
 
     def get_summary_fields(self, obj):
         inv = obj.inventory
-        return {
+        summary = {
             "inventory": {"id": inv.id, "name": inv.name, "description": inv.description, "kind": inv.kind, "organization_id": inv.organization_id},
             "created_by": user_summary(obj.created_by),
             "user_capabilities": {"edit": True, "delete": True},
             "groups": {"count": obj.groups.count(), "results": [{"id": g.id, "name": g.name} for g in obj.groups.order_by("id")[:5]]},
         }
+        if obj.created_by is None:
+            # a host made through bulk/host_create has no maker, and AWX leaves the key out
+            # (BaseSerializer.get_summary_fields adds created_by only when there is one)
+            del summary["created_by"]
+        return summary
 
     def validate(self, attrs):
         name = attrs.get("name", self.instance.name if self.instance else "")
