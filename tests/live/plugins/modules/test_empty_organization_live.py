@@ -35,6 +35,7 @@ GIVEN = {
     'project_update': {'name': 'Demo Project'},
     'role': {'role': 'member', 'user': 'admin'},
     'schedule': {'name': NEW, 'unified_job_template': 'Demo Job Template', 'rrule': 'DTSTART:20300101T000000Z RRULE:FREQ=DAILY'},
+    'token': {'application': NEW, 'scope': 'read'},
     'user': {'username': NEW, 'password': 'a-Password-1'},
     'workflow_job_template': {'name': NEW},
     'workflow_job_template_node': {'identifier': NEW, 'workflow_job_template': NEW},
