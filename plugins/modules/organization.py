@@ -137,40 +137,9 @@ written_at:
   sample: [gateway, controller]
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._resource import CUSTOM_VIRTUALENV, STATE_EXISTS
-from ansible_collections.automation.service.plugins.module_utils._shared_resources import SharedResource
-
-ARGUMENT_SPEC = dict(
-    custom_virtualenv=CUSTOM_VIRTUALENV,
-    name=dict(type='str', required=True),
-    new_name=dict(type='str'),
-    description=dict(type='str'),
-    default_environment=dict(type='str'),
-    max_hosts=dict(type='int'),
-    galaxy_credentials=dict(type='list', elements='str'),
-    instance_groups=dict(type='list', elements='str'),
-    state=STATE_EXISTS,
+from ansible_collections.automation.service.plugins.module_utils._organization import (  # noqa: F401 (the module's own)
+    ARGUMENT_SPEC, RESOURCE, SPEC, run,
 )
-NOTIFICATIONS = ('notification_templates_started', 'notification_templates_success', 'notification_templates_error',
-                 'notification_templates_approvals')
-ARGUMENT_SPEC.update((option, dict(type='list', elements='str')) for option in NOTIFICATIONS)
-ASSOCIATIONS = {'galaxy_credentials': ('galaxy_credentials', 'credentials'),
-                'instance_groups': ('instance_groups', 'instance_groups')}
-ASSOCIATIONS.update((option, (option, 'notification_templates')) for option in NOTIFICATIONS)
-
-# Behind a platform gateway, the name and description are the gateway's; the rest is the controller's. A
-# controller whose copy keeps a description of its own (AWX 24.6.1's) is given it too.
-RESOURCE = SharedResource(
-    'organizations', 'organization', 'organization',
-    shared=('description',),
-    apart=('description',),
-    fields=('description', 'max_hosts'),
-    references={'default_environment': 'execution_environments'},
-    associations=ASSOCIATIONS,
-    ordered=('galaxy_credentials', 'instance_groups'),
-)
-SPEC = RESOURCE.spec(ARGUMENT_SPEC)
-run = RESOURCE.run
 
 
 def main():
