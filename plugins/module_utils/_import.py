@@ -14,21 +14,31 @@ __metaclass__ = type
 
 import secrets
 
-from ansible_collections.automation.service.plugins.module_utils import _jobs
-from ansible_collections.automation.service.plugins.module_utils._api_module import dump_variables, parse_variables
+from ansible_collections.automation.service.plugins.module_utils import _jobs, _organization, _team, _user
+from ansible_collections.automation.service.plugins.module_utils._api_module import (
+    ApiTask, dump_variables, parse_variables,
+)
 from ansible_collections.automation.service.plugins.module_utils._outcome import NO_LOG_PLACEHOLDER
 from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
 from ansible_collections.automation.service.plugins.module_utils._assets import (
     BY_KEY, EDGES, JSON_DATA, KINDS, NODE, NOTIFICATION_SECRETS, NOTIFY, SECRET_DATA, TEXT_DATA, Objects, describe,
+    natural_path,
 )
-from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
+from ansible_collections.automation.service.plugins.module_utils._errors import ApiError, ConfigError
 from ansible_collections.automation.service.plugins.module_utils._export import APPROVAL_FIELDS, sublist
 from ansible_collections.automation.service.plugins.module_utils._resource import as_data
+from ansible_collections.automation.service.plugins.module_utils._shared_resources import (
+    MEMBERSHIP_ROLES, Gateway, Memberships, controller_members, no_copy_yet, on_gateway,
+)
 from ansible_collections.automation.service.plugins.module_utils._survey import ENCRYPTED, comparable, ensure_survey
 
 FIRST_UPDATE_TIMEOUT = 600    # seconds a new project from source control may take to fetch its playbooks
 SECRETS = SECRET_DATA + ('password',)     # fields masked in the diff
 NORMALIZE = dict([(field, parse_variables) for field in TEXT_DATA] + [(field, as_data) for field in JSON_DATA])
+# Behind a platform gateway, organizations, teams and users are the gateway's (the controller keeps copies): each
+# is written as its own module writes it there, and the memberships of organizations and teams are the gateway's
+# role assignments.
+AT_GATEWAY = {'organization': _organization, 'team': _team, 'user': _user}
 
 
 def validate(data):
@@ -70,6 +80,9 @@ class Importer(Objects):
         super(Importer, self).__init__(api)
         self.created = []
         self.updated = []
+        self.without_password = []     # the users created without a password (nobody knows theirs)
+        self.secrets_needed = {}       # object -> the secrets it was left without
+        self._memberships = None
 
     def hide(self, value, secret):
         if isinstance(value, dict):
@@ -119,6 +132,8 @@ class Importer(Objects):
         if not isinstance(key, dict) or key.get('type') != found.type:
             raise ConfigError('a %s in assets has no natural_key of its type.' % found.type.replace('_', ' '))
         existing = self.find(key, required=False)
+        if found.type in AT_GATEWAY and on_gateway(self.api):    # known once the look-up went to the controller
+            return self.apply_at_gateway(found, asset, key, existing, skip)
         wanted = self.desired(found, asset, existing, skip)
         approval = asset.get('unified_job_template') if is_approval(asset.get('unified_job_template')) else None
         if parent is not None:
@@ -128,9 +143,7 @@ class Importer(Objects):
         if existing is None:
             if found.type == 'user' and 'password' not in wanted:
                 # The service needs a password; nobody knows this one (set one, or log in through SSO).
-                wanted['password'] = secrets.token_urlsafe(24)
-                api.no_log_values.add(wanted['password'])
-                api.warn('user %s was created with a random password nobody knows.' % key.get('username'))
+                wanted['password'] = self.unknown_password(key.get('username'))
             self.created.append(label)
             obj = self.write(label, None, wanted, Write('POST', found.endpoint, self.wire(wanted), expect=(200, 201),
                                                         answer=dict(wanted, id=None, type=found.type)))
@@ -145,8 +158,120 @@ class Importer(Objects):
             self.approval(obj, existing is None, approval, label)
         if found.type == 'project' and existing is None and obj.get('scm_type') and obj.get('id') is not None:
             self.synced(obj)
+        self.secrets_left_out(found, asset, label, obj)
         self.remember(key, obj)
         return obj
+
+    def unknown_password(self, username):
+        """A password for a user the data gives none (the service needs one): random, known to nobody."""
+        password = secrets.token_urlsafe(24)
+        self.api.no_log_values.add(password)
+        self.api.warn('user %s was created with a random password nobody knows.' % username)
+        self.without_password.append(username)
+        return password
+
+    def secrets_left_out(self, found, asset, label, obj):
+        """Note the secrets the data left out (empty or ``$encrypted$``: an export never holds them) that the
+        object has no value for: someone has to give them."""
+        if found.type == 'credential':
+            kind = self.find(asset.get('credential_type'), required=False) or {}
+            fields = (kind.get('inputs') or {}).get('fields') or []
+            secret, given, have = [f.get('id') for f in fields if f.get('secret')], asset.get('inputs'), obj.get('inputs')
+        elif found.type == 'notification_template':
+            secret = NOTIFICATION_SECRETS.get(asset.get('notification_type'), ())
+            given, have = asset.get('notification_configuration'), obj.get('notification_configuration')
+        else:
+            return
+        given, have = given if isinstance(given, dict) else {}, have if isinstance(have, dict) else {}
+        needed = [field for field in secret if given.get(field) in ('', ENCRYPTED) and have.get(field) in (None, '')]
+        if needed:
+            self.secrets_needed[label] = needed
+        else:
+            self.secrets_needed.pop(label, None)
+
+    # -- behind a platform gateway ----------------------------------------------------
+
+    def apply_at_gateway(self, found, asset, key, existing, skip):
+        """Create or update an organization, team or user where the platform keeps it, as its module does (the
+        gateway's object, then the controller's own fields at its copy); the controller's copy."""
+        api, label = self.api, describe(key)
+        module = AT_GATEWAY[found.type]
+        params = dict((name, spec.get('default')) for name, spec in module.SPEC.argument_spec.items())
+        params.update((field, key[field]) for field in found.natural if not isinstance(key.get(field), dict))
+        for field in found.fields:
+            if field in asset and asset[field] is not None:
+                params[field] = asset[field]
+        planned = []    # what it refers to that is only planned (check mode)
+        for field, value in asset.items():
+            if field in found.references and field not in skip and isinstance(value, dict):
+                target = self.find(value)
+                planned += [value] if target.get('id') is None else []
+                params[field] = None if target.get('id') is None else str(target['id'])
+        if found.type == 'team':
+            organization = self.find(asset.get('organization'))
+            planned += [asset.get('organization')] if organization.get('id') is None else []
+            params['organization'] = organization.get('name')
+        if found.type == 'user':
+            if asset.get('password') not in (None, '', ENCRYPTED):
+                params['password'] = asset['password']
+            elif Gateway(api, 'users', 'username').find(asset['username']) is None:
+                params['password'] = self.unknown_password(asset['username'])
+        if planned or (api.check_mode and existing is not None and existing.get('id') is None):
+            # check mode: what it belongs to is only planned, so it is too
+            if existing is None:
+                self.created.append(label)
+                api.change(None, dict((k, v) for k, v in params.items() if k in found.fields), under=(label,))
+            self.remember(key, dict(asset, id=None, type=found.type))
+            return self.find(key)
+        task = ApiTask(module.SPEC, params, check_mode=api.check_mode, diff=api.diff, environ=api.environ,
+                       no_log_values=api.no_log_values)
+        task._client = api.client
+        result = task.execute(module.run)
+        api.warnings.extend(task.warnings)
+        if result.get('failed'):
+            raise ApiError('%s: %s' % (label, result.get('msg')), status=result.get('status'))
+        if task.outcome.changed:
+            (self.created if not result.get('existing') else self.updated).append(label)
+            diff = result.get('diff') or {}
+            api.change(diff.get('before'), diff.get('after'), under=(label,))
+        obj = result.get(found.type) or {}
+        if api.check_mode and obj.get('id') is None:
+            obj = dict(asset, id=None, type=found.type)
+        elif not api.check_mode:
+            obj = self.lookup(key)      # the controller's copy, as the service reads it
+            if obj is None:
+                raise no_copy_yet(api, natural_path(key))
+        self.remember(key, obj)
+        return obj
+
+    def membership(self, user, content, role_field, label):
+        """Give ``user`` the membership of the organization or team ``content`` (the controller's copies) at the
+        gateway, as a role assignment, and show it in the controller's list of members."""
+        api = self.api
+        resource_type = content.get('type')
+        role = '%s: role %s of %s %s' % (label, role_field[:-len('_role')], resource_type, content.get('name'))
+        if user.get('id') is None or content.get('id') is None:     # check mode: one of them is only planned
+            self.updated.append(label)
+            api.change(None, {'role': role_field[:-len('_role')]}, under=(role,))
+            return
+        if self._memberships is None:
+            self._memberships = Memberships(api)
+        memberships = self._memberships
+        definition = memberships.definition(MEMBERSHIP_ROLES[resource_type, role_field])
+        target, actor = memberships.target(resource_type, content), memberships.actor('user', user)
+
+        def listed(_made=None):
+            return controller_members(api, definition['name'], content, user, True)
+        if memberships.find('user', definition, actor, target) is not None:
+            writes = listed()
+            if not writes:
+                return
+        else:
+            grant = memberships.grant_write('user', definition, actor, target, definition['name'])
+            grant.then = listed
+            writes = [grant]
+        self.updated.append(label)
+        self.write(role, None, {'role': definition['name']}, *writes)
 
     def synced(self, project):
         """Wait for a new project's first update: a template names a playbook only once the project has it."""
@@ -215,10 +340,16 @@ class Importer(Objects):
 
     def roles(self, obj, url, keys, label):
         have = [] if obj.get('id') is None else [item['id'] for item in self.api.client.iterate(url, {'page_size': 200})]
+        gateway = on_gateway(self.api)
         for key in keys:
             if not isinstance(key.get('content_object'), dict):
                 continue    # a role of the whole service (system administrator, auditor): a user's field
             content = self.find(key.get('content_object'))
+            role_field = str(key.get('name')).lower().replace(' ', '_') + '_role'
+            kind = key['content_object'].get('type')
+            if gateway and obj.get('type') == 'user' and (kind, role_field) in MEMBERSHIP_ROLES:
+                self.membership(obj, dict(content, type=kind), role_field, label)
+                continue
             roles = (content.get('summary_fields') or {}).get('object_roles') or {}
             role = next((role for role in roles.values() if role.get('name') == key.get('name')), None)
             if role is None and content.get('id') is not None:
@@ -280,4 +411,6 @@ def import_assets(api, data):
     for found in KINDS:
         for asset in data.get(found.key) or []:
             importer.related(found, asset)
-    api.returns(created=importer.created, updated=sorted(set(importer.updated) - set(importer.created)))
+    api.returns(created=importer.created, updated=sorted(set(importer.updated) - set(importer.created)),
+                users_without_password=importer.without_password,
+                secrets_needed=dict(sorted(importer.secrets_needed.items())))
