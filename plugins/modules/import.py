@@ -18,6 +18,11 @@ description:
     lack and lose none. Surveys, schedules and workflow nodes are made to match.
   - Objects are created in the order they refer to each other, so one export of several kinds applies at once.
   - Needs no awxkit (awx.awx's module does).
+  - Behind a platform gateway (Automation Platform 2.5 to 2.7), organizations, teams and users are written at the
+    gateway, as M(automation.service.organization), M(automation.service.team) and M(automation.service.user) write
+    them there, and the memberships of organizations and teams (the C(Member) and C(Admin) roles of users) become
+    the gateway's role assignments; everything else goes to the controller. So an export of an AWX imports into
+    the platform in one task (see the guide "Moving from AWX to Automation Platform").
 author:
   - automation.service maintainers (@automation-service)
 options:
@@ -37,8 +42,10 @@ notes:
     without it, and an existing one keeps its own. A secret given in clear is set when the object is created and
     never changed afterwards (M(automation.service.credential) with O(automation.service.credential#module:update_secrets)
     changes it). Secrets given in clear never show in the task's output.
-  - A user created without a password gets a random one that nobody knows, and the task warns about it
-    (awx.awx's import sets a fixed password).
+  - A user created without a password (an export holds none) gets a random one that nobody knows; the task
+    warns about it and names the user in RV(users_without_password) (awx.awx's import sets a fixed password).
+  - A credential or notification template whose secrets the data leaves out, and which has no value for them,
+    is named in RV(secrets_needed) with those fields, on every run until they are given.
   - A project created from source control is waited for until its first update ends (at most ten minutes), so that the
     job templates that follow find their playbooks; an update that fails ends the import with its output.
   - Nothing is deleted; objects of the service that the data does not name are left alone.
@@ -78,6 +85,22 @@ updated:
   type: list
   elements: str
   sample: ["project Ops/Playbooks"]
+users_without_password:
+  description:
+    - The users this task created without a password (the data gave none). Nobody knows theirs; give each one
+      (M(automation.service.user) with O(automation.service.user#module:update_password=always)), or let them log in
+      through an authenticator.
+  returned: success
+  type: list
+  elements: str
+  sample: ["alice"]
+secrets_needed:
+  description:
+    - The credentials and notification templates of the data that have no value for secrets the data left out
+      (an export never holds them), as their kind and natural key, with the names of those fields.
+  returned: success
+  type: dict
+  sample: {"credential Ops/Deploy key/Machine/ssh": ["password", "ssh_key_data"]}
 '''
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from .migration import Objects, check_migration
 from .playbook import run_playbook
 
 # The repository: the reference service's (ansible-test units runs this file from a copy of the
@@ -67,14 +68,41 @@ def gateway(tmp_path_factory):
         result = subprocess.run([str(GATEWAY), "start", "--with-idp"], capture_output=True, text=True, env=env,
                                 timeout=900)
         assert result.returncode == 0, result.stderr[-4000:]
-        values = {}
-        for line in result.stdout.splitlines():
-            if line.startswith("export "):
-                name, _, value = line[len("export "):].partition("=")
-                values[name] = shlex.split(value)[0] if value else ""
-        yield values
+        yield _exports(result.stdout)
     finally:
         subprocess.run([str(GATEWAY), "stop"], capture_output=True, text=True, env=env, timeout=600)
+        if held is not None:
+            held.close()
+
+
+def _exports(stdout):
+    """The SERVICE_* values of the export lines a start prints."""
+    values = {}
+    for line in stdout.splitlines():
+        if line.startswith("export "):
+            name, _, value = line[len("export "):].partition("=")
+            values[name] = shlex.split(value)[0] if value else ""
+    return values
+
+
+@pytest.fixture(scope="module")
+def real_awx():
+    """The SERVICE_* values of the install's first AWX (in AWX's own layout), held meanwhile; stopped
+    afterwards when it did not run before."""
+    env = dict(os.environ, REALAWX_HELD="main")
+    env.pop("REALAWX_INSTANCE", None)
+    held = None
+    if os.environ.get("REALAWX_HELD") != "main":
+        held = open(str(INSTALL) + ".hold", "w")
+        fcntl.flock(held, fcntl.LOCK_EX)
+    running = subprocess.run([str(REALAWX), "status"], capture_output=True, env=env).returncode == 0
+    try:
+        result = subprocess.run([str(REALAWX), "start"], capture_output=True, text=True, env=env, timeout=900)
+        assert result.returncode == 0, result.stderr[-4000:]
+        yield _exports(result.stdout)
+    finally:
+        if not running:
+            subprocess.run([str(REALAWX), "stop"], capture_output=True, text=True, env=env, timeout=600)
         if held is not None:
             held.close()
 
@@ -258,3 +286,14 @@ def test_an_authenticators_user_runs_host_tasks_on_the_real_controller(gateway, 
     assert code == 0, output
     assert json.loads((tmp_path / "changed.json").read_text()) == [False, False]
     assert gateway[password_var] not in output
+
+
+def test_an_export_of_the_real_awx_imports_into_the_real_controller_behind_the_gateway(real_awx, gateway, tmp_path):
+    """Moving an AWX into the platform (migration.py): from the real AWX 24.6.1 in its own layout into the real
+    AWX 24.6.1 behind the gateway, in one play; a second import changes nothing."""
+    objects = Objects()
+    try:
+        check_migration(tmp_path, objects, real_awx, gateway)
+    finally:
+        objects.remove(real_awx)
+        objects.remove(gateway)
