@@ -137,9 +137,9 @@ written_at:
   sample: [gateway, controller]
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._organization import (  # noqa: F401 (the module's own)
-    ARGUMENT_SPEC, RESOURCE, SPEC, run,
-)
+from ansible_collections.automation.service.plugins.module_utils._organization import RESOURCE, SPEC
+
+run = RESOURCE.run
 
 
 def main():

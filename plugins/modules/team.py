@@ -101,9 +101,9 @@ written_at:
   sample: [gateway]
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._team import (  # noqa: F401 (the module's own)
-    ARGUMENT_SPEC, RESOURCE, SPEC, run,
-)
+from ansible_collections.automation.service.plugins.module_utils._team import RESOURCE, SPEC
+
+run = RESOURCE.run
 
 
 def main():

@@ -138,9 +138,7 @@ written_at:
   sample: [gateway, controller]
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._user import (  # noqa: F401 (the module's own)
-    ARGUMENT_SPEC, SPEC, run,
-)
+from ansible_collections.automation.service.plugins.module_utils._user import SPEC, run
 
 
 def main():
