@@ -4,8 +4,8 @@ views of their states (feature_flags/states/, feature_flags_state/).
 
 The flags are django-ansible-base's (its ``feature_flags/definitions/feature_flags.yaml``, the installed release),
 made at the first request. A superuser toggles; a superuser and a platform auditor read (django-ansible-base's
-``IsSuperuserOrAuditor``), and any authenticated user reads feature_flags_state/. Sources: tests/service/README.md ("The
-gateway's feature flags")."""
+``IsSuperuserOrAuditor``), and any authenticated user reads feature_flags_state/. Sources: tests/service/README.md
+("The gateway's settings and feature flags")."""
 import pathlib
 
 import yaml

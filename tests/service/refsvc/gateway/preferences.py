@@ -1,7 +1,8 @@
 """The gateway's settings: /api/gateway/v1/settings/ (its categories) and settings/<category>/ (GET, PUT; DELETE
 puts a category's settings back to their defaults), ``all`` being every category at once.
 
-What the gateway answers, and the source of each fact, is in tests/service/README.md ("The gateway's settings").
+What the gateway answers, and the source of each fact, is in tests/service/README.md ("The gateway's settings and
+feature flags").
 In short: a PUT names only the settings it changes; a name the category does not have, a value that does not
 convert to the setting's type and a change of a read-only setting answer 400 (nothing is written); a value equal
 to the current one, and ``$encrypted$`` for a secret, are no change; the answer is the whole category. A
