@@ -37,7 +37,7 @@ options:
   state:
     description:
       - V(present) (and V(enforced), the same for one value) makes the flag hold O(value); V(exists) only reads it
-        (failing when there is no such flag). V(absent) fails: flags cannot be deleted.
+        (failing when there is no such flag). V(absent) fails, as flags cannot be deleted.
       - ansible.platform's module reads by default (V(exists)); this one toggles when given O(value).
     type: str
     choices: [present, exists, enforced, absent]
