@@ -19,7 +19,17 @@ description:
   - A setting defined in a settings file of the service cannot be changed through the API; the service ignores
     it. When the service's answer still holds such a setting's old value, the task reports no change for it and
     warns (check mode cannot tell, and reports the change).
-  - Takes the options of awx.awx's C(settings) module.
+  - Behind an Automation Platform (2.5 to 2.7) platform gateway, the gateway keeps settings of its own (its session,
+    password policy, tokens, proxy and analytics settings, C(GET /api/gateway/v1/settings/all/)). The module reads
+    both lists; a setting the gateway holds is written there (one C(PUT) of those settings, as the gateway's
+    settings view takes it), every other one at the controller (one C(PATCH), as on AWX). A name the gateway holds
+    is the gateway's even when the controller has one of that name too. RV(written_at) says where the task wrote.
+  - A name neither the gateway nor the controller has fails the task before anything is written, and so does a
+    name the service has no setting for on AWX.
+  - Should the controller refuse its part after the gateway took its own, the task fails and says which settings
+    were written at the gateway (they stay written, and the task reports a change).
+  - Takes the options of awx.awx's C(settings) module, and the form of ansible.platform's C(settings) module
+    (O(settings) alone, the gateway's settings by their names).
 author:
   - automation.service maintainers (@automation-service)
 options:
@@ -43,6 +53,7 @@ options:
   settings:
     description:
       - Many settings at once, setting name to value. The values are sent as given (no conversion).
+      - Behind a platform gateway, the gateway's settings and the controller's may be given together.
     type: dict
   update_secrets:
     description:
@@ -56,7 +67,8 @@ notes:
     mode) so that a new value reaches the service, but the run does not report a change for it, and returns its name
     in RV(secrets_sent). With O(update_secrets=false) it is not sent.
   - A setting is taken as secret when the service reads it back as C($encrypted$) or when its name holds
-    C(PASSWORD), C(SECRET) or C(PRIVATE_KEY). Secret values are masked in the diff and in all output of the task.
+    C(PASSWORD), C(SECRET) or C(PRIVATE_KEY), or C(private_key) (the gateway's C(jwt_private_key)). Secret values are
+    masked in the diff and in all output of the task.
 extends_documentation_fragment:
   - automation.service.auth
   - automation.service.attributes
@@ -78,6 +90,15 @@ EXAMPLES = r'''
       LOG_AGGREGATOR_TYPE: splunk
       LOG_AGGREGATOR_PASSWORD: "{{ splunk_token }}"
       LOG_AGGREGATOR_ENABLED: true
+
+- name: Behind a platform gateway, its password policy and a controller setting in one task
+  automation.service.settings:
+    settings:
+      password_min_length: 12
+      password_min_digits: 1
+      SESSION_COOKIE_AGE: 3600
+      MAX_UI_JOB_EVENTS: 5000
+  register: result       # result.written_at: [gateway, controller]
 '''
 
 RETURN = r'''
@@ -102,6 +123,14 @@ current_values:
   returned: with O(settings)
   type: dict
   sample: {"LOG_AGGREGATOR_HOST": "logs.example.com", "LOG_AGGREGATOR_PASSWORD": "$encrypted$"}
+written_at:
+  description:
+    - Behind a platform gateway, where the task wrote (in check mode, would write) a change, in the order written
+      (C(gateway), then C(controller)); empty when nothing changed.
+  returned: when the service is behind a platform gateway
+  type: list
+  elements: str
+  sample: [gateway, controller]
 secrets_sent:
   description: The names of the secret settings sent although the module could not tell whether they changed.
   returned: when such secrets were sent
@@ -119,6 +148,7 @@ from ansible_collections.automation.service.plugins.module_utils._api_module imp
 from ansible_collections.automation.service.plugins.module_utils._outcome import NO_LOG_PLACEHOLDER
 from ansible_collections.automation.service.plugins.module_utils._errors import ApiError, ConfigError
 from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
+from ansible_collections.automation.service.plugins.module_utils._shared_resources import CONTROLLER, GATEWAY, on_gateway
 
 ARGUMENT_SPEC = dict(
     name=dict(type='str'),
@@ -127,7 +157,8 @@ ARGUMENT_SPEC = dict(
     update_secrets=dict(type='bool', default=True, no_log=False),
 )
 ENCRYPTED = '$encrypted$'
-SECRET_NAME = re.compile(r'PASSWORD|SECRET|PRIVATE_KEY')
+# Upper case: the controller's and the gateway's secrets; the gateway's jwt_private_key (its password_min_* are none).
+SECRET_NAME = re.compile(r'PASSWORD|SECRET|PRIVATE_KEY|private_key')
 ENDPOINT = 'settings/all'
 
 
@@ -186,76 +217,144 @@ def kept_as_they_were(changed, before, answer):
                   if name in answer and answer[name] == before[name] and answer[name] != changed[name])
 
 
+class Place:
+    """The settings one place keeps (the controller's, or the platform gateway's), the ones given that it holds,
+    and what the task writes there."""
+
+    def __init__(self, name, path, existing, method):
+        self.name, self.path, self.existing, self.method = name, path, existing, method
+        self.wanted, self.changed, self.before, self.resend = {}, {}, {}, []
+        self.current = existing
+
+    def plan(self, secrets, update_secrets):
+        for name, value in sorted(self.wanted.items()):
+            current = self.existing[name]
+            if name in secrets and held(current):
+                if value in (None, ''):
+                    self.changed[name] = value
+                elif not (isinstance(value, str) and value.startswith(ENCRYPTED)):
+                    self.resend.append(name)
+            elif value != current:
+                self.changed[name] = value
+        self.before = dict((name, self.existing[name]) for name in self.changed)
+        if not update_secrets:
+            self.resend = []
+
+    @property
+    def body(self):
+        return dict(self.changed, **dict((name, self.wanted[name]) for name in self.resend))
+
+
+def read_settings(api, path, where):
+    found = api.client.get(path)
+    if not isinstance(found, dict):
+        raise ConfigError('The %s answered no settings at %s.' % (where, path))
+    return found
+
+
 def run(api):
     params = api.params
     if params['settings'] is None and not params['name']:
         raise ConfigError('Give the setting to change: name and value, or settings.')
-    existing = api.client.get(ENDPOINT)
-    if not isinstance(existing, dict):
-        raise ConfigError('The service answered no settings at %s.' % ENDPOINT)
+    controller = Place(CONTROLLER, ENDPOINT, read_settings(api, ENDPOINT, 'service'), 'PATCH')
+    places = [controller]
+    if on_gateway(api):
+        # Behind a platform gateway, the gateway keeps settings of its own (its settings/all/): a name it holds is
+        # written there, every other one at the controller. Its settings view takes PUT (the settings named only).
+        path = api.client.layout.gateway_path(ENDPOINT)
+        places.insert(0, Place(GATEWAY, path, read_settings(api, path, 'platform gateway'), 'PUT'))
+
+    def place_of(name):
+        return next((place for place in places if name in place.existing), None)
+
     if params['settings'] is not None:
         wanted = dict(params['settings'])
     else:
-        wanted = {params['name']: coerce(params['value'], existing.get(params['name']))}
-    unknown = sorted((name for name in wanted if name not in existing), key=str)
+        holder = place_of(params['name'])
+        wanted = {params['name']: coerce(params['value'], holder.existing.get(params['name']) if holder else None)}
+    unknown = sorted((name for name in wanted if place_of(name) is None), key=str)
     if unknown:
-        raise ConfigError('The service has no setting %s.' % ', '.join(str(name) for name in unknown))
-    secrets = sorted(name for name in wanted if is_secret(name, existing[name]))
+        said = 'The service has no setting %s.' % ', '.join(str(name) for name in unknown)
+        if len(places) > 1:
+            said += ' Neither the platform gateway nor the controller has %s.' % ('it' if len(unknown) == 1 else 'them')
+        raise ConfigError(said)
+    for name, value in wanted.items():
+        place_of(name).wanted[name] = value
+    secrets = sorted(name for name in wanted if is_secret(name, place_of(name).existing[name]))
     for name in secrets:
         if isinstance(wanted[name], str) and wanted[name] and not wanted[name].startswith(ENCRYPTED):
             api.no_log_values.add(wanted[name])
-
-    changed, resend = {}, []
-    for name, value in sorted(wanted.items()):
-        current = existing[name]
-        if name in secrets and held(current):
-            if value in (None, ''):
-                changed[name] = value
-            elif not (isinstance(value, str) and value.startswith(ENCRYPTED)):
-                resend.append(name)
-        elif value != current:
-            changed[name] = value
+    for place in places:
+        place.plan(secrets, params['update_secrets'])
 
     def masked(data):
         return dict((k, NO_LOG_PLACEHOLDER if k in secrets and v not in (None, '') else v) for k, v in data.items())
 
-    before = dict((name, existing[name]) for name in changed)
-    resend = resend if params['update_secrets'] else []
-    body = dict(changed, **dict((name, wanted[name]) for name in resend))
+    def all_of(attribute):
+        merged = {}
+        for place in places:
+            merged.update(getattr(place, attribute))
+        return merged
 
-    def refused(exc):
-        # Nothing changed. awx.awx's words first (playbooks look for them), then the service's answer.
-        api.returns(old_values=masked(before), new_values=masked(changed))
-        raise ApiError('Unable to update settings: %s' % exc, status=exc.status, detail=exc.detail,
-                       method=exc.method, url=exc.url)
+    def said_done(written):
+        """Say the changes of the places written so far (a later place's refusal leaves them made)."""
+        for place in written:
+            if place.changed:
+                api.change(place.before, place.changed, secrets)
+        if len(places) > 1:
+            api.returns(written_at=[place.name for place in written if place.changed])
 
-    # What changed is said below, from the answer: the service may keep a setting as it was.
-    writes = [Write('PATCH', ENDPOINT, body, makes=True, answer=existing, refused=refused, changes=False)] if body else []
-    current = api.apply(Plan(existing, writes))
-    if api.check_mode:
-        current = dict(existing, **masked(changed))
-    elif body:
-        if resend:
-            api.returns(secrets_sent=resend)
-        kept = kept_as_they_were(changed, before, current)
-        if kept and params['settings'] is None and params['value'] is None:
-            # No value (omitted, or null) asks for null, as awx.awx sends it: most settings refuse it, and the task
-            # fails; one the service keeps as it was fails the same way, since nothing asked for was done.
-            api.returns(old_values=masked(before), new_values=masked(changed))
-            raise ApiError('Unable to update settings: %s was given no value, and the service kept it as it was (a '
-                           'setting defined in a settings file of the service cannot be changed through the API).'
-                           % params['name'])
-        if kept:
-            # The service ignores a setting defined in one of its settings files: nothing changed.
-            api.warn('The service kept %s as %s: a setting defined in a settings file of the service cannot be '
-                     'changed through the API.' % (', '.join(kept), 'it was' if len(kept) == 1 else 'they were'))
-            for name in kept:
-                del changed[name]
-                del before[name]
-    api.returns(old_values=masked(before), new_values=masked(changed))
-    if changed:
-        api.change(before, changed, secrets)
-    values = dict((name, current.get(name)) for name in wanted)
+    sent = []
+
+    def refusal(place):
+        def refused(exc):
+            # awx.awx's words first (playbooks look for them), then the service's answer. The places written
+            # before keep what was written there, and the task says so.
+            api.returns(old_values=masked(all_of('before')), new_values=masked(all_of('changed')))
+            said_done(sent)
+            where = ' (the platform gateway)' if place.name == GATEWAY else ''
+            done = ''
+            if any(p.changed for p in sent):
+                done = ' (the settings %s were written at the platform gateway)' % ', '.join(
+                    sorted(n for p in sent for n in p.changed))
+            raise ApiError('Unable to update settings%s: %s%s' % (where, exc, done), status=exc.status,
+                           detail=exc.detail, method=exc.method, url=exc.url)
+        return refused
+
+    # What changed is said below, from the answers: the service may keep a setting as it was.
+    for place in places:
+        if not place.body:
+            continue
+        write = Write(place.method, place.path, place.body, makes=True, answer=place.existing,
+                      refused=refusal(place), changes=False, at=place.name if len(places) > 1 else None)
+        place.current = api.apply(Plan(place.existing, [write]))
+        sent.append(place)
+    resent = []
+    for place in places:
+        if api.check_mode:
+            place.current = dict(place.existing, **masked(place.changed))
+        elif place.body:
+            resent.extend(place.resend)
+            kept = kept_as_they_were(place.changed, place.before, place.current)
+            if kept and params['settings'] is None and params['value'] is None:
+                # No value (omitted, or null) asks for null, as awx.awx sends it: most settings refuse it, and the
+                # task fails; one the service keeps as it was fails the same way, since nothing asked for was done.
+                api.returns(old_values=masked(all_of('before')), new_values=masked(all_of('changed')))
+                raise ApiError('Unable to update settings: %s was given no value, and the service kept it as it was '
+                               '(a setting defined in a settings file of the service cannot be changed through the '
+                               'API).' % params['name'])
+            if kept:
+                # The service ignores a setting defined in one of its settings files: nothing changed.
+                api.warn('The service kept %s as %s: a setting defined in a settings file of the service cannot be '
+                         'changed through the API.' % (', '.join(kept), 'it was' if len(kept) == 1 else 'they were'))
+                for name in kept:
+                    del place.changed[name]
+                    del place.before[name]
+    if resent:
+        api.returns(secrets_sent=sorted(resent))
+    api.returns(old_values=masked(all_of('before')), new_values=masked(all_of('changed')))
+    said_done([place for place in places if place.body])
+    values = dict((name, place_of(name).current.get(name)) for name in wanted)
     if params['settings'] is not None:
         api.returns(current_values=values)
     else:

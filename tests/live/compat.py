@@ -29,13 +29,9 @@ TARGET = 'automation.service'
 KINDS = ('modules', 'lookup', 'inventory')
 
 # Names this collection has under the same name but for another object: no redirect, so that a role does not
-# change the wrong thing without a word.
-NOT_REDIRECTED = {
-    'ansible.platform': {
-        ('modules', 'settings'): "ansible.platform's settings are the platform gateway's "
-                                 "(/api/gateway/v1/settings/); automation.service.settings changes the controller's",
-    },
-}
+# change the wrong thing without a word. (None today: ansible.platform's settings, the gateway's, are written at the
+# gateway by automation.service.settings, which writes each setting where the platform keeps it.)
+NOT_REDIRECTED = {}
 
 
 def load_names():

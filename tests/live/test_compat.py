@@ -57,7 +57,7 @@ def test_every_name_is_redirected_to_automation_service_or_said_not_to_be(compat
         assert sorted(routing['lookup']) == sorted(names['awx.awx']['lookup'])
         assert sorted(routing['inventory']) == sorted(names['awx.awx']['inventory'])
     platform = runtime(compat_tree, 'ansible.platform')['plugin_routing']['modules']
-    assert 'settings' not in platform and 'team' in platform and 'role_user_assignment' in platform
+    assert 'settings' in platform and 'team' in platform and 'role_user_assignment' in platform
 
 
 def test_a_role_written_as_infra_s_calls_only_automation_service(gateway_service_factory, compat_tree, tmp_path):

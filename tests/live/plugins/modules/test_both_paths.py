@@ -105,6 +105,7 @@ def cases(world):
         'service_type': {'name': 'no-such-type-%s' % tag, 'state': 'absent'},
         'ui_plugin_route': {'name': 'no-such-plugin-route-%s' % tag, 'state': 'absent'},
         'ca_certificate': {'name': 'no-such-ca-%s' % tag, 'pem_data': 'not read', 'state': 'absent'},
+        'feature_flag': {'name': 'FEATURE_NO_SUCH_%s_ENABLED' % tag, 'state': 'exists'},
         'settings': {'name': 'MAX_UI_JOB_EVENTS', 'value': 4000},
         'instance': {'hostname': 'localhost', 'enabled': True},
         'workflow_job_template': {'name': 'no-such-workflow-%s' % tag, 'organization': 'Default', 'state': 'absent'},

@@ -158,3 +158,39 @@ class CACertificate(models.Model):
 
     class Meta:
         app_label = "gateway"
+
+
+# -- The gateway's settings (/api/gateway/v1/settings/<category>/) and feature flags (feature_flags/); what they
+# hold and where each fact comes from: refsvc/gateway/preferences.py, refsvc/gateway/feature_flags.py.
+
+class Preference(models.Model):
+    """A setting of the gateway changed through its API (one that is not changed has no row: it has its default)."""
+
+    name = models.CharField(max_length=128, unique=True)
+    value = models.JSONField(null=True)
+
+    class Meta:
+        app_label = "gateway"
+
+
+class FeatureFlag(models.Model):
+    """A platform feature flag as the gateway keeps it (django-ansible-base's ``AAPFlag``): the definitions come from
+    django-ansible-base, the value is the gateway's."""
+
+    name = models.CharField(max_length=64)
+    ui_name = models.CharField(max_length=64)
+    condition = models.CharField(max_length=64, default="boolean")
+    value = models.CharField(max_length=127, default="False")
+    required = models.BooleanField(default=False)
+    support_level = models.CharField(max_length=25)
+    visibility = models.BooleanField(default=False)
+    toggle_type = models.CharField(max_length=20, default="run-time")
+    description = models.CharField(max_length=500, default="")
+    support_url = models.CharField(max_length=250, default="", blank=True)
+    labels = models.JSONField(null=True, default=list)
+    created = models.DateTimeField(auto_now_add=True)
+    modified = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        app_label = "gateway"
+        unique_together = [("name", "condition")]

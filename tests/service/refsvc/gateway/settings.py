@@ -74,6 +74,8 @@ RUNTIME_DEFAULTS.update(
         "SESSION_COOKIE_NAME": "gateway_sessionid",
         "GATEWAY_BASIC_AUTH_ENABLED": True,
         "ACCESS_TOKEN_EXPIRE_SECONDS": 31536000,
+        # The gateway's read-only setting that allows toggling run-time feature flags (refsvc/gateway/feature_flags.py).
+        "RUNTIME_FEATURE_FLAGS": True,
     }
 )
 GATEWAY_VERSION = "2.5"

@@ -83,7 +83,7 @@ class GatewayV1RootView(GatewayMixin, APIView):
     def get(self, request):
         names = [
             "activitystream", "applications", "authenticator_maps", "authenticator_plugins", "authenticators",
-            "login", "logout", "me", "organizations", "ping", "role_definitions", "role_team_assignments",
+            "feature_flags", "feature_flags_state", "login", "logout", "me", "organizations", "ping", "role_definitions", "role_team_assignments",
             "role_user_assignments", "settings", "status", "teams", "tokens", "users",
         ]
         from .routing import NAMES
