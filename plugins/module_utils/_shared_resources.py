@@ -155,10 +155,11 @@ class BothPlaces:
     def plan(self, shared, local, find_copy, create=None, at_gateway_after=None, at_controller_after=None,
              needs_copy=False, apart=()):
         """The plan. ``find_copy()``: the controller's copy of an object it had none of; ``at_gateway_after(obj)``:
-        more writes at the gateway once its object is written; ``at_controller_after(obj, new)``: more writes at
-        the controller's copy (its sub-lists); ``needs_copy``: the controller has to have one (there is
-        something to write there); ``apart``: the fields of ``local`` that ``shared`` has too, written at the
-        copy only when it has one (the gateway's write is enough for a copy the platform has not made yet)."""
+        more writes at the gateway once its object is written (when nothing is written there, after the object
+        found); ``at_controller_after(obj, new)``: more writes at the controller's copy (its sub-lists);
+        ``needs_copy``: the controller has to have one (there is something to write there); ``apart``: the fields
+        of ``local`` that ``shared`` has too, written at the copy only when it has one (the gateway's write is
+        enough for a copy the platform has not made yet)."""
         api = self.api
         name = shared[self.gateway.name_field]
         plan = self.gateway.plan_write(self.found, shared, self.label, create=create, secret=self.secret)
@@ -194,9 +195,10 @@ class BothPlaces:
             more = list(at_gateway_after(made)) if at_gateway_after is not None else []
             return more + at_controller(self.copy_after(shared, find_copy, apart))
 
-        if not plan.writes:
+        if not plan.writes:     # the gateway's object stays as found: the writes after it are planned from it
             copy = self.copy if self.copy is not None else find_copy()
-            return plan.extend(Plan(None, at_controller(copy)))
+            more = list(at_gateway_after(self.found)) if at_gateway_after is not None else []
+            return plan.extend(Plan(None, more + at_controller(copy)))
         write = plan.writes[-1]
         write.then = after_gateway
         if self.new and local:
