@@ -19,9 +19,10 @@ description:
   - Behind an Automation Platform platform gateway (see O(service_layout)), the gateway keeps the users; the username,
     password, names, e-mail and O(is_superuser) are written at the gateway (C(/api/gateway/v1/users/)), and the user is
     created and deleted there. O(is_system_auditor) is the controller's own and is written at the controller's copy
-    of the user. The membership of O(organization) is the gateway's role assignment of C(Organization Member); a
-    controller that does not list the new user among the organization's users then (AWX 24.6.1 shows the gateway's
-    memberships as its role assignments only) is given it there too. RV(written_at) says where the task wrote.
+    of the user. The memberships of O(organization) and O(organizations) are the gateway's role assignments of
+    C(Organization Member); a controller that does not list the user among the organization's users then (AWX 24.6.1
+    shows the gateway's memberships as its role assignments only) is given it there too. RV(written_at) says where
+    the task wrote.
 author:
   - automation.service maintainers (@automation-service)
 options:
@@ -73,6 +74,24 @@ options:
         added to the controller's copy's users of the organization when they do not list it (as AWX 24.6.1, which
         takes that, does not).
     type: str
+  organizations:
+    description:
+      - Organizations, by name or id, the user is made a member of when it is not one yet (ansible.platform's option
+        of its C(user) module, which deprecates it in favour of its C(role_user_assignment) module; here
+        M(automation.service.role_user_assignment) and M(automation.service.role) give memberships too).
+      - Only adds; the user's memberships of organizations not named are left as they are, and none is ever taken back
+        (M(automation.service.role) with O(automation.service.role#module:state=absent) does that).
+      - Every organization is looked up before anything is written; when any is missing, the task fails naming all of
+        them and writes nothing. A user created by the task is deleted again when a membership is refused.
+      - Against AWX the user is attached to the organization's users (C(/api/v2/organizations/<id>/users/)). Behind a
+        platform gateway each membership is the gateway's role assignment of C(Organization Member)
+        (C(/api/gateway/v1/role_user_assignments/)), given only when the user does not have it yet; then the user is
+        attached to the controller's users of the organization when they do not list it. An id names the
+        controller's organization, whose namesake at the gateway is the one given.
+      - The diff shows the organizations the user is added to. Not with O(state=absent); with O(state=exists), only
+        when the task creates the user.
+    type: list
+    elements: str
   is_superuser:
     description:
       - Whether the user is a system administrator.
@@ -109,6 +128,13 @@ EXAMPLES = r'''
     password: "{{ alice_password }}"
     update_password: always
 
+- name: Make her a member of two organizations (the memberships she has of others are left as they are)
+  automation.service.user:
+    username: alice
+    organizations:
+      - Engineering
+      - Operations
+
 - name: Remove her
   automation.service.user:
     username: alice
@@ -129,8 +155,8 @@ user:
 written_at:
   description:
     - Where the task wrote (in check mode, would write) behind a platform gateway, in that order - V(gateway) for the
-      username, password, names, e-mail, O(is_superuser), the membership of O(organization), the creation and the
-      deletion, V(controller) for O(is_system_auditor).
+      username, password, names, e-mail, O(is_superuser), the memberships of O(organization) and O(organizations),
+      the creation and the deletion, V(controller) for O(is_system_auditor).
     - An empty list when nothing changed.
   returned: when the service is a platform gateway
   type: list
@@ -138,7 +164,9 @@ written_at:
   sample: [gateway, controller]
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._user import SPEC, run
+from ansible_collections.automation.service.plugins.module_utils._user import (  # noqa: F401 (the module's own) pylint: disable=unused-import
+    ARGUMENT_SPEC, SPEC, run,
+)
 
 
 def main():

@@ -23,7 +23,6 @@ NOT_BUILT = {}
 
 # Options the roles pass that this collection's module of the same name does not take yet.
 NOT_TAKEN = {
-    ('user', 'organizations'): "the gateway user's organizations field: not built yet",
     ('user', 'authenticators'): "the gateway user's authenticator links (the reference gateway shows them "
                                 'read-only); not built yet',
     ('user', 'authenticator_uid'): 'the uid of those links; not built yet',
