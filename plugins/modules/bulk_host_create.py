@@ -9,15 +9,17 @@ __metaclass__ = type
 
 DOCUMENTATION = r'''
 module: bulk_host_create
-short_description: Add many hosts to an inventory in one request
+short_description: Add many hosts to an inventory in few requests
 version_added: 0.1.0
 description:
   - Adds the hosts to an inventory with the service's bulk action (C(/api/v2/bulk/host_create/)),
-    one request for all of them.
+    one request for up to 100 hosts (the service's default C(BULK_HOST_MAX_CREATE), over which it refuses a request;
+    awx.awx sends every host in one request, so more than 100 fail there).
   - Hosts of the inventory that already have one of the names are left out (one filtered read before the
     request), so running the task again reports no change. Such hosts are not updated; use
     M(automation.service.host) to change a host.
-  - The request is sent once and never retried once it may have reached the service.
+  - Each request is sent once and never retried once it may have reached the service. When one is refused, the task
+    fails and the hosts of the requests before it stay created; running the task again leaves them out.
 author:
   - automation.service maintainers (@automation-service)
 options:
@@ -122,6 +124,8 @@ from ansible_collections.automation.service.plugins.module_utils._plan import Pl
 from ansible_collections.automation.service.plugins.module_utils import _bulk
 
 HOST_FIELDS = ('name', 'description', 'enabled', 'instance_id', 'variables')
+# Hosts per request: the service's default BULK_HOST_MAX_CREATE (AWX 24), which refuses a request of more.
+BATCH = 100
 ARGUMENT_SPEC = dict(
     hosts=dict(type='list', elements='dict', required=True, options=dict(
         name=dict(type='str', required=True),
@@ -161,13 +165,18 @@ def run(api):
         api.returns(hosts=[])
     if not wanted:
         return
-    write = _bulk.write('host_create', dict(inventory=inv_id, hosts=wanted), 'host creation',
-                        'look at the hosts of inventory %d first, then run the task again: hosts that exist are left '
-                        'out.' % inv_id)
-    write.before, write.after = dict(hosts=sorted(existing)), dict(hosts=sorted(names))
-    answer = api.apply(Plan(None, [write]))
+    made = []
+    writes = []
+    for start in range(0, len(wanted), BATCH):
+        write = _bulk.write('host_create', dict(inventory=inv_id, hosts=wanted[start:start + BATCH]), 'host creation',
+                            'look at the hosts of inventory %d first, then run the task again: hosts that exist are '
+                            'left out.' % inv_id)
+        write.then = lambda answer: made.extend((answer or {}).get('hosts') or []) or []
+        writes.append(write)
+    writes[0].before, writes[0].after = dict(hosts=sorted(existing)), dict(hosts=sorted(names))
+    api.apply(Plan(None, writes))
     if not api.check_mode:
-        api.returns(hosts=answer.get('hosts', []))
+        api.returns(hosts=made)
 
 
 SPEC = ModuleSpec(ARGUMENT_SPEC, resource='hosts')

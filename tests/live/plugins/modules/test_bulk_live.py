@@ -90,3 +90,29 @@ def test_check_mode_reads_only(svc, tmp_path, setup):
     assert set(e['method'] for e in svc.since(mark) if e['path'].startswith('/api/v2/')) == {'GET'}
     assert posts(svc, mark, 'host_delete') == []
     assert count(svc, '/api/v2/inventories/%d/hosts/' % setup['inventory']['id']) == before
+
+
+def test_host_create_of_more_than_the_service_takes_at_once_goes_in_batches(svc, tmp_path, setup):
+    # the service refuses more than BULK_HOST_MAX_CREATE (100) hosts in one request; the second batch is refused once
+    svc.set_faults(dict(path='/api/v2/bulk/host_create/', method='POST', fault='status', status=400, every=2, times=1))
+    inventory = setup['inventory']['id']
+    before = count(svc, '/api/v2/inventories/%d/hosts/' % inventory)
+    prefix = 'batch-' + uuid.uuid4().hex[:6]
+    params = {'inventory': inventory, 'hosts': [{'name': '%s-%03d' % (prefix, n)} for n in range(150)]}
+    mark = svc.mark()
+    rc, output = run(svc, tmp_path, 'bulk_host_create', params)
+    assert rc != 0, output
+    sent = posts(svc, mark, 'host_create')
+    assert [e['status'] for e in sent] == [201, 400]
+    # the first batch stays; running the task again sends the rest, in one request
+    assert count(svc, '/api/v2/inventories/%d/hosts/' % inventory) == before + 100
+    mark = svc.mark()
+    rc, output = run(svc, tmp_path, 'bulk_host_create', params)
+    assert rc == 0, output
+    assert [e['status'] for e in posts(svc, mark, 'host_create')] == [201]
+    assert count(svc, '/api/v2/inventories/%d/hosts/' % inventory) == before + 150
+    mark = svc.mark()
+    rc, output = run(svc, tmp_path, 'bulk_host_create', params)
+    assert rc == 0 and 'changed=0' in output, output
+    assert posts(svc, mark, 'host_create') == []
+    svc.set_faults()
