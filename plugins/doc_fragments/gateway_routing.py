@@ -32,11 +32,51 @@ notes:
   - B(Needs an Automation Platform gateway) (2.5 to 2.7). On AWX 24, which has no gateway, the task fails before it
     reads or writes anything, and says so.
   - The options, their defaults and their meaning are those of ansible.platform's module of the same name, as of
-    its release 2.6.20250924 (commit 7ea604569395a5b8e89097ffd5dcc94c4f16ecaa, the same as the newest commit of its
-    C(devel) branch; it has no 2.7 release). Options left out are not sent; the gateway keeps what it has, or
-    gives a new object its own default.
+    its release 2.6.20250924 (commit 7ea604569395a5b8e89097ffd5dcc94c4f16ecaa). Options left out are not sent; the
+    gateway keeps what it has, or gives a new object its own default.
   - An object another one refers to (an HTTP port or a service cluster a route uses, a service type a cluster is
     of) is given by name or id.
   - ansible.platform's O(state) also offers C(enforced), which its own modules do not carry out; it is not offered
     here.
+'''
+
+    # The options routes and services share: where the gateway sends the traffic it takes.
+    TRAFFIC = r'''
+options:
+  http_port:
+    description:
+      - The gateway's port the object is served on (M(automation.service.http_port)), by name or id. Needed to
+        create one.
+    type: str
+  service_cluster:
+    description:
+      - The cluster the gateway forwards the traffic to (M(automation.service.service_cluster)), by name or id.
+        Needed to create one.
+    type: str
+  is_service_https:
+    description:
+      - Whether the cluster's nodes answer over HTTPS.
+    type: bool
+    default: false
+  service_port:
+    description:
+      - The port of the cluster's nodes the traffic goes to. Needed to create one.
+    type: int
+  service_path:
+    description:
+      - The path on the cluster's nodes the traffic goes to. Needed to create one.
+    type: str
+  node_tags:
+    description:
+      - Tags separated by commas; only the cluster's nodes with one of them get the traffic.
+    type: str
+  enable_gateway_auth:
+    description:
+      - Whether the gateway adds its token to the requests it forwards. The gateway's default for a new one is
+        V(true).
+    type: bool
+  is_internal_route:
+    description:
+      - Whether only the platform's services may use it.
+    type: bool
 '''

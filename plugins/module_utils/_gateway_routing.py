@@ -23,6 +23,19 @@ REFERENCES = {
 }
 
 
+# The options routes and services share (doc fragment gateway_routing.traffic): where the gateway sends the traffic.
+TRAFFIC = dict(
+    http_port=dict(type='str'),
+    service_cluster=dict(type='str'),
+    is_service_https=dict(type='bool', default=False),
+    service_port=dict(type='int'),
+    service_path=dict(type='str'),
+    node_tags=dict(type='str'),
+    enable_gateway_auth=dict(type='bool'),
+    is_internal_route=dict(type='bool'),
+)
+
+
 class GatewayResource(Resource):
     """A Resource with fields that are sent to create an object and never compared (``write_only``: a secret the
     gateway reads back as $encrypted$ and does not let change, a length, a one-off instruction)."""

@@ -27,44 +27,9 @@ options:
     description:
       - A description of the route.
     type: str
-  http_port:
-    description:
-      - The gateway's port the route is served on (M(automation.service.http_port)), by name or id. Needed to
-        create a route.
-    type: str
-  service_cluster:
-    description:
-      - The cluster the gateway forwards the traffic to (M(automation.service.service_cluster)), by name or id.
-        Needed to create a route.
-    type: str
-  is_service_https:
-    description:
-      - Whether the cluster's nodes answer over HTTPS.
-    type: bool
-    default: false
-  service_port:
-    description:
-      - The port of the cluster's nodes the traffic goes to. Needed to create a route.
-    type: int
-  node_tags:
-    description:
-      - Tags separated by commas; only the cluster's nodes with one of them get the traffic.
-    type: str
-  enable_gateway_auth:
-    description:
-      - Whether the gateway adds its token to the requests it forwards. The gateway's default for a new route is
-        V(true).
-    type: bool
-  is_internal_route:
-    description:
-      - Whether only the platform's services may use the route.
-    type: bool
-  service_path:
-    description:
-      - The path on the cluster's nodes the traffic goes to. Needed to create a route.
-    type: str
 extends_documentation_fragment:
   - automation.service.gateway_routing
+  - automation.service.gateway_routing.traffic
   - automation.service.auth
   - automation.service.attributes
 '''
@@ -101,23 +66,16 @@ route:
            "enable_gateway_auth": true, "is_internal_route": false, "node_tags": ""}
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._gateway_routing import Routing
+from ansible_collections.automation.service.plugins.module_utils._gateway_routing import TRAFFIC, Routing
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS
 
 ARGUMENT_SPEC = dict(
     name=dict(type='str', required=True),
     new_name=dict(type='str'),
     description=dict(type='str'),
-    http_port=dict(type='str'),
-    service_cluster=dict(type='str'),
-    is_service_https=dict(type='bool', default=False),
-    service_port=dict(type='int'),
-    node_tags=dict(type='str'),
     gateway_path=dict(type='str'),
-    enable_gateway_auth=dict(type='bool'),
-    is_internal_route=dict(type='bool'),
-    service_path=dict(type='str'),
     state=STATE_EXISTS,
+    **TRAFFIC
 )
 
 ROUTING = Routing('routes', 'route', 'route',

@@ -28,42 +28,6 @@ options:
     description:
       - A description of the service.
     type: str
-  http_port:
-    description:
-      - The gateway's port the service is served on (M(automation.service.http_port)), by name or id. Needed to
-        create a service.
-    type: str
-  service_cluster:
-    description:
-      - The cluster the gateway forwards the traffic to (M(automation.service.service_cluster)), by name or id.
-        Needed to create a service.
-    type: str
-  is_service_https:
-    description:
-      - Whether the cluster's nodes answer over HTTPS.
-    type: bool
-    default: false
-  service_port:
-    description:
-      - The port of the cluster's nodes the traffic goes to. Needed to create a service.
-    type: int
-  node_tags:
-    description:
-      - Tags separated by commas; only the cluster's nodes with one of them get the traffic.
-    type: str
-  enable_gateway_auth:
-    description:
-      - Whether the gateway adds its token to the requests it forwards. The gateway's default for a new service is
-        V(true).
-    type: bool
-  is_internal_route:
-    description:
-      - Whether only the platform's services may use the service.
-    type: bool
-  service_path:
-    description:
-      - The path on the cluster's nodes the traffic goes to. Needed to create a service.
-    type: str
   order:
     description:
       - The order in which the gateway matches its services, lowest first (those of the same order in no set
@@ -71,6 +35,7 @@ options:
     type: int
 extends_documentation_fragment:
   - automation.service.gateway_routing
+  - automation.service.gateway_routing.traffic
   - automation.service.auth
   - automation.service.attributes
 '''
@@ -106,24 +71,17 @@ service:
            "order": 50}
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._gateway_routing import Routing
+from ansible_collections.automation.service.plugins.module_utils._gateway_routing import TRAFFIC, Routing
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS
 
 ARGUMENT_SPEC = dict(
     name=dict(type='str', required=True),
     new_name=dict(type='str'),
     description=dict(type='str'),
-    http_port=dict(type='str'),
-    service_cluster=dict(type='str'),
-    is_service_https=dict(type='bool', default=False),
-    service_port=dict(type='int'),
-    node_tags=dict(type='str'),
     api_slug=dict(type='str'),
-    enable_gateway_auth=dict(type='bool'),
-    is_internal_route=dict(type='bool'),
-    service_path=dict(type='str'),
     order=dict(type='int'),
     state=STATE_EXISTS,
+    **TRAFFIC
 )
 
 ROUTING = Routing('services', 'service', 'service',
