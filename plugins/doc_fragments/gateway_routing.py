@@ -40,7 +40,7 @@ notes:
     here.
 '''
 
-    # The options routes and services share: where the gateway sends the traffic it takes.
+    # The options routes, services and UI plugin routes share: where the gateway sends the traffic it takes.
     TRAFFIC = r'''
 options:
   http_port:
@@ -62,13 +62,18 @@ options:
     description:
       - The port of the cluster's nodes the traffic goes to. Needed to create one.
     type: int
-  service_path:
-    description:
-      - The path on the cluster's nodes the traffic goes to. Needed to create one.
-    type: str
   node_tags:
     description:
       - Tags separated by commas; only the cluster's nodes with one of them get the traffic.
+    type: str
+'''
+
+    # The options routes and services share, which a UI plugin route's gateway sets itself.
+    FORWARDED = r'''
+options:
+  service_path:
+    description:
+      - The path on the cluster's nodes the traffic goes to. Needed to create one.
     type: str
   enable_gateway_auth:
     description:

@@ -23,14 +23,17 @@ REFERENCES = {
 }
 
 
-# The options routes and services share (doc fragment gateway_routing.traffic): where the gateway sends the traffic.
+# The options routes, services and UI plugin routes share (doc fragment gateway_routing.traffic): where the gateway
+# sends the traffic; and those of routes and services only (gateway_routing.forwarded).
 TRAFFIC = dict(
     http_port=dict(type='str'),
     service_cluster=dict(type='str'),
     is_service_https=dict(type='bool', default=False),
     service_port=dict(type='int'),
-    service_path=dict(type='str'),
     node_tags=dict(type='str'),
+)
+FORWARDED = dict(
+    service_path=dict(type='str'),
     enable_gateway_auth=dict(type='bool'),
     is_internal_route=dict(type='bool'),
 )

@@ -30,6 +30,7 @@ options:
 extends_documentation_fragment:
   - automation.service.gateway_routing
   - automation.service.gateway_routing.traffic
+  - automation.service.gateway_routing.forwarded
   - automation.service.auth
   - automation.service.attributes
 '''
@@ -66,7 +67,7 @@ route:
            "enable_gateway_auth": true, "is_internal_route": false, "node_tags": ""}
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._gateway_routing import TRAFFIC, Routing
+from ansible_collections.automation.service.plugins.module_utils._gateway_routing import FORWARDED, TRAFFIC, Routing
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS
 
 ARGUMENT_SPEC = dict(
@@ -75,7 +76,7 @@ ARGUMENT_SPEC = dict(
     description=dict(type='str'),
     gateway_path=dict(type='str'),
     state=STATE_EXISTS,
-    **TRAFFIC
+    **dict(TRAFFIC, **FORWARDED)
 )
 
 ROUTING = Routing('routes', 'route', 'route',

@@ -36,6 +36,7 @@ options:
 extends_documentation_fragment:
   - automation.service.gateway_routing
   - automation.service.gateway_routing.traffic
+  - automation.service.gateway_routing.forwarded
   - automation.service.auth
   - automation.service.attributes
 '''
@@ -71,7 +72,7 @@ service:
            "order": 50}
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._gateway_routing import TRAFFIC, Routing
+from ansible_collections.automation.service.plugins.module_utils._gateway_routing import FORWARDED, TRAFFIC, Routing
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS
 
 ARGUMENT_SPEC = dict(
@@ -81,7 +82,7 @@ ARGUMENT_SPEC = dict(
     api_slug=dict(type='str'),
     order=dict(type='int'),
     state=STATE_EXISTS,
-    **TRAFFIC
+    **dict(TRAFFIC, **FORWARDED)
 )
 
 ROUTING = Routing('services', 'service', 'service',

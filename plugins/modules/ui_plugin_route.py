@@ -29,29 +29,6 @@ options:
     description:
       - A description of the UI plugin route.
     type: str
-  http_port:
-    description:
-      - The gateway's port the UI plugin route is served on (M(automation.service.http_port)), by name or id. Needed to
-        create a UI plugin route.
-    type: str
-  service_cluster:
-    description:
-      - The cluster the gateway forwards the traffic to (M(automation.service.service_cluster)), by name or id.
-        Needed to create a UI plugin route.
-    type: str
-  is_service_https:
-    description:
-      - Whether the cluster's nodes answer over HTTPS.
-    type: bool
-    default: false
-  service_port:
-    description:
-      - The port of the cluster's nodes the traffic goes to. Needed to create a UI plugin route.
-    type: int
-  node_tags:
-    description:
-      - Tags separated by commas; only the cluster's nodes with one of them get the traffic.
-    type: str
   order:
     description:
       - The order in which the gateway matches its UI plugin routes, lowest first (those of the same order in no set
@@ -62,6 +39,7 @@ notes:
     (false) itself; they are not options.
 extends_documentation_fragment:
   - automation.service.gateway_routing
+  - automation.service.gateway_routing.traffic
   - automation.service.auth
   - automation.service.attributes
 '''
@@ -97,7 +75,7 @@ ui_plugin_route:
            "order": 50}
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._gateway_routing import Routing
+from ansible_collections.automation.service.plugins.module_utils._gateway_routing import TRAFFIC, Routing
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS
 
 
@@ -110,14 +88,10 @@ ARGUMENT_SPEC = dict(
     name=dict(type='str', required=True),
     new_name=dict(type='str'),
     description=dict(type='str'),
-    http_port=dict(type='str'),
-    service_cluster=dict(type='str'),
-    is_service_https=dict(type='bool', default=False),
-    service_port=dict(type='int'),
-    node_tags=dict(type='str'),
     ui_plugin_path=dict(type='str'),
     order=dict(type='int'),
     state=STATE_EXISTS,
+    **TRAFFIC
 )
 
 ROUTING = Routing('ui_plugin_routes', 'ui_plugin_route', 'UI plugin route',
