@@ -84,4 +84,9 @@ options:
     description:
       - Whether only the platform's services may use it.
     type: bool
+  enable_mtls:
+    description:
+      - Whether the gateway asks the clients of it for a certificate (mutual TLS), an option of ansible.platform 2.7; the
+        gateway's default for a new one is V(false).
+    type: bool
 '''

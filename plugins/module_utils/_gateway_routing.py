@@ -36,6 +36,7 @@ FORWARDED = dict(
     service_path=dict(type='str'),
     enable_gateway_auth=dict(type='bool'),
     is_internal_route=dict(type='bool'),
+    enable_mtls=dict(type='bool'),
 )
 
 

@@ -81,7 +81,7 @@ ARGUMENT_SPEC = dict(
 
 ROUTING = Routing('routes', 'route', 'route',
                   fields=('description', 'gateway_path', 'is_service_https', 'enable_gateway_auth', 'is_internal_route',
-                          'service_path', 'service_port', 'node_tags'),
+                          'enable_mtls', 'service_path', 'service_port', 'node_tags'),
                   references=('http_port', 'service_cluster'),
                   required_on_create=('gateway_path', 'http_port', 'service_cluster', 'service_path', 'service_port'))
 SPEC = ROUTING.spec(ARGUMENT_SPEC)

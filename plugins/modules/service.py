@@ -87,7 +87,7 @@ ARGUMENT_SPEC = dict(
 
 ROUTING = Routing('services', 'service', 'service',
                   fields=('description', 'api_slug', 'is_service_https', 'enable_gateway_auth', 'is_internal_route',
-                          'service_path', 'service_port', 'node_tags', 'order'),
+                          'enable_mtls', 'service_path', 'service_port', 'node_tags', 'order'),
                   references=('http_port', 'service_cluster'),
                   required_on_create=('http_port', 'service_cluster', 'service_path', 'service_port'))
 SPEC = ROUTING.spec(ARGUMENT_SPEC)

@@ -66,6 +66,8 @@ def test_routing_objects_refer_to_each_other(gateway, tmp_path):
     status, route = api("POST", "routes/", name="rt-route", gateway_path="/rt/", service_path="/", service_port=80,
                         http_port=port["id"], service_cluster=cluster["id"])
     assert status == 201 and route["enable_gateway_auth"] is True and route["is_internal_route"] is False
+    assert route["enable_mtls"] is False
+    assert api("PATCH", "routes/%d/" % route["id"], enable_mtls=True)[1]["enable_mtls"] is True
     assert route["summary_fields"]["http_port"]["name"] == "rt-port"
     assert api("GET", "routes/?name=rt-route")[1]["count"] == 1
 

@@ -124,6 +124,7 @@ class Route(_Routed):
     service_path = models.CharField(max_length=512)
     enable_gateway_auth = models.BooleanField(default=True)
     is_internal_route = models.BooleanField(default=False)
+    enable_mtls = models.BooleanField(default=False)
 
     class Meta:
         app_label = "gateway"
@@ -134,6 +135,7 @@ class Service(_Routed):
     service_path = models.CharField(max_length=512)
     enable_gateway_auth = models.BooleanField(default=True)
     is_internal_route = models.BooleanField(default=False)
+    enable_mtls = models.BooleanField(default=False)
     order = models.IntegerField(default=50)
 
     class Meta:
