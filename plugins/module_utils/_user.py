@@ -119,16 +119,15 @@ def refuse_on_awx(api):
 
 
 def gateway_authenticators(api, values, option):
-    """The gateway's authenticators named (by id or name) in ``values``, in that order; all of them found before the
-    first write, the missing ones named together."""
+    """The gateway's authenticators named (by id or name) in ``values``, one for each, in that order; all of them
+    found before the first write, the missing ones named together."""
     path = api.client.layout.gateway_path('authenticators')
     found, missing = [], []
     for value in values:
         obj = api.lookup(path, str(value).strip(), label='authenticator')
         if obj is None:
             missing.append(value)
-        elif obj['id'] not in [known['id'] for known in found]:
-            found.append(obj)
+        found.append(obj)
     if missing:
         raise NotFound('%d of the authenticators of %s were not found at the platform gateway (%s, by id or name): %s; '
                        'nothing was written.' % (len(missing), option, path, ', '.join(repr(value) for value in missing)),
@@ -137,9 +136,22 @@ def gateway_authenticators(api, values, option):
 
 
 def current_links(user):
-    """The user's links as the gateway shows them: {authenticator id (text): {'uid': ..., 'email': ...}}."""
-    shown = (user or {}).get('associated_authenticators') or {}
+    """The user's links as the gateway shows them: {authenticator id (text): {'uid': ..., 'email': ...}}. A gateway
+    whose users do not show associated_authenticators shows the ids and one uid (authenticators, authenticator_uid)."""
+    user = user or {}
+    if 'associated_authenticators' not in user and user.get('authenticators') is not None:
+        return dict((str(key), {'uid': user.get('authenticator_uid')}) for key in user['authenticators'])
+    shown = user.get('associated_authenticators') or {}
     return dict((str(key), dict(value)) for key, value in shown.items() if isinstance(value, dict))
+
+
+def unique(objects):
+    """``objects`` each once (by id), in the order given."""
+    found = []
+    for obj in objects:
+        if obj['id'] not in [known['id'] for known in found]:
+            found.append(obj)
+    return found
 
 
 def links_wanted(api, found, username):
@@ -147,6 +159,9 @@ def links_wanted(api, found, username):
     options say nothing of them. Every authenticator is found and the body checked before the first write."""
     params = api.params
     if params.get('associated_authenticators') is not None:
+        if found is not None and 'associated_authenticators' not in found:
+            raise ConfigError('The users of this platform gateway do not show associated_authenticators, so the task '
+                              'cannot tell whether they need changing: use authenticators and authenticator_uid.')
         wanted = {}
         named = list(params['associated_authenticators'].items())
         objects = gateway_authenticators(api, [key for key, _value in named], 'associated_authenticators')
@@ -176,7 +191,7 @@ def links_wanted(api, found, username):
     current = current_links(found)
     uid = params.get('authenticator_uid')
     if params.get('authenticators') is not None:
-        objects = gateway_authenticators(api, params['authenticators'], 'authenticators')
+        objects = unique(gateway_authenticators(api, params['authenticators'], 'authenticators'))
     else:   # the uid alone: of the links the user has
         if not current:
             raise ConfigError('authenticator_uid without authenticators sets the uid of the user\'s authenticators, '

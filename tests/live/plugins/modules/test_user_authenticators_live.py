@@ -127,6 +127,9 @@ def test_refused_before_anything_is_written(gateway, two):
     failed, writes = run(gateway, 'user', username=username, associated_authenticators={first['name']: {'uid': 'x'}},
                          authenticators=[first['name']])
     assert failed.get('failed') and 'mutually exclusive' in failed['msg'] and writes == [], failed
+    failed, writes = run(gateway, 'user', username=username, associated_authenticators={
+        first['name']: {'uid': 'x'}, str(first['id']): {'uid': 'y'}})
+    assert failed.get('failed') and 'twice' in failed['msg'] and writes == [], failed
     assert gateway_user(gateway, username) is None
 
 
