@@ -9,11 +9,11 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
-from ansible_collections.automation.service.plugins.module_utils._errors import NotFound
+from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, NotFound
 from ansible_collections.automation.service.plugins.module_utils._outcome import masked
 from ansible_collections.automation.service.plugins.module_utils._plan import Write
 from ansible_collections.automation.service.plugins.module_utils._shared_resources import (
-    MEMBERSHIP_ROLES, BothPlaces, Gateway, Memberships, absent, controller_members, on_gateway,
+    MEMBERSHIP_ROLES, BothPlaces, Gateway, Memberships, absent, at_gateway, controller_members, on_gateway,
 )
 
 ARGUMENT_SPEC = dict(
@@ -29,6 +29,10 @@ ARGUMENT_SPEC = dict(
     organizations=dict(type='list', elements='str'),
     is_superuser=dict(type='bool', aliases=['superuser']),
     is_system_auditor=dict(type='bool', aliases=['auditor']),
+    is_platform_auditor=dict(type='bool'),
+    associated_authenticators=dict(type='dict'),
+    authenticators=dict(type='list', elements='str'),
+    authenticator_uid=dict(type='str'),
     state=dict(type='str', choices=['present', 'absent', 'exists'], default='present'),
 )
 FIELDS = ('first_name', 'last_name', 'email', 'is_superuser', 'is_system_auditor')
@@ -88,6 +92,183 @@ def without_password(user):
     return dict((key, value) for key, value in user.items() if key != 'password')
 
 
+# -- ansible.platform's options of the gateway's user: its authenticators and the Platform Auditor role -----------
+
+AUTHENTICATOR_OPTIONS = ('associated_authenticators', 'authenticators', 'authenticator_uid')
+PLATFORM_AUDITOR = 'Platform Auditor'
+LOCAL_AUTHENTICATOR = 'ansible_base.authentication.authenticator_plugins.local'
+
+
+def refuse_on_awx(api):
+    """Against AWX (no gateway): the authenticator options fail the task before anything is written; the result of
+    is_platform_auditor, AWX's is_system_auditor (the one auditor AWX has), to set as well."""
+    params = api.params
+    given = [option for option in AUTHENTICATOR_OPTIONS if params.get(option) is not None]
+    if given:
+        raise ConfigError('%s need%s an Automation Platform gateway (2.5 or later): the service at %s is AWX, which has '
+                          'no authenticators linked to its users (the gateway\'s /api/gateway/v1/users/ takes them); '
+                          'nothing was written.' % (', '.join(given), 's' if len(given) == 1 else '',
+                                                    api.client.base_url))
+    auditor = params.get('is_platform_auditor')
+    if auditor is None:
+        return {}
+    if params.get('is_system_auditor') is not None and params['is_system_auditor'] != auditor:
+        raise ConfigError('is_platform_auditor is AWX\'s is_system_auditor on a service without a platform gateway, '
+                          'and the two options given differ; nothing was written.')
+    return {'is_system_auditor': auditor}
+
+
+def gateway_authenticators(api, values, option):
+    """The gateway's authenticators named (by id or name) in ``values``, one for each, in that order; all of them
+    found before the first write, the missing ones named together."""
+    path = api.client.layout.gateway_path('authenticators')
+    found, missing = [], []
+    for value in values:
+        obj = api.lookup(path, str(value).strip(), label='authenticator')
+        if obj is None:
+            missing.append(value)
+        found.append(obj)
+    if missing:
+        raise NotFound('%d of the authenticators of %s were not found at the platform gateway (%s, by id or name): %s; '
+                       'nothing was written.' % (len(missing), option, path, ', '.join(repr(value) for value in missing)),
+                       total_results=0)
+    return found
+
+
+def current_links(user):
+    """The user's links as the gateway shows them: {authenticator id (text): {'uid': ..., 'email': ...}}. A gateway
+    whose users do not show associated_authenticators shows the ids and one uid (authenticators, authenticator_uid)."""
+    user = user or {}
+    if 'associated_authenticators' not in user and user.get('authenticators') is not None:
+        return dict((str(key), {'uid': user.get('authenticator_uid')}) for key in user['authenticators'])
+    shown = user.get('associated_authenticators') or {}
+    return dict((str(key), dict(value)) for key, value in shown.items() if isinstance(value, dict))
+
+
+def unique(objects):
+    """``objects`` each once (by id), in the order given."""
+    found = []
+    for obj in objects:
+        if obj['id'] not in [known['id'] for known in found]:
+            found.append(obj)
+    return found
+
+
+def links_wanted(api, found, username):
+    """The links the task asks for: (the body the gateway's user takes, the links it then shows), or None when the
+    options say nothing of them. Every authenticator is found and the body checked before the first write."""
+    params = api.params
+    if params.get('associated_authenticators') is not None:
+        if found is not None and 'associated_authenticators' not in found:
+            raise ConfigError('The users of this platform gateway do not show associated_authenticators, so the task '
+                              'cannot tell whether they need changing: use authenticators and authenticator_uid.')
+        wanted = {}
+        named = list(params['associated_authenticators'].items())
+        objects = gateway_authenticators(api, [key for key, _value in named], 'associated_authenticators')
+        for (key, value), obj in zip(named, objects):
+            if not isinstance(value, dict) or not value.get('uid'):
+                raise ConfigError('associated_authenticators: authenticator %r needs a uid ({"uid": ..., "email": ...}).'
+                                  % (key,))
+            unknown = sorted(set(value) - set(('uid', 'email')))
+            if unknown:
+                raise ConfigError('associated_authenticators: authenticator %r has %s; only uid and email are taken.'
+                                  % (key, ', '.join(unknown)))
+            link = {'uid': str(value['uid'])}
+            if obj.get('type') == LOCAL_AUTHENTICATOR and link['uid'] != username:
+                api.warn('The uid of the local authenticator %s is the username (%s); %r is not taken.'
+                         % (obj.get('name'), username, link['uid']))
+                link['uid'] = username
+            if value.get('email'):
+                link['email'] = str(value['email'])
+            wanted[str(obj['id'])] = link
+        if len(wanted) != len(named):
+            raise ConfigError('associated_authenticators names one authenticator twice (by id and by name).')
+        return {'associated_authenticators': wanted}, wanted
+    if params.get('authenticators') is None and params.get('authenticator_uid') is None:
+        return None
+    # ansible.platform's deprecated pair, sent as the gateway takes it: the links not listed go, one new one is
+    # linked with the uid (here also set on the listed ones the user has)
+    current = current_links(found)
+    uid = params.get('authenticator_uid')
+    if params.get('authenticators') is not None:
+        objects = unique(gateway_authenticators(api, params['authenticators'], 'authenticators'))
+    else:   # the uid alone: of the links the user has
+        if not current:
+            raise ConfigError('authenticator_uid without authenticators sets the uid of the user\'s authenticators, '
+                              'and user %s has none: name them in authenticators (or use associated_authenticators).'
+                              % username)
+        objects = gateway_authenticators(api, sorted(current, key=int), 'authenticator_uid')
+    new = [obj for obj in objects if str(obj['id']) not in current]
+    if not objects and uid:
+        raise ConfigError('authenticators is empty, which removes the user\'s links: the gateway takes no '
+                          'authenticator_uid with it.')
+    if len(new) > 1:
+        raise ConfigError('The gateway links one new authenticator at a time with authenticators and authenticator_uid '
+                          '(%s are new to user %s): use associated_authenticators, with a uid for each.'
+                          % (', '.join(str(obj.get('name')) for obj in new), username))
+    if new and not uid:
+        raise ConfigError('authenticator_uid is needed to link user %s to authenticator %s.'
+                          % (username, new[0].get('name')))
+    wanted = {}
+    for obj in objects:
+        key = str(obj['id'])
+        link = dict(current.get(key) or {})
+        if obj.get('type') == LOCAL_AUTHENTICATOR:
+            link['uid'] = username
+        elif uid:
+            link['uid'] = uid
+        wanted[key] = link
+    body = {'authenticators': [obj['id'] for obj in objects]}
+    if uid and objects:
+        body['authenticator_uid'] = uid
+    return body, wanted
+
+
+def plan_links(api, found, username):
+    """(the fields a new user is created with, the write that changes a user's links, None when it has them)."""
+    asked = links_wanted(api, found, username)
+    if asked is None:
+        return {}, None
+    body, wanted = asked
+    if found is None:
+        return body, None
+    current = current_links(found)
+    if wanted == current:
+        return {}, None
+    write = at_gateway(Write('PATCH', found['url'], body,
+                             before={'associated_authenticators': current}, after={'associated_authenticators': wanted}),
+                       'change the authenticators of user %s' % username)
+    return {}, write
+
+
+def plan_platform_auditor(api, memberships, found):
+    """The definition of the Platform Auditor role, and the user's assignment of it (None when it has none), when
+    is_platform_auditor is given; else (None, None)."""
+    if api.params.get('is_platform_auditor') is None:
+        return None, None
+    definition = memberships.definition(PLATFORM_AUDITOR)
+    assignment = None
+    if found is not None:
+        assignment = api.get_one(memberships.endpoint('user'), role_definition=definition['id'], user=found['id'])
+    return definition, assignment
+
+
+def auditor_writes(api, memberships, definition, assignment, user):
+    """Give the Platform Auditor role assignment (system-wide: no object) when it is missing, or take it back."""
+    if definition is None:
+        return []
+    giving = api.params['is_platform_auditor']
+    label = '%s (user %s)' % (PLATFORM_AUDITOR, user.get('username'))
+    said = dict(before={'is_platform_auditor': not giving}, after={'is_platform_auditor': giving})
+    if giving and assignment is None:
+        body = {'role_definition': definition['id'], 'user': user.get('id')}
+        return [at_gateway(Write('POST', memberships.endpoint('user'), body, expect=(200, 201), answer=body, **said),
+                           'give %s' % label)]
+    if not giving and assignment is not None:
+        return [memberships.revoke_write(assignment, label, **said)]
+    return []
+
+
 # Not Resource.run: a password is sent only on creation or when update_secrets asks for it, over a
 # session of the task's own, and a user made in an organization is posted to that organization's users.
 def run(api):
@@ -101,10 +282,12 @@ def run(api):
     if params['state'] == 'absent':
         api.ensure_absent(existing)
         return
+    more = refuse_on_awx(api)   # before anything is written
     if params['state'] == 'exists' and existing is not None:
         api.ensure_present(existing, {})
         return
     desired, password, organization = wanted(api, existing)
+    desired.update(more)
     joining = [org for org in organizations_named(api) if org['id'] != organization and (
         existing is None or api.get_one('organizations/%d/users' % org['id'], username=existing['username']) is None)]
     # A user made in an organization is posted to its users (as awx.awx does): its admins may.
@@ -137,10 +320,11 @@ def joins(api, existing, organizations):
 
 
 def run_at_gateway(api, copy):
-    """Behind a platform gateway: the user is the gateway's (its username, password, names, e-mail and
-    is_superuser are written there, and it is deleted there); is_system_auditor is the controller's copy's. The
-    memberships of organizations (``organization``'s of a new user, ``organizations``') are the gateway's role
-    assignments, then shown in the controller's copy's lists of the organizations' users."""
+    """Behind a platform gateway: the user is the gateway's (its username, password, names, e-mail, is_superuser and
+    authenticators are written there, and it is deleted there); is_system_auditor is the controller's copy's. The
+    memberships of organizations (``organization``'s of a new user, ``organizations``') and is_platform_auditor are
+    the gateway's role assignments, the memberships then shown in the controller's copy's lists of the
+    organizations' users."""
     params = api.params
     gateway = Gateway(api, 'users', 'username')
     found = gateway.find(*([copy['username']] if copy else [params['username'], params['new_username']]))
@@ -174,10 +358,17 @@ def run_at_gateway(api, copy):
         # only those the gateway's user does not have yet (a new user has none)
         joining = [item for item in targets
                    if found is None or memberships.find('user', definition, found, item[3]) is None]
+    # ansible.platform's authenticators of the user and its Platform Auditor role, resolved before the first write
+    created_with, links_write = plan_links(api, found, desired['username'])
+    if params.get('is_platform_auditor') is not None and memberships is None:
+        memberships = Memberships(api)
+    auditor, assignment = plan_platform_auditor(api, memberships, found)
 
     def member(user):
-        """The user's memberships of the organizations it is not a member of yet."""
-        writes = []
+        """The user's authenticators and Platform Auditor role when they differ, and its memberships of the
+        organizations it is not a member of yet."""
+        writes = [links_write] if links_write is not None else []
+        writes += auditor_writes(api, memberships, auditor, assignment, user)
         for org_id, name, _option, target in joining:
             grant = memberships.grant_write('user', definition, user, target, '%s of organization %s (user %s)'
                                             % (definition['name'], name, user.get('username')))
@@ -185,17 +376,26 @@ def run_at_gateway(api, copy):
             grant.then = lambda made, org_id=org_id: controller_members(
                 api, definition['name'], {'id': org_id}, both.objects.get('controller') or {}, True)
             writes.append(grant)
-        if writes:
-            writes[0].after = diff_of([item[:3] for item in joining])
+        if joining:
+            grants = writes[-len(joining):]
+            grants[0].after = diff_of([item[:3] for item in joining])
         return writes
+
+    def create():
+        fields = dict(created_with)
+        if password:
+            fields['password'] = password
+        return fields
 
     both = BothPlaces(api, gateway, copy, found, 'user', ('password',))
     plan = both.plan(shared, local, lambda: api.lookup('users', shared['username'], 'username'),
-                     create=lambda: {'password': password} if password else {}, at_gateway_after=member,
+                     create=create, at_gateway_after=member,
                      needs_copy=bool(local or joining))
     user = both.apply(plan)
     api.returns(id=user.get('id'), existing={} if both.new else masked(copy or found, ('password',)),
                 end_state=masked(user, ('password',)), user=without_password(user), written_at=plan.written_at())
 
 
-SPEC = ModuleSpec(ARGUMENT_SPEC, resource='users', result_key='user')
+SPEC = ModuleSpec(ARGUMENT_SPEC, resource='users', result_key='user',
+                  mutually_exclusive=[('associated_authenticators', 'authenticators'),
+                                      ('associated_authenticators', 'authenticator_uid')])

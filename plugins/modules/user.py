@@ -21,8 +21,10 @@ description:
     created and deleted there. O(is_system_auditor) is the controller's own and is written at the controller's copy
     of the user. The memberships of O(organization) and O(organizations) are the gateway's role assignments of
     C(Organization Member); a controller that does not list the user among the organization's users then (AWX 24.6.1
-    shows the gateway's memberships as its role assignments only) is given it there too. RV(written_at) says where
-    the task wrote.
+    shows the gateway's memberships as its role assignments only) is given it there too. The authenticators
+    (O(associated_authenticators), O(authenticators), O(authenticator_uid)) are fields of the gateway's user, and
+    O(is_platform_auditor) its role assignment of C(Platform Auditor). RV(written_at) says where the task wrote.
+  - Every name (organizations, authenticators, the role definition) is looked up before anything is written.
 author:
   - automation.service maintainers (@automation-service)
 options:
@@ -102,6 +104,49 @@ options:
       - Whether the user is a system auditor (reads everything).
     type: bool
     aliases: [auditor]
+  is_platform_auditor:
+    description:
+      - Whether the user is a platform auditor (ansible.platform's option of its C(user) module, which deprecates it in
+        favour of its C(role_user_assignment) module). Its alias there, C(auditor), is O(is_system_auditor)'s here.
+      - Behind a platform gateway, the gateway's system-wide role assignment of C(Platform Auditor)
+        (C(/api/gateway/v1/role_user_assignments/), without an object) is given when V(true) and the user does not
+        have it, and taken back when V(false) and the user has it. The gateway has to have that role definition;
+        without it the task fails before it writes anything.
+      - Against AWX, which has no platform auditor, it is O(is_system_auditor) (AWX's auditor, who also reads
+        everything), so that a task written for ansible.platform keeps its meaning; giving both with different values
+        fails the task before anything is written.
+    type: bool
+  associated_authenticators:
+    description:
+      - The authenticators the user logs in through, with the user's id at each (ansible.platform's option), as a
+        dictionary whose keys name the authenticators and whose values hold the keys C(uid) (the user's id there)
+        and, optionally, C(email). An authenticator is named by id or
+        name, each looked up at the gateway's C(/api/gateway/v1/authenticators/) before anything is written.
+      - The user's links become exactly these (the gateway replaces them all; V({}) removes them). They are written
+        as the gateway's user's C(associated_authenticators), only when they differ from what the user shows (a
+        link with an e-mail differs from one without).
+      - A local authenticator's uid is always the username (the gateway keeps it so); another uid given for one is
+        warned about and not sent.
+      - B(Needs a platform gateway); against AWX, which has no authenticators of this kind, the task fails before
+        it writes anything. Not with O(authenticators) or O(authenticator_uid).
+    type: dict
+  authenticators:
+    description:
+      - The authenticators, by id or name, the user logs in through (ansible.platform's option, which it
+        B(deprecates) in favour of O(associated_authenticators)); the links to the others are removed.
+      - Sent as the gateway takes them, as the gateway's user's C(authenticators) with O(authenticator_uid), only
+        when the links the user shows differ (other authenticators, or another uid at one of them). The gateway
+        links one new authenticator at a time this way, with a uid; a task that would link more, or one without
+        O(authenticator_uid), fails before anything is written.
+      - B(Needs a platform gateway); against AWX the task fails before it writes anything.
+    type: list
+    elements: str
+  authenticator_uid:
+    description:
+      - The user's id at the authenticators of O(authenticators) (ansible.platform's option, which it B(deprecates)
+        in favour of O(associated_authenticators)). Alone, it is the uid of the authenticators the user is linked to.
+      - B(Needs a platform gateway); against AWX the task fails before it writes anything.
+    type: str
   state:
     description:
       - V(present) creates or updates the user, V(absent) deletes it.
@@ -135,6 +180,21 @@ EXAMPLES = r'''
       - Engineering
       - Operations
 
+- name: Link her to two authenticators of the platform gateway, with her id at each
+  automation.service.user:
+    username: alice
+    associated_authenticators:
+      Corporate LDAP:
+        uid: alice
+      "3":
+        uid: "123456789"
+        email: alice@example.com
+
+- name: Make her a platform auditor (behind a gateway; on AWX, a system auditor)
+  automation.service.user:
+    username: alice
+    is_platform_auditor: true
+
 - name: Remove her
   automation.service.user:
     username: alice
@@ -156,7 +216,8 @@ written_at:
   description:
     - Where the task wrote (in check mode, would write) behind a platform gateway, in that order - V(gateway) for the
       username, password, names, e-mail, O(is_superuser), the memberships of O(organization) and O(organizations),
-      the creation and the deletion, V(controller) for O(is_system_auditor).
+      the authenticators, O(is_platform_auditor), the creation and the deletion, V(controller) for
+      O(is_system_auditor).
     - An empty list when nothing changed.
   returned: when the service is a platform gateway
   type: list

@@ -47,5 +47,9 @@ class GatewayConfig(AppConfig):
         from refsvc.gateway import signals
 
         signals.connect_descriptions()
+        # The "Platform Auditor" role assignments and the users' is_platform_auditor (refsvc/gateway/auditor.py).
+        from refsvc.gateway import auditor
+
+        auditor.connect()
         if getattr(settings, "GATEWAY_CONTROLLER", None):
             signals.connect()

@@ -31,6 +31,10 @@ class LayoutMiddleware:
             request.svc_controller = True
             return self._controller_response(self.get_response(request))
         request.svc_controller = False
+        if path.startswith(GATEWAY_PATHS):
+            from refsvc.gateway import auditor
+
+            auditor.ensure()     # the gateway's own role definition, made at its first request
         if path == "/api/" or path.startswith(GATEWAY_PATHS) or not path.startswith("/api/"):
             return self.get_response(request)
         # /api/v2/, /api/o/, /api/login/ ...: the controller's, not served at the gateway.

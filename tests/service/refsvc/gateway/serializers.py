@@ -1,7 +1,10 @@
 """The gateway's representations of the users, organizations and teams it shares with the
 controller (the fields the platform's gateway answers with, as ansible.platform's modules and
 django-ansible-base's common serializers read them)."""
+from ansible_base.authentication.models import Authenticator, AuthenticatorUser
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.validators import validate_email
 from rest_framework import serializers
 
 from refsvc.gateway import controller
@@ -107,6 +110,28 @@ class TeamSerializer(_Described):
         return {"organization": {"id": org.pk, "name": org.name, "description": gateway_description(org)}}
 
 
+LOCAL_TYPE = "ansible_base.authentication.authenticator_plugins.local"
+DEPRECATED = "The '%s' field is deprecated; use 'associated_authenticators' to set the uid of each authenticator."
+
+
+def _authenticators(ids):
+    """The authenticators of ``ids`` (a 400 naming the first missing one, as the gateway's choice field)."""
+    found = {}
+    for value in ids:
+        try:
+            found[int(value)] = Authenticator.objects.get(pk=int(value))
+        except (TypeError, ValueError, Authenticator.DoesNotExist):
+            raise serializers.ValidationError({"authenticators": ['"%s" is not a valid choice.' % value]})
+    return found
+
+
+def _uid_taken(user, provider_id, uid):
+    others = AuthenticatorUser.objects.filter(provider__id=provider_id, uid=uid)
+    if user is not None and user.pk is not None:
+        others = others.exclude(user=user)
+    return others.exists()
+
+
 class UserSerializer(_Common):
     kind = "users"
     created = serializers.DateTimeField(source="date_joined", read_only=True)
@@ -114,15 +139,18 @@ class UserSerializer(_Common):
     password = serializers.CharField(write_only=False, required=False, allow_blank=True, default="")
     is_platform_auditor = serializers.BooleanField(required=False, default=False)
     managed = serializers.SerializerMethodField()
-    authenticators = serializers.SerializerMethodField()
-    authenticator_uid = serializers.SerializerMethodField()
+    # The authenticators the user logs in through: django-ansible-base's AuthenticatorUser links (made at a
+    # user's first login through an SSO or LDAP authenticator, or given here by a superuser).
+    authenticators = serializers.ListField(child=serializers.CharField(), required=False)
+    authenticator_uid = serializers.CharField(required=False, allow_blank=True)
+    associated_authenticators = serializers.JSONField(required=False)
 
     class Meta:
         model = get_user_model()
         fields = [
             "id", "url", "related", "summary_fields", "created", "modified", "username", "email", "first_name",
             "last_name", "last_login", "password", "is_superuser", "is_platform_auditor", "managed",
-            "authenticators", "authenticator_uid",
+            "authenticators", "authenticator_uid", "associated_authenticators",
         ]
         read_only_fields = ["last_login"]
 
@@ -132,29 +160,156 @@ class UserSerializer(_Common):
     def get_managed(self, obj):
         return False
 
-    # The authenticators the user logs in through (django-ansible-base's AuthenticatorUser links, made at
-    # a user's first login through an SSO or LDAP authenticator), and the uid the first of them gave; a
-    # local user has none, and its username.
-    def _links(self, obj):
-        return list(obj.authenticator_users.order_by("id").values_list("provider__id", "uid"))
-
-    def get_authenticators(self, obj):
-        return [provider for provider, _uid in self._links(obj)]
-
-    def get_authenticator_uid(self, obj):
-        links = self._links(obj)
-        return links[0][1] if links else obj.username
+    @staticmethod
+    def _links(obj):
+        if obj is None or obj.pk is None:
+            return []
+        return list(obj.authenticator_users.select_related("provider").order_by("id"))
 
     def to_representation(self, obj):
         data = super().to_representation(obj)
         data["password"] = "$encrypted$"
         profile = UserProfile.objects.filter(user=obj).first()
         data["is_platform_auditor"] = bool(profile and profile.is_system_auditor)
+        links = self._links(obj)
+        data["authenticators"] = [link.provider.id for link in links]
+        # the uid of the link the user last logged in through (the real gateway's last_login_from); here the
+        # first; a local user without links: its username
+        data["authenticator_uid"] = links[0].uid if links else obj.username
+        associated = {}
+        for link in links:
+            associated[str(link.provider.id)] = {"uid": link.uid}
+            if link.email:
+                associated[str(link.provider.id)]["email"] = link.email
+        data["associated_authenticators"] = associated
+        warnings = getattr(self, "_warnings", None)
+        if warnings:
+            data["warnings"] = list(warnings)
         return data
+
+    # -- the links, as the gateway's own tests describe them (tests/service/README.md) --
+
+    def _superuser_only(self, field):
+        request = self.context.get("request")
+        if request is not None and not request.user.is_superuser:
+            raise serializers.ValidationError(
+                {field: ["Only superusers can manage %s using this field." % field]})
+
+    def validate_associated_authenticators(self, value):
+        self._superuser_only("associated_authenticators")
+        if not isinstance(value, dict):
+            raise serializers.ValidationError("Expected a dictionary of authenticator ids.")
+        missing = []
+        wanted = {}
+        for key, entry in value.items():
+            try:
+                provider = Authenticator.objects.filter(pk=int(key)).first()
+            except (TypeError, ValueError):
+                provider = None
+            if provider is None:
+                missing.append(str(key))
+                continue
+            if not isinstance(entry, dict) or not entry.get("uid"):
+                raise serializers.ValidationError("A uid is needed for authenticator '%s'." % key)
+            unknown = sorted(set(entry) - {"uid", "email"})
+            if unknown:
+                raise serializers.ValidationError("Unknown key(s) for authenticator '%s': %s. Only 'uid' and 'email' "
+                                                  "are allowed." % (key, ", ".join(unknown)))
+            email = entry.get("email")
+            if email:
+                try:
+                    validate_email(email)
+                except DjangoValidationError:
+                    raise serializers.ValidationError("The email '%s' for authenticator '%s' is not a valid email "
+                                                      "address." % (email, key))
+            if _uid_taken(self.instance, provider.id, entry["uid"]):
+                raise serializers.ValidationError("The uid '%s' of authenticator '%s' is already in use by another "
+                                                  "user." % (entry["uid"], key))
+            wanted[provider.id] = (provider, str(entry["uid"]), email or None)
+        if missing:
+            raise serializers.ValidationError("The following authenticator IDs do not exist: %s" % ", ".join(missing))
+        return wanted
+
+    def validate(self, attrs):
+        attrs = super().validate(attrs)
+        self._warnings = []
+        if "associated_authenticators" in attrs:      # it takes precedence over the deprecated pair
+            attrs.pop("authenticators", None)
+            attrs.pop("authenticator_uid", None)
+            return attrs
+        if "authenticators" not in attrs and "authenticator_uid" not in attrs:
+            return attrs
+        self._superuser_only("authenticators" if "authenticators" in attrs else "authenticator_uid")
+        for field in ("authenticators", "authenticator_uid"):
+            if field in attrs:
+                self._warnings.append(DEPRECATED % field)
+        current = dict((link.provider.id, link) for link in self._links(self.instance))
+        uid = attrs.get("authenticator_uid")
+        if "authenticators" not in attrs:
+            if not uid:
+                raise serializers.ValidationError({"authenticator_uid": ["The authenticator_uid cannot be empty."]})
+            if len(current) > 1:
+                self._warnings.append("The user has multiple authenticators: the uid is set on the authenticator from "
+                                      "'last_login_from'; use associated_authenticators to set each.")
+            return attrs
+        wanted = _authenticators(attrs["authenticators"])
+        new = [pk for pk in wanted if pk not in current]
+        removing = [pk for pk in current if pk not in wanted]
+        if not wanted:
+            if uid:
+                raise serializers.ValidationError(
+                    {"authenticator_uid": ["The authenticator_uid should be empty when removing all authenticators."]})
+        elif len(new) > 1:
+            raise serializers.ValidationError({"authenticators": [
+                "Cannot add multiple new authenticators with one authenticator_uid; use associated_authenticators."]})
+        elif new and not uid:
+            raise serializers.ValidationError(
+                {"authenticator_uid": ["An authenticator_uid must be provided when adding a new authenticator."]})
+        elif uid is not None and not uid or (uid is None and not removing):
+            raise serializers.ValidationError({"authenticator_uid": ["The authenticator_uid cannot be empty."]})
+        for pk in wanted:
+            if uid and _uid_taken(self.instance, pk, uid):
+                errors = {"authenticator_uid": ["The uid '%s' is already in use at authenticator %s." % (uid, pk)]}
+                if pk in new:
+                    errors["authenticators"] = ["Authenticator %s already links uid '%s' to another user." % (pk, uid)]
+                raise serializers.ValidationError(errors)
+        attrs["authenticators"] = wanted
+        return attrs
+
+    def _link(self, user, wanted_links=None, ids=None, uid=None):
+        """Make the user's links: ``wanted_links`` {id: (authenticator, uid, email)} replaces them all; ``ids``
+        {id: authenticator} with ``uid`` (the deprecated pair) keeps the listed ones, their uid set to ``uid`` when
+        given (chosen here), and makes the new one; ``uid`` alone sets the first link's."""
+        links = dict((link.provider.id, link) for link in self._links(user))
+        if wanted_links is None and ids is None:
+            if uid and links:
+                first = self._links(user)[0]
+                first.uid = uid
+                first.save()
+            return
+        if wanted_links is None:
+            wanted_links = dict((pk, (provider, uid or (links[pk].uid if pk in links else None),
+                                      links[pk].email if pk in links else None)) for pk, provider in ids.items())
+        for pk, link in links.items():
+            if pk not in wanted_links:
+                link.delete()
+        for pk, (provider, link_uid, email) in wanted_links.items():
+            if provider.type == LOCAL_TYPE:
+                link_uid = user.username        # a local authenticator's uid is the username
+            link = links.get(pk)
+            if link is None:
+                AuthenticatorUser.objects.create(user=user, provider=provider, uid=link_uid, email=email)
+            elif (link.uid, link.email) != (link_uid, email):
+                link.uid, link.email = link_uid, email
+                link.save()
 
     def _save(self, user, validated):
         password = validated.pop("password", None)
         auditor = validated.pop("is_platform_auditor", None)
+        wanted_links = validated.pop("associated_authenticators", None)
+        ids = validated.pop("authenticators", None)
+        uid = validated.pop("authenticator_uid", None)
+        renamed = user.pk is not None and "username" in validated and validated["username"] != user.username
         for key, value in validated.items():
             setattr(user, key, value)
         if password and password != "$encrypted$":
@@ -163,7 +318,15 @@ class UserSerializer(_Common):
             user.set_unusable_password()
         user.save()
         if auditor is not None:
-            UserProfile.objects.update_or_create(user=user, defaults={"is_system_auditor": auditor})
+            from refsvc.gateway import auditor as platform_auditor
+
+            platform_auditor.set_auditor(user, auditor)
+        if renamed:     # a local authenticator's uid follows the username
+            for link in self._links(user):
+                if link.provider.type == LOCAL_TYPE:
+                    link.uid = user.username
+                    link.save()
+        self._link(user, wanted_links, ids, uid)
         return user
 
     def create(self, validated):

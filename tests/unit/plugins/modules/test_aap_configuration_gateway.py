@@ -21,12 +21,8 @@ with open(DATA) as handle:
 # ansible.platform's modules that the gateway roles call and this collection does not have yet (none now).
 NOT_BUILT = {}
 
-# Options the roles pass that this collection's module of the same name does not take yet.
-NOT_TAKEN = {
-    ('user', 'authenticators'): "the gateway user's authenticator links (the reference gateway shows them "
-                                'read-only); not built yet',
-    ('user', 'authenticator_uid'): 'the uid of those links; not built yet',
-}
+# Options the roles pass that this collection's module of the same name does not take yet (none now).
+NOT_TAKEN = {}
 
 
 def accepted(spec):
