@@ -40,12 +40,13 @@ MATRIX ?=
 # the next of TEST_STEPS starts. Most steps wait on a service or a job part of their time, so
 # three at a time keep two cores busy. The list goes longest first, after real-service (which
 # builds the real AWX when the cache lacks it): the two checks on the real AWX, which wait for that
-# build, then the reference service's runs (the third of the first three, which does not wait).
-# The
-# steps that use the real AWX take turns through tests/realawx/realawx hold: real-checked and
-# awx-suite-real-recorded on the first AWX of the build, gateway-checked and real-gateway-live on its
-# second (REALAWX_INSTANCE=gateway, behind the project's gateway), so that the two layouts' checks run
-# side by side.
+# build, then the reference service's runs (the third of the first three, which does not wait);
+# the live tests of the gateway's AWX as soon as its check is done with it, so that the shortest
+# steps come last and fill the lanes to the end. The steps that use the real AWX take turns
+# through tests/realawx/realawx hold: real-checked and awx-suite-real-recorded on the first AWX of
+# the build, gateway-checked and real-gateway-live on its second (REALAWX_INSTANCE=gateway, behind
+# the project's gateway), so that the two layouts' checks run side by side; real-gateway-live's
+# migration test also holds the first for its last minute.
 # Our integration targets run on the real AWX through the differential check (real-checked:
 # integration-real and diffcheck in one run: each request goes to the real AWX, whose answer the
 # target gets, and to the reference service, whose answer must match), on the reference service
@@ -60,8 +61,8 @@ MATRIX ?=
 # (awx-suite-real-recorded: both are fixed at 24.6.1, so that result cannot change; make
 # awx-suite-real records it again).
 TEST_STEPS := real-service real-checked gateway-checked integration-unchecked awx-suite-reference units \
-    integration-gateway-unchecked matrix-ci pytest docs sanity awx-suite-real-recorded importer lint changelog-lint ee \
-    real-gateway-live
+    integration-gateway-unchecked real-gateway-live matrix-ci pytest docs sanity awx-suite-real-recorded importer lint \
+    changelog-lint ee
 TEST_JOBS ?= 3
 
 .DEFAULT_GOAL := help
