@@ -11,13 +11,11 @@ OIDC_STAMP := $(OIDC_IDP)/node_modules/.npm-ci.stamp
 PYTEST_ARGS ?=
 SANITY_ARGS ?=
 INTEGRATION_ARGS ?=
-AWX_SUITE_ARGS ?=
 BENCH_ARGS ?=
-# The port of the real AWX (make real-service-start); empty: its own default, 18143.
-REAL_SERVICE_PORT ?=
-REALAWX := tests/realawx/realawx
-# svcctl start's arguments for the gateway in front of the real AWX (make real-gateway-start).
-REAL_GATEWAY_ARGS ?=
+# make record: the layout of the service recorded (awx or gateway), and the targets (default: every one
+# its layout replays).
+LAYOUT ?= awx
+RECORD_TARGETS ?=
 
 # Every recipe uses the project's virtualenv first, and finds the collection
 # through the symlink that `collection-path` makes.
@@ -38,35 +36,22 @@ MATRIX ?=
 
 # make test runs its steps TEST_JOBS at a time (tests/ci/run_steps.py): each time one ends,
 # the next of TEST_STEPS starts. Most steps wait on a service or a job part of their time, so
-# three at a time keep two cores busy. The list goes longest first, after real-service (which
-# builds the real AWX when the cache lacks it): the two checks on the real AWX, which wait for that
-# build, then the reference service's runs (the third of the first three, which does not wait);
-# the live tests of the gateway's AWX as soon as its check is done with it, so that the shortest
-# steps come last and fill the lanes to the end. The steps that use the real AWX take turns
-# through tests/realawx/realawx hold: real-checked and awx-suite-real-recorded on the first AWX of
-# the build, gateway-checked and real-gateway-live on its second (REALAWX_INSTANCE=gateway, behind
-# the project's gateway), so that the two layouts' checks run side by side; real-gateway-live's
-# migration test also holds the first for its last minute.
-# Our integration targets run on the real AWX through the differential check (real-checked:
-# integration-real and diffcheck in one run: each request goes to the real AWX, whose answer the
-# target gets, and to the reference service, whose answer must match), on the reference service
-# in the platform gateway's layout through that layout's check (gateway-checked: the real AWX behind
-# the project's gateway, and the reference service's gateway layout), and, those the checks do not
-# send to the reference service (the ones that run jobs, and sso), on the reference service in each
-# layout (integration-unchecked, integration-gateway-unchecked): so every target meets the reference
-# service in both layouts once, without a run repeating what a check already compared
-# (tests/ci/targets.py says which run where; make integration runs them all). awx.awx's own
-# integration targets run with awx.awx and with ours on the reference service
-# (awx-suite-reference), and with ours on the real AWX beside awx.awx's result recorded there
-# (awx-suite-real-recorded: both are fixed at 24.6.1, so that result cannot change; make
-# awx-suite-real records it again).
-TEST_STEPS := real-service real-checked gateway-checked integration-unchecked awx-suite-reference units \
-    integration-gateway-unchecked real-gateway-live matrix-ci pytest docs sanity awx-suite-real-recorded importer lint \
-    changelog-lint ee
+# three at a time keep two cores busy. The list goes longest first, so that the shortest steps
+# come last and fill the lanes to the end.
+# The integration targets a real service can run are replayed against the recorded answers of real
+# services (tests/recorded/: replay in AWX's layout, replay-gateway in the platform gateway's): they
+# run on the reference service through the recording proxy, and every answer it gives is compared
+# with the real service's recorded answer to the same request (tests/diffcheck/recording.py). The
+# others (the ones that run jobs, and sso) run on the reference service in each layout
+# (integration-unchecked, integration-gateway-unchecked): so every target meets the reference
+# service in both layouts once (tests/ci/targets.py says which run where; make integration runs them
+# all).
+TEST_STEPS := replay replay-gateway integration-unchecked units integration-gateway-unchecked matrix-ci pytest \
+    docs sanity importer lint changelog-lint ee
 TEST_JOBS ?= 3
 
 .DEFAULT_GOAL := help
-.PHONY: help venv system-deps idp-packages collection-path demo test $(TEST_STEPS) integration integration-gateway integration-real diffcheck awx-suite awx-suite-reference awx-suite-real awx-suite-real-recorded build clean bench matrix real-service real-service-start real-service-stop real-service-reset real-gateway-start real-gateway-stop
+.PHONY: help venv system-deps idp-packages collection-path demo test $(TEST_STEPS) integration integration-gateway record diffcheck build clean bench matrix
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 20
@@ -124,16 +109,15 @@ units: venv system-deps idp-packages  ## ansible-test units on a copy under .run
 integration: venv system-deps idp-packages  ## ansible-test integration, against a reference service started for the run
 	tests/ci/integration.sh --continue-on-error $(INTEGRATION_ARGS)
 
-integration-unchecked: venv system-deps idp-packages  ## the integration targets the differential check does not send to the reference service (tests/ci/targets.py unchecked: the ones that run jobs, and sso), against a reference service: make test's run in the AWX layout
+integration-unchecked: venv system-deps idp-packages  ## the integration targets that are not replayed (tests/ci/targets.py unchecked: the ones that run jobs, and sso), against a reference service: make test's run in the AWX layout
 	tests/ci/integration.sh --continue-on-error $$(python tests/ci/targets.py unchecked) $(INTEGRATION_ARGS)
 
 # Every target runs on the platform gateway's layout as well, but those tests/integration/gateway.yml
 # leaves out (instance and import: the gateway's layout has no second service). In make test, those
-# that the real AWX can run go through the differential check of that layout (gateway-checked: the
-# real AWX behind the project's gateway, and the reference service's gateway layout), the others on
-# the reference service's gateway layout (integration-gateway-unchecked). Both use the newest
-# ansible-core of the matrix (GATEWAY_CORE): they are that version's integration run too, so the
-# matrix runs only sanity under it (matrix-ci).
+# recorded on a real gateway are replayed (replay-gateway), the others run on the reference service's
+# gateway layout (integration-gateway-unchecked). Both use the newest ansible-core of the matrix
+# (GATEWAY_CORE): they are that version's integration run too, so the matrix runs only sanity under it
+# (matrix-ci).
 GATEWAY_TARGETS ?=
 GATEWAY_CORE ?= $(lastword $(MATRIX_CI))
 GATEWAY_ENV = VENV=$$(tests/ci/matrix.sh --venv $(GATEWAY_CORE)) \
@@ -142,31 +126,20 @@ GATEWAY_ENV = VENV=$$(tests/ci/matrix.sh --venv $(GATEWAY_CORE)) \
 integration-gateway: venv system-deps idp-packages  ## the integration targets (GATEWAY_TARGETS, default all that layout runs: tests/ci/targets.py gateway) against a reference service in the platform gateway's layout (svcctl start --layout gateway), under ansible-core GATEWAY_CORE
 	$(GATEWAY_ENV) tests/ci/integration.sh --continue-on-error $$(python tests/ci/targets.py gateway $(GATEWAY_TARGETS)) $(INTEGRATION_ARGS)
 
-integration-gateway-unchecked: venv system-deps idp-packages  ## the integration targets of the gateway's layout that its differential check does not send to the reference service (tests/ci/targets.py gateway-unchecked), against a reference service in that layout: make test's run there
+integration-gateway-unchecked: venv system-deps idp-packages  ## the integration targets of the gateway's layout that are not replayed (tests/ci/targets.py gateway-unchecked), against a reference service in that layout: make test's run there
 	$(GATEWAY_ENV) tests/ci/integration.sh --continue-on-error $$(python tests/ci/targets.py gateway-unchecked) $(INTEGRATION_ARGS)
 
-gateway-checked: venv system-deps idp-packages real-service  ## the differential check of the gateway's layout: the integration targets (tests/ci/targets.py gateway-checked) through a proxy to the real AWX behind the project's gateway (the install's instance "gateway") and to the reference service's gateway layout, under ansible-core GATEWAY_CORE
-	REALAWX_INSTANCE=gateway DIFFCHECK_VENV=$$(tests/ci/matrix.sh --venv $(GATEWAY_CORE)) tests/diffcheck/run.sh --layout gateway $(GATEWAY_TARGETS)
+replay: venv system-deps idp-packages  ## the integration targets a real AWX answered (tests/ci/targets.py checked), against a reference service through the recording proxy; every answer compared with the recorded one (tests/recorded/awx-*; report in tests/output/replay/report.md)
+	tests/diffcheck/run.sh replay --layout awx
 
-integration-real: venv system-deps idp-packages real-service  ## the integration targets that need no job execution, against the real AWX test bed
-	tests/ci/integration-real.sh $(INTEGRATION_ARGS)
+replay-gateway: venv system-deps idp-packages  ## the same in the platform gateway's layout (tests/recorded/gateway-*, targets gateway-checked), under ansible-core GATEWAY_CORE
+	DIFFCHECK_VENV=$$(tests/ci/matrix.sh --venv $(GATEWAY_CORE)) tests/diffcheck/run.sh replay --layout gateway
 
-real-checked: venv system-deps idp-packages real-service  ## integration-real through the differential check (diffcheck), then the targets diffcheck leaves out (sso) directly: what make test runs on the real AWX
-	tests/ci/real-checked.sh
+record: venv system-deps idp-packages  ## record a real service's answers to the integration targets: make record SERVICE_URL=... SERVICE_USERNAME=... SERVICE_PASSWORD=... [SERVICE_CA_PATH=...] [LAYOUT=awx|gateway] [RECORD_TARGETS=...]; writes tests/recorded/<layout>-<version>/ (the targets create and delete objects there)
+	tests/diffcheck/run.sh record --layout $(LAYOUT) $(RECORD_TARGETS)
 
-diffcheck: venv system-deps real-service  ## the integration-real targets through a proxy that also asks a reference service; compares the answers (tests/output/diffcheck/report.md; DIFFCHECK_ARGS: target names)
-	tests/diffcheck/run.sh $(DIFFCHECK_ARGS)
-
-awx-suite: awx-suite-reference awx-suite-real  ## awx.awx's own integration targets with awx.awx and with ours (prefix rewritten), on both services; a table each
-
-awx-suite-reference: venv collection-path real-service  ## awx.awx's integration targets with awx.awx and with ours on the reference service (AWX_SUITE_ARGS: target names)
-	tests/awx_suite/run.sh reference $(AWX_SUITE_ARGS)
-
-awx-suite-real: venv collection-path real-service  ## awx.awx's integration targets with awx.awx and with ours on the real AWX (AWX_SUITE_ARGS: target names)
-	tests/awx_suite/run.sh real $(AWX_SUITE_ARGS)
-
-awx-suite-real-recorded: venv collection-path real-service  ## awx.awx's integration targets with ours on the real AWX, beside awx.awx's result recorded there (tests/awx_suite/targets.yml)
-	tests/awx_suite/run.sh real --awx-recorded $(AWX_SUITE_ARGS)
+diffcheck: venv system-deps idp-packages  ## a live comparison: the integration targets against the service SERVICE_URL, SERVICE_USERNAME, SERVICE_PASSWORD [SERVICE_CA_PATH] describe, each request sent to a reference service too (LAYOUT, RECORD_TARGETS as for record; report in tests/output/diffcheck/)
+	tests/diffcheck/run.sh diff --layout $(LAYOUT) $(RECORD_TARGETS)
 
 lint: venv collection-path  ## ansible-lint (production profile)
 	ansible-lint
@@ -193,32 +166,11 @@ matrix: venv system-deps idp-packages  ## sanity + integration under every suppo
 matrix-ci: venv system-deps idp-packages  ## the matrix's oldest and newest ansible-core (MATRIX_CI), as CI runs it (the newest one's integration run is integration-gateway's)
 	MATRIX_AWX_SUITE_COVERS=1 MATRIX_STEPS_$(subst .,_,$(GATEWAY_CORE))=sanity tests/ci/matrix.sh $(MATRIX_CI)
 
-real-service: venv  ## build a real AWX 24.6.1 from source into a cache outside the clone (as root; about 13 min the first time, seconds after)
-	@$(REALAWX) build
-
-real-service-start: real-service  ## start the real AWX (https://127.0.0.1:18143, or REAL_SERVICE_PORT); prints SERVICE_* export lines
-	@$(REALAWX) start $(if $(REAL_SERVICE_PORT),--port $(REAL_SERVICE_PORT))
-
-real-service-stop:  ## stop the real AWX
-	@$(REALAWX) stop
-
-real-service-reset:  ## put the real AWX's freshly provisioned database back (about 15 s)
-	@$(REALAWX) reset
-
-real-gateway-start: real-service  ## start the real AWX behind a platform gateway (the reference gateway on https://127.0.0.1:18144, or REAL_GATEWAY_PORT, forwarding /api/controller/ with a signed X-DAB-JW-TOKEN; REAL_GATEWAY_ARGS: svcctl start's, such as --with-idp); prints the gateway's SERVICE_* export lines
-	@tests/realawx/gateway start $(REAL_GATEWAY_ARGS)
-
-real-gateway-live: venv system-deps collection-path real-service  ## the live tests of the real AWX behind the gateway (tests/live/test_real_gateway.py), holding the real AWX
-	REALAWX_INSTANCE=gateway tests/realawx/realawx hold python -m pytest -p no:cacheprovider tests/live/test_real_gateway.py
-
-real-gateway-stop:  ## stop the gateway and the real AWX behind it; puts the real AWX's usual settings and provisioned database back
-	@tests/realawx/gateway stop
-
 build: venv  ## build the collection artifact (automation-service-<version>.tar.gz)
 	ansible-galaxy collection build --force .
 
-clean:  ## stop services started under .run, remove .run, test output, caches, built artifacts (keeps .venv and the real AWX)
-	@for d in $(RUN)/demo $(RUN)/integration-service $(RUN)/integration-service-second $(RUN)/diffcheck/service $(RUN)/diffcheck-gateway/service $(RUN)/diffcheck-gateway/real-gateway $(RUN)/service $(RUN)/matrix/service-*; do \
+clean:  ## stop services started under .run, remove .run, test output, caches, built artifacts (keeps .venv)
+	@for d in $(RUN)/demo $(RUN)/integration-service $(RUN)/integration-service-second $(RUN)/replay/service $(RUN)/replay-gateway/service $(RUN)/diff/service $(RUN)/diff-gateway/service $(RUN)/service $(RUN)/matrix/service-*; do \
 	    if [ -d "$$d" ] && [ -e tests/service/svcctl ]; then tests/ci/svcctl.sh stop --dir "$$d" || true; fi; \
 	done
 	rm -rf $(RUN) tests/output .pytest_cache changelogs/.plugin-cache.yaml automation-service-*.tar.gz docs/_build

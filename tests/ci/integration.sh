@@ -25,6 +25,8 @@
 # (svcctl start --layout gateway: the gateway's API at /api/gateway/v1/, the controller's
 # at /api/controller/v2/) and no second service (the import and instance targets are not run
 # there); the targets are given the gateway's URL only, and the collection finds the layout.
+# INTEGRATION_TARGET_FILE: a file that names the target ansible-test runs, written as each starts
+# (the recording proxy reads it: tests/diffcheck/run.sh).
 # Results are copied back to tests/output/integration/ (TEST_OUTPUT).
 set -euo pipefail
 
@@ -108,7 +110,14 @@ PY
 echo "integration: service at $SERVICE_URL" >&2
 
 status=0
-(cd "$tree" && ansible-test integration --python "$python" --local --color no "$@") || status=$?
+if [ -n "${INTEGRATION_TARGET_FILE:-}" ]; then
+    # The recording proxy names each exchange's target from this file (tests/diffcheck/recording.py mark).
+    rm -f "$INTEGRATION_TARGET_FILE"
+    (cd "$tree" && ansible-test integration --python "$python" --local --color no "$@" 2>&1) |
+        python "$root/tests/diffcheck/recording.py" mark "$INTEGRATION_TARGET_FILE" || status=$?
+else
+    (cd "$tree" && ansible-test integration --python "$python" --local --color no "$@") || status=$?
+fi
 
 output=${TEST_OUTPUT:-$root/tests/output/integration}
 rm -rf "$output"

@@ -3,26 +3,25 @@
     python tests/ci/targets.py SET [--why PREFIX] [NAME...]
 
 SET is one of
-  real       the targets the real AWX test bed runs (all but tests/integration/real-service.yml's left_out)
-  checked    those of them that go through the differential check (all but tests/diffcheck/known.yml's
-             left_out too): their requests reach the real AWX and the reference service alike
-  direct     the targets the real AWX runs, but not through the check (real, not checked)
-  unchecked  the targets whose requests never reach the reference service through the check (all but
-             checked): what the reference service must run itself, in the AWX layout, so that every
-             target meets the reference service there (make test's integration-unchecked)
+  checked    the targets recorded on a real service and replayed against the reference service (make record,
+             make test's replay): all but those a real service without job execution cannot run
+             (tests/integration/real-service.yml's left_out) and those the recording proxy cannot stand
+             between (tests/diffcheck/known.yml's left_out)
+  unchecked  the others (all but checked): what the reference service runs without a recording, in the
+             AWX layout, so that every target meets the reference service there (make test's
+             integration-unchecked)
   gateway    the targets the platform gateway's layout runs (all but tests/integration/gateway.yml's
              left_out; make integration-gateway)
   gateway-checked
-             in the platform gateway's layout (all but tests/integration/gateway.yml's left_out), those
-             that go through that layout's differential check: the real AWX behind the gateway, and
-             the reference service's gateway layout (checked, less the gateway's left_out)
+             in the platform gateway's layout, those recorded and replayed there (checked, less the
+             gateway's left_out)
   gateway-unchecked
              in the gateway's layout, the others: what the reference service's gateway layout runs
-             itself (make test's integration-gateway)
+             without a recording (make test's integration-gateway-unchecked)
 
 Prints the names, one a line, sorted. Without NAME, every target but the setup_* ones; with NAME...,
 those of them in SET (a name that is no target fails). With --why, every NAME left out is said on
-standard error with the reason, after PREFIX (``diffcheck: sso left out: ...``). Fails when a
+standard error with the reason, after PREFIX (``replay: sso left out: ...``). Fails when a
 left_out names no target.
 """
 import argparse
@@ -58,8 +57,6 @@ def reasons_for(which_set):
     """The targets outside ``which_set``, each with why."""
     real, diffcheck = left_out('real'), left_out('diffcheck')
     names = all_targets()
-    if which_set == 'real':
-        return dict(real)
     if which_set == 'checked':
         return dict(diffcheck, **real)
     gateway = left_out('gateway')
@@ -68,17 +65,12 @@ def reasons_for(which_set):
     if which_set == 'gateway-checked':
         return {**diffcheck, **real, **gateway}
     if which_set == 'gateway-unchecked':
-        outside = {name: 'it reaches the reference service through the differential check of the gateway layout'
+        outside = {name: 'it is replayed against the recording of the gateway layout'
                    for name in names if name not in real and name not in diffcheck}
         outside.update(gateway)
         return outside
-    if which_set == 'direct':
-        outside = {name: 'it goes through the differential check' for name in names
-                   if name not in real and name not in diffcheck}
-        outside.update(real)
-        return outside
     # unchecked
-    return {name: 'it reaches the reference service through the differential check' for name in names
+    return {name: 'it is replayed against the recording' for name in names
             if name not in real and name not in diffcheck}
 
 
@@ -100,7 +92,7 @@ def select(which_set, wanted=(), why=None):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    parser.add_argument('set', choices=('real', 'checked', 'direct', 'unchecked', 'gateway', 'gateway-checked', 'gateway-unchecked'))
+    parser.add_argument('set', choices=('checked', 'unchecked', 'gateway', 'gateway-checked', 'gateway-unchecked'))
     parser.add_argument('--why', metavar='PREFIX')
     parser.add_argument('names', nargs='*')
     args = parser.parse_intermixed_args(argv)

@@ -1,15 +1,22 @@
 #!/usr/bin/env python3
-"""A tee proxy for the differential check: one client, two services.
+"""The recording proxy: one client, one service, or two.
 
-    proxy.py --primary URL --secondary URL --record FILE [--port N] [--dir DIR]
-             [--primary-ca FILE] [--secondary-ca FILE]
+    proxy.py --primary URL [--secondary URL] --record FILE [--port N] [--dir DIR]
+             [--primary-ca FILE] [--secondary-ca FILE] [--target-file FILE]
 
 The client (the collection's modules) talks to this proxy over HTTPS on
 loopback (its own CA, written to DIR/ca.pem). Every request goes to the
-primary service (the real AWX), whose answer goes back to the client, and the
-same request to the secondary (the reference service), whose answer is only
-recorded. Each exchange is one JSON line in FILE (see ``record``); compare.py
-reads them.
+primary service, whose answer goes back to the client, and is recorded: one
+JSON line in FILE for each exchange. With --target-file, each exchange also
+names the integration target that sent it: the file's content when the request
+came (recording.py mark writes it as ansible-test starts each target).
+
+Without --secondary that is all: ``make record`` records a real service's
+answers this way, and ``make test`` the reference service's, which
+recording.py then compares with the recording (tests/recorded/). With
+--secondary, the same request also goes to a second service, whose answer is
+only recorded beside the first: a live comparison of two services
+(``run.sh diff``), which compare.py reads.
 
 The two services number their objects differently, so the proxy translates:
 
@@ -29,7 +36,7 @@ The two services number their objects differently, so the proxy translates:
   primary's cookie values the client sends, and the CSRF token the client sends
   is replaced by the secondary's.
 
-Both services must have the same administrator (name and password): the
+In a live comparison, both services must have the same administrator (name and password): the
 client's Basic credentials and login forms go to both unchanged. A request whose
 path names an object the secondary has no counterpart of is not sent there
 (recorded as skipped, with the reason). Nothing secret is recorded: no request
@@ -422,8 +429,10 @@ def answer_record(response: requests.Response, base: str) -> dict:
 class Tee:
     """Sends each request to both services, translates, records."""
 
-    def __init__(self, primary: str, secondary: str, record: Path, primary_ca=None, secondary_ca=None):
-        self.primary, self.secondary = primary.rstrip('/'), secondary.rstrip('/')
+    def __init__(self, primary: str, secondary: str | None, record: Path, primary_ca=None, secondary_ca=None,
+                 target_file: Path | None = None):
+        self.primary, self.secondary = primary.rstrip('/'), (secondary or '').rstrip('/')
+        self.target_file = target_file
         self.primary_http = requests.Session()
         self.primary_http.verify = primary_ca or False
         self.secondary_http = requests.Session()
@@ -461,6 +470,8 @@ class Tee:
                  'headers': {k.lower(): v for k, v in headers.items()
                              if k.lower() not in UNRECORDED_HEADERS and k.lower() not in HOP_BY_HOP},
                  'auth': auth_kind(headers)}
+        if self.target_file is not None:
+            entry['target'] = current_target(self.target_file)
         self.ids.space = space_of(split.path)
         primary_headers = self._upstream_headers(headers, self.primary)
         try:
@@ -471,6 +482,9 @@ class Tee:
             self._write(entry)
             return 502, [('Content-Type', 'text/plain')], b'primary unreachable\n'
         entry['primary'] = answer_record(first, self.primary)
+        if not self.secondary:
+            self._write(entry)
+            return first.status_code, self._client_headers(first), first.content
         second = self._secondary(method, split, headers, body, entry, first)
         if second is not None:
             entry['secondary'] = answer_record(second, self.secondary)
@@ -543,6 +557,14 @@ class Tee:
         self.record.flush()
 
 
+def current_target(path: Path) -> str:
+    """The integration target running now, as the file says ('' before the first)."""
+    try:
+        return path.read_text(encoding='utf-8').strip()
+    except FileNotFoundError:
+        return ''
+
+
 def auth_kind(headers: dict) -> str:
     for name, value in headers.items():
         if name.lower() == 'authorization':
@@ -579,13 +601,14 @@ def make_handler(tee: Tee):
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n', maxsplit=1)[0])
-    parser.add_argument('--primary', required=True, help='the service whose answers the client gets (the real AWX)')
-    parser.add_argument('--secondary', required=True, help='the service compared with it (the reference service)')
+    parser.add_argument('--primary', required=True, help='the service whose answers the client gets and that is recorded')
+    parser.add_argument('--secondary', help='a service compared with it live: each request goes there too')
     parser.add_argument('--primary-ca', help='CA file of the primary (default: not verified)')
     parser.add_argument('--secondary-ca', help='CA file of the secondary (default: not verified)')
     parser.add_argument('--record', required=True, type=Path, help='JSON lines file the exchanges are appended to')
     parser.add_argument('--dir', type=Path, required=True, help='where the proxy keeps its CA and certificate')
     parser.add_argument('--port', type=int, default=0)
+    parser.add_argument('--target-file', type=Path, help='a file naming the integration target running now')
     args = parser.parse_args(argv)
 
     args.dir.mkdir(parents=True, exist_ok=True)
@@ -595,7 +618,7 @@ def main(argv=None) -> int:
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     cert.configure_cert(context)
 
-    tee = Tee(args.primary, args.secondary, args.record, args.primary_ca, args.secondary_ca)
+    tee = Tee(args.primary, args.secondary, args.record, args.primary_ca, args.secondary_ca, args.target_file)
     server = ThreadingHTTPServer(('127.0.0.1', args.port), make_handler(tee))
     server.daemon_threads = True
     server.socket = context.wrap_socket(server.socket, server_side=True)
