@@ -87,13 +87,7 @@ def main(argv=None):
     parser.add_argument("--scale-only", action="store_true",
                         help="measure the configuration at scale alone (--runs unchanged runs) and rewrite only its "
                              "section of RESULTS.md")
-    parser.add_argument("--real", action="store_true",
-                        help="measure the configuration at scale against the real AWX (tests/realawx, built if it is "
-                             "not; its database is reset) instead of the reference service, and rewrite only its "
-                             "section of RESULTS.md")
     args = parser.parse_args(argv)
-    if args.real:
-        args.scale_only = True
     layouts = [name.strip() for name in args.layouts.split(",") if name.strip()]
     unknown = [name for name in layouts if name not in LAYOUTS]
     if unknown or "awx" not in layouts:
@@ -109,7 +103,7 @@ def main(argv=None):
         report.pattern_report(extras, args_, started_, elapsed, load)
         return 0
     if args.report_only and args.scale_only:
-        with open(WORK / ("at-scale-real.pickle" if args.real else "at-scale.pickle"), "rb") as fh:
+        with open(WORK / "at-scale.pickle", "rb") as fh:
             report.scale_report(*pickle.load(fh))
         return 0
     if args.report_only:

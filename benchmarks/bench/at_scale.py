@@ -32,9 +32,10 @@ SCALE_SERVER_MIN = 10.0           # and the service's own time per object at lea
 
 KINDS = (("hosts", "Hosts"), ("job templates", "Job templates"), ("credentials", "Credentials"), ("teams", "Teams"))
 
-# The section's markers in RESULTS.md: on the reference service, and on the real AWX (--real).
-MARKERS = {False: ("<!-- at-scale:start -->", "<!-- at-scale:end -->"),
-           True: ("<!-- at-scale-real:start -->", "<!-- at-scale-real:end -->")}
+# The section's markers in RESULTS.md.
+MARKERS = ("<!-- at-scale:start -->", "<!-- at-scale:end -->")
+# A past measurement at scale against a real AWX 24.6.1, kept in RESULTS.md as it was: no run measures it again.
+PAST_REAL_MARKERS = ("<!-- at-scale-real:start -->", "<!-- at-scale-real:end -->")
 
 
 class ScaleRun:
@@ -77,11 +78,11 @@ def counts_of(hosts, others):
     return {"hosts": hosts, "job templates": others, "credentials": others, "teams": others}
 
 
-def measure_at_scale(service, token_config, awx_config, runs, real=False):
+def measure_at_scale(service, token_config, awx_config, runs):
     """Ours creates the configuration and re-applies it unchanged (plain loops, then the async pattern over part
     of it), awx.awx a configuration of its own, smaller; every run is checked: the create changes every object,
     a re-apply none."""
-    out = {"runs": runs, "labels": {}, "create": {}, "unchanged": {}, "counts": {}, "real": real}
+    out = {"runs": runs, "labels": {}, "create": {}, "unchanged": {}, "counts": {}}
     from .runner import pattern_setup  # the runner imports this module
     organization = service.api("GET", "/api/v2/organizations/?name=Default")["results"][0]["id"]
     project = pattern_setup(service, organization)
@@ -179,15 +180,29 @@ def targets(extras):
 
 
 def markers(extras):
-    return MARKERS[bool((extras.get("at_scale") or {}).get("real"))]
+    return MARKERS
+
+
+def past_real_lines(results):
+    """The kept section of a past measurement against a real AWX, markers included, from the RESULTS.md at
+    ``results`` (a Path); [] when it has none."""
+    try:
+        text = results.read_text()
+    except FileNotFoundError:
+        return []
+    start, end = PAST_REAL_MARKERS
+    first = text.find(start)
+    last = text.find(end, first)
+    if first < 0 or last < 0:
+        return []
+    return text[first:last + len(end)].split("\n")
 
 
 def lines(extras, markdown_table):
     """The section of RESULTS.md, between its markers."""
     scale = extras.get("at_scale")
     start, end = markers(extras)
-    real = bool((scale or {}).get("real"))
-    out = [start, "## Configuration at scale" + (", on the real AWX" if real else ""), ""]
+    out = [start, "## Configuration at scale", ""]
     if not scale:
         return out + ["Not in this run.", "", end]
     add = out.append
@@ -199,12 +214,9 @@ def lines(extras, markdown_table):
         "each other kind (its cost per object is the same whatever their number: a module started and its requests "
         "for every object). Requests and the service's own time come from the service's request log (each request's "
         "duration, as the service measured it); the client's time per object from the start of the play's first "
-        "task to the result of its last.%s"
+        "task to the result of its last."
         % (SCALE_HOSTS, SCALE_OTHERS, scale["runs"], SCALE_ASYNC_HOSTS, SCALE_ASYNC_OTHERS, SCALE_AWX_HOSTS,
-           SCALE_AWX_OTHERS,
-           " Against the real AWX 24.6.1 of `tests/realawx` (its database reset first; nginx's access log gives each "
-           "request's time, `request_time`), with no job run: only the service's time per request differs from the "
-           "reference service's." if real else ""))
+           SCALE_AWX_OTHERS))
     add("")
     rows = [["configuration", "run", "objects", "ms per object (client)", "requests per object",
              "service's ms per object", "host requests", "async_status ms per object", "answers 5xx"]]

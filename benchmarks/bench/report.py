@@ -612,6 +612,10 @@ def write_results(configs, extras, rt, info, args, started, elapsed, notes):
     add("")
     lines.extend(at_scale.lines(extras, markdown_table))
     add("")
+    past = at_scale.past_real_lines(HERE / "RESULTS.md")
+    if past:
+        lines.extend(past)
+        add("")
     add("## " + TARGET_GROUPS[2][1])
     add("")
     target_table("other")
@@ -859,7 +863,7 @@ def scale_report(extras, args, started, elapsed, load):
     lines.insert(2, "")
     lines.insert(3, "Measured on %s UTC by `%s %s --runs %d` (%.0f s), apart from the rest of this page; "
                     "load average at the end: %s." % (started.strftime("%Y-%m-%d %H:%M"), ENTRY,
-                                                      "--real" if args.real else "--scale-only", args.runs, elapsed, load))
+                                                      "--scale-only", args.runs, elapsed, load))
     text = "\n".join(lines[1:-1]) + "\n"
     results = HERE / "RESULTS.md"
     start, end = at_scale.markers(extras)

@@ -555,11 +555,7 @@ def run(args, layouts):
     our_collections, info["code"] = snapshot_collection()
     awx_collections = ensure_awx_collection()
     ensure_awx_venv()
-    if args.real:
-        from .real import RealService  # the module imports this one
-        service = RealService().start()
-    else:
-        service = Service(SERVICE_DIR).start(with_idp=sso_wanted())
+    service = Service(SERVICE_DIR).start(with_idp=sso_wanted())
     gateway = None
     notes = list(args.note)
     try:
@@ -680,10 +676,10 @@ def pattern_only(service, configs, args, started, t0):
 def scale_only(service, configs, args, started, t0):
     """The configuration at scale alone (the report rewrites its section of RESULTS.md, the rest kept)."""
     by = {c.key: c for c in configs}
-    extras = {"at_scale": measure_at_scale(service, by["token"], by.get("awx-token"), args.runs, real=args.real)}
+    extras = {"at_scale": measure_at_scale(service, by["token"], by.get("awx-token"), args.runs)}
     for c in configs:
         c.env = None
     data = (extras, args, started, time.time() - t0, "%.2f %.2f %.2f" % os.getloadavg())
-    with open(WORK / ("at-scale-real.pickle" if args.real else "at-scale.pickle"), "wb") as fh:
+    with open(WORK / "at-scale.pickle", "wb") as fh:
         pickle.dump(data, fh)
     return data

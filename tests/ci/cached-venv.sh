@@ -4,7 +4,7 @@
 #   venv=$(tests/ci/cached-venv.sh NAME PYTHON REQUIREMENTS...)
 #
 # REQUIREMENTS are pip arguments: a requirements file (-r FILE) or requirement specifiers.
-# The virtualenv lives under the cache root that the real AWX test bed uses too
+# The virtualenv lives under the machine's cache root
 # (AUTOMATION_SERVICE_CACHE, default ${XDG_CACHE_HOME:-$HOME/.cache}/automation-service),
 # in venvs/NAME-KEY, where KEY is a digest of the interpreter's version and of the
 # requirements' text (the contents of a -r file, not its name): so every clone and every

@@ -25,11 +25,6 @@
 # facts, lookups, the inventory plugin and its cache, templating of returned
 # data, failed results). The other targets test the service's API through the
 # same code, and run once, under the development ansible-core (make integration).
-# MATRIX_AWX_SUITE_COVERS=1 (make matrix-ci, as make test runs it) leaves out,
-# under the ansible-core that awx.awx's own suite runs under (tests/awx_suite:
-# 2.16), the targets whose modules and plugins that suite runs with this
-# collection in the same run (AWX_SUITE_COVERED below): they pass there or make
-# test fails.
 # make test runs the integration targets under the newest version of MATRIX_CI in the platform
 # gateway's layout instead (make integration-gateway, with this script's --venv), and this
 # script runs only sanity under it (MATRIX_STEPS_2_21=sanity).
@@ -38,12 +33,6 @@ set -euo pipefail
 
 targets=${MATRIX_TARGETS:-async_controller awx_compat awx_compat_jobs inventory_plugin lookup_api schedule_rrule settings credential job_template workflow_job_template token}
 [ "$targets" != all ] || targets=
-# The targets of this collection whose modules and plugins awx.awx's suite runs (lookup_api_plugin,
-# lookup_rruleset and schedule_rrule, settings, credential, job_template, workflow_job_template, token;
-# awx_compat and awx_compat_jobs are awx.awx playbooks with the prefix changed, which is what that
-# suite runs with this collection, 47 targets of them), and the ansible-core it runs them under.
-AWX_SUITE_COVERED='lookup_api schedule_rrule settings credential job_template workflow_job_template token awx_compat awx_compat_jobs'
-AWX_SUITE_CORE=2.16
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
@@ -120,14 +109,6 @@ for version in "${versions[@]}"; do
         args=()
         if [ "$step" = integration ]; then
             read -r -a args <<<"$targets"
-            if [ -n "${MATRIX_AWX_SUITE_COVERS:-}" ] && [ "$version" = "$AWX_SUITE_CORE" ] && [ ${#args[@]} -gt 0 ]; then
-                kept=()
-                for target in "${args[@]}"; do
-                    case " $AWX_SUITE_COVERED " in *" $target "*) ;; *) kept+=("$target") ;; esac
-                done
-                echo "matrix $version: left out, run by awx.awx's suite under $version: $AWX_SUITE_COVERED"
-                args=("${kept[@]}")
-            fi
         fi
         sanity_python=${MATRIX_SANITY_PYTHON:-$pyver}
         [ "$sanity_python" != all ] || sanity_python=

@@ -4,17 +4,16 @@
 #
 #   tests/ci/newcomer.sh [--keep] [--ref REF]
 #
-# Makes a fresh clone of REF (default HEAD) of this repository beside this checkout
-# (so that the folders a machine keeps beside its checkouts, the real AWX's source
-# archives and the sample repositories' bundles, are beside it too), with a cache of
-# its own (AUTOMATION_SERVICE_CACHE: a new, empty folder, so the virtualenvs and the
-# real AWX are built again), GitHub blocked (REALAWX_GIT_URL, SAMPLE_REPOS_GIT_URL, and
-# a git configuration of its own whose url.insteadOf sends https://github.com/ to a
+# Makes a fresh clone of REF (default HEAD) of this repository in a new temporary
+# folder, with nothing beside it (no folder of copies a machine may keep beside its
+# checkouts), with a cache of its own (AUTOMATION_SERVICE_CACHE: a new, empty folder,
+# so the virtualenvs are built again), GitHub blocked (SAMPLE_REPOS_GIT_URL, and a
+# git configuration of its own whose url.insteadOf sends https://github.com/ to a
 # port that refuses), and runs `CI=true .ci/run` there. The summary table of
 # `make test` gives each step's time; the log goes to tests/output/newcomer.log here.
 #
-# The clone and its cache are removed at the end (the real AWX built there is stopped
-# first), unless --keep. Exit status: .ci/run's.
+# The clone and its cache are removed at the end, unless --keep. Exit status:
+# .ci/run's.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -29,8 +28,10 @@ while [ $# -gt 0 ]; do
 done
 
 refused=https://127.0.0.1:9
-clone=$(mktemp -d "$(dirname "$root")/newcomer.XXXXXX")
-# short: the real AWX's PostgreSQL socket lives under it (at most 107 bytes)
+# the clone alone in a folder of its own: nothing beside it that .ci/run could take
+base=$(mktemp -d /tmp/newcomer.XXXXXX)
+clone=$base/clone
+# a new, empty cache
 cache=$(mktemp -d /tmp/asc.XXXXXX)
 home=$(mktemp -d /tmp/newcomer-home.XXXXXX)
 log=$root/tests/output/newcomer.log
@@ -38,8 +39,7 @@ mkdir -p "$(dirname "$log")"
 
 cleanup() {
     [ "$keep" = 1 ] && { echo "newcomer: kept $clone (cache $cache)" >&2; return 0; }
-    AUTOMATION_SERVICE_CACHE=$cache "$clone/tests/realawx/realawx" stop >/dev/null 2>&1 || true
-    rm -rf "$clone" "$cache" "$home"
+    rm -rf "$base" "$cache" "$home"
 }
 trap cleanup EXIT
 
@@ -53,9 +53,9 @@ status=0
 (
     cd "$clone"
     # Only what a new machine has: no cache, no virtualenv of the caller, no GitHub.
-    env -u VIRTUAL_ENV -u AWX_SOURCES -u AWX_SAMPLE_REPOS -u ANSIBLE_COLLECTIONS_PATH \
+    env -u VIRTUAL_ENV -u AWX_SAMPLE_REPOS -u ANSIBLE_COLLECTIONS_PATH \
         CI=true AUTOMATION_SERVICE_CACHE="$cache" XDG_CACHE_HOME="$home/.cache" \
-        GIT_CONFIG_GLOBAL="$home/gitconfig" REALAWX_GIT_URL="$refused" SAMPLE_REPOS_GIT_URL="$refused" \
+        GIT_CONFIG_GLOBAL="$home/gitconfig" SAMPLE_REPOS_GIT_URL="$refused" \
         bash .ci/run
 ) 2>&1 | tee -a "$log" || status=$?
 echo "newcomer: .ci/run exited $status after $(( $(date +%s) - start )) s" | tee -a "$log"

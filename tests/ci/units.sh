@@ -32,14 +32,11 @@ flock 9
 tree=$(python "$root/tests/ci/mktree.py" --root "$root" --dest "$work")
 
 # The tests: tracked or new (not ignored) files, as mktree.py lists them; tests/live
-# goes to tests/unit/live. The live tests of the real AWX behind the gateway are not
-# among them: they hold the real AWX and restart it with the gateway's settings, so
-# they run in a step of their own that takes turns with the real AWX's other users
-# (make real-gateway-live).
+# goes to tests/unit/live.
 (cd "$root" && git ls-files -z --cached --others --exclude-standard -- tests/unit tests/live tests/conftest.py) |
     while IFS= read -r -d '' rel; do
         [ -f "$root/$rel" ] || continue
-        case $rel in */__pycache__/*|*.pyc|tests/live/test_real_gateway*.py) continue ;; esac
+        case $rel in */__pycache__/*|*.pyc) continue ;; esac
         dest=$rel
         case $rel in tests/live/*) dest=tests/unit/live/${rel#tests/live/} ;; esac
         mkdir -p "$tree/$(dirname "$dest")"

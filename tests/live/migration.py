@@ -1,8 +1,6 @@
 """Moving an AWX into the platform, as a user does it: objects made in an AWX-layout service, then one play
 that exports them from it and imports them into a service in the platform gateway's layout (in check mode
-with a diff first, then for real, then again). Shared by the test against the reference services
-(test_migration.py) and the one from the real AWX into the real controller behind the gateway
-(test_real_gateway.py)."""
+with a diff first, then for real, then again), between two reference services (test_migration.py)."""
 
 import json
 import os
