@@ -135,11 +135,13 @@ replay: venv system-deps idp-packages  ## the integration targets a real AWX ans
 replay-gateway: venv system-deps idp-packages  ## the same in the platform gateway's layout (tests/recorded/gateway-*, targets gateway-checked), under ansible-core GATEWAY_CORE
 	DIFFCHECK_VENV=$$(tests/ci/matrix.sh --venv $(GATEWAY_CORE)) tests/diffcheck/run.sh replay --layout gateway
 
+# The targets run under the ansible-core their layout's replay runs them with.
+LAYOUT_VENV = $(if $(filter gateway,$(LAYOUT)),$$(tests/ci/matrix.sh --venv $(GATEWAY_CORE)),$(VENV))
 record: venv system-deps idp-packages  ## record a real service's answers to the integration targets: make record SERVICE_URL=... SERVICE_USERNAME=... SERVICE_PASSWORD=... [SERVICE_CA_PATH=...] [LAYOUT=awx|gateway] [RECORD_TARGETS=...]; writes tests/recorded/<layout>-<version>/ (the targets create and delete objects there)
-	tests/diffcheck/run.sh record --layout $(LAYOUT) $(RECORD_TARGETS)
+	DIFFCHECK_VENV=$(LAYOUT_VENV) tests/diffcheck/run.sh record --layout $(LAYOUT) $(RECORD_TARGETS)
 
 diffcheck: venv system-deps idp-packages  ## a live comparison: the integration targets against the service SERVICE_URL, SERVICE_USERNAME, SERVICE_PASSWORD [SERVICE_CA_PATH] describe, each request sent to a reference service too (LAYOUT, RECORD_TARGETS as for record; report in tests/output/diffcheck/)
-	tests/diffcheck/run.sh diff --layout $(LAYOUT) $(RECORD_TARGETS)
+	DIFFCHECK_VENV=$(LAYOUT_VENV) tests/diffcheck/run.sh diff --layout $(LAYOUT) $(RECORD_TARGETS)
 
 lint: venv collection-path  ## ansible-lint (production profile)
 	ansible-lint
