@@ -20,8 +20,8 @@ possible, to tests/output/steps.txt.
 A step's processor time counts every process it started, services included, that
 ended before the step did: on Linux each step runs under a child subreaper
 (``run_steps.py --account FILE -- CMD``), which takes in the processes orphaned
-under it. A process still running when its step ends (the real AWX that
-real-service starts) is not counted.
+under it. A process still running when its step ends (a service a step leaves running) is not
+counted.
 """
 
 from __future__ import annotations
