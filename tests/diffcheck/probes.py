@@ -3,10 +3,11 @@
 
     probes.py --url URL --ca FILE --username NAME --password-env VAR [--prefix P]
 
-Sent through the differential check's proxy (run.sh does), so that the real
-AWX's and the reference service's answers to them are compared with the rest;
+Sent through the recording proxy after the integration targets (run.sh does, in
+AWX's layout, as the target "probes"), so that a real service's answers to them
+are recorded, and the reference service's compared with those, with the rest;
 each probe also prints the status and the start of the answer the client got
-(the real AWX's) with the fact it is about. The facts are those the reference
+with the fact it is about. The facts are those the reference
 service's README lists as observed (copy, launch, config, bulk, schedules,
 inventory script, unified job ids, ad hoc commands, applications). The probes
 make their own objects (named with the prefix) and delete them at the end; a
