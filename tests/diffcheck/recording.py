@@ -11,8 +11,8 @@ normalized exchange a line, and DIR/recording.json (layout, the service's versio
 and their exchange counts). Normalized means: only what the comparison reads is kept (the status, the
 headers of compare.HEADERS, the names of the cookies set, the JSON body or the start of a text one), and
 in it the values that change from one run to the next or must not be kept are made alike: object ids
-(in paths, urls and id fields), dates, UUIDs, versions, and long random strings (tokens, session ids,
-CSRF tokens); proxy.py has already left out request bodies, credentials, cookies and secret fields.
+(in paths, urls and id fields), dates, UUIDs, versions, long random strings (tokens, session ids,
+CSRF tokens) and the file system paths of the machine the service ran on; proxy.py has already left out request bodies, credentials, cookies and secret fields.
 
 ``replay`` reads what proxy.py recorded of the reference service running the same targets and pairs each
 exchange with the recorded one of the same target: the same method, endpoint (compare.endpoint: ids and
@@ -51,6 +51,8 @@ VERSION_RE = re.compile(r'\b\d+\.\d+\.\d+(?:[.+-]?(?:dev|post|rc|a|b|g)[0-9a-z.+
 # at least one digit and one letter: tokens, session ids, CSRF tokens, hashes.
 TOKEN_RE = re.compile(r'(?<![A-Za-z0-9_./+=-])(?=[A-Za-z0-9_./+=-]*\d)(?=[A-Za-z0-9_./+=-]*[A-Za-z])'
                       r'[A-Za-z0-9_+=-]{20,}(?![A-Za-z0-9_+=-])')
+# A file system path of the machine a service ran on (its install, its projects, a temporary file).
+FS_PATH_RE = re.compile(r'(?<![\w.:/-])/(?:work|root|home|tmp|var|opt|usr|etc|srv|run)/[^\s"\'<>,;)]*')
 ID_KEYS_RE = re.compile(r'^(id|.*_id|object_id|pk)$')
 TEXT_LIMIT = 500
 
@@ -78,6 +80,7 @@ def mark(path: Path, lines, out) -> list[str]:
 # -- normalizing
 
 def normal_text(value: str) -> str:
+    value = FS_PATH_RE.sub('<path>', value)
     value = compare.ID_SEGMENT_RE.sub('/<id>', value)
     value = UUID_RE.sub('<uuid>', value)
     value = DATE_RE.sub('<date>', value)

@@ -186,13 +186,15 @@ def test_normalizing_makes_run_to_run_values_alike():
               "json": {"id": 12, "url": "/api/v2/hosts/12/", "created": "2026-11-29T07:01:02.123456Z",
                        "version": "24.6.1", "uuid": "0b5e2c1a-1111-4222-8333-123456789abc",
                        "token": "<str>", "hosts": {"12": {"host_id": 12}}, "count": 3,
-                       "detail": "CSRF a1B2c3D4e5F6g7H8i9J0k1L2 failed"}}
+                       "detail": "CSRF a1B2c3D4e5F6g7H8i9J0k1L2 failed",
+                       "PROJECTS_ROOT": "/var/lib/awx/projects", "related": {"me": "/api/v2/me/"}}}
     out = recording.normal_answer(answer)
     assert out["headers"] == {"content-type": "application/json", "location": "/api/v2/hosts/<id>/"}
     assert out["cookies"] == ["a", "b"]
     assert out["json"] == {"id": 0, "url": "/api/v2/hosts/<id>/", "created": "<date>", "version": "<version>",
                            "uuid": "<uuid>", "token": "<str>", "hosts": {"<id>": {"host_id": 0}}, "count": 3,
-                           "detail": "CSRF <token> failed"}
+                           "detail": "CSRF <token> failed",
+                           "PROJECTS_ROOT": "<path>", "related": {"me": "/api/v2/me/"}}
 
 
 def test_mark_names_each_target_and_the_failed_ones(tmp_path):
