@@ -17,11 +17,12 @@ CSRF tokens) and the file system paths of the machine the service ran on; proxy.
 ``replay`` reads what proxy.py recorded of the reference service running the same targets and pairs each
 exchange with the recorded one of the same target: the same method, endpoint (compare.endpoint: ids and
 named urls alike) and query keys, in the order they came (so that requests a target sends side by side
-may interleave differently). Each pair is compared by compare.py's rules (the recorded answer stands where
+may interleave differently; a request sent more often than recorded, a wait that polls once more, is
+paired with the last recorded answer to it). Each pair is compared by compare.py's rules (the recorded answer stands where
 a live comparison has the real service's), and known.yml's entries explain a difference as they do there.
-Besides, an exchange the replay sent that the recording lacks is a difference of kind ``unrecorded``,
-which nothing explains: the target changed, and must be recorded again (``make record``); a recorded one
-the replay did not send is of kind ``unreplayed``, which known.yml may explain. The report goes to
+Besides, a request the replay sent that the recording never has is a difference of kind ``unrecorded``,
+which nothing explains: the target changed, and must be recorded again (``make record``); a recorded
+request the replay never sent is of kind ``unreplayed``, which known.yml may explain. The report goes to
 DIR/report.md and DIR/report.json, naming each difference's target, endpoint and exchange; the exit status
 is 1 when a difference is not explained.
 """
@@ -184,18 +185,28 @@ def request_key(exchange: dict) -> tuple:
 
 
 def pair(recorded: list[dict], replayed: list[dict]):
-    """(pairs, unrecorded, unreplayed): the exchanges of one target, paired by request_key in order."""
+    """(pairs, unrecorded, unreplayed): the exchanges of one target, paired by request_key in order.
+
+    A request sent more often than recorded (a wait that polls once more) is paired with the last
+    recorded answer to it, and one sent less often leaves the rest unpaired but unreported: only a
+    request the recording never has is unrecorded, and only one the replay never sends unreplayed."""
     waiting: dict[tuple, list] = {}
     for exchange in recorded:
         waiting.setdefault(request_key(exchange), []).append(exchange)
+    last: dict[tuple, dict] = {}
     pairs, unrecorded = [], []
     for exchange in replayed:
-        queue = waiting.get(request_key(exchange))
+        key = request_key(exchange)
+        queue = waiting.get(key)
         if queue:
-            pairs.append((queue.pop(0), exchange))
+            last[key] = queue.pop(0)
+            pairs.append((last[key], exchange))
+        elif key in last:
+            pairs.append((last[key], exchange))
         else:
             unrecorded.append(exchange)
-    unreplayed = sorted((e for queue in waiting.values() for e in queue), key=lambda e: e.get('n', 0))
+    unreplayed = sorted((e for key, queue in waiting.items() if key not in last for e in queue),
+                        key=lambda e: e.get('n', 0))
     return pairs, unrecorded, unreplayed
 
 

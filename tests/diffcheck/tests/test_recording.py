@@ -171,12 +171,21 @@ def exchange(method, path, status=200, n=0, query=(), body=None):
 
 def test_pairing_follows_each_requests_order_not_the_interleaving():
     recorded = [exchange("GET", "/a/", n=1), exchange("GET", "/b/", n=2), exchange("GET", "/a/", 404, n=3)]
-    replayed = [exchange("GET", "/b/"), exchange("GET", "/a/"), exchange("GET", "/a/", 404), exchange("GET", "/a/")]
+    replayed = [exchange("GET", "/b/"), exchange("GET", "/a/"), exchange("GET", "/a/", 404), exchange("GET", "/c/")]
     pairs, unrecorded, unreplayed = recording.pair(recorded, replayed)
     assert [(old["n"], new["answer"]["status"]) for old, new in pairs] == [(2, 200), (1, 200), (3, 404)]
-    assert len(unrecorded) == 1 and unreplayed == []
-    pairs, unrecorded, unreplayed = recording.pair(recorded, replayed[:1])
-    assert [e["n"] for e in unreplayed] == [1, 3]
+    assert [e["path"] for e in unrecorded] == ["/c/"] and unreplayed == []
+    pairs, unrecorded, unreplayed = recording.pair(recorded, replayed[1:2])
+    assert [e["n"] for e in unreplayed] == [2]
+
+
+def test_a_wait_that_polls_more_or_less_often_than_recorded_is_no_difference():
+    recorded = [exchange("GET", "/jobs/<id>/", n=1), exchange("GET", "/jobs/<id>/", n=2, body={"status": "ok"})]
+    more = [exchange("GET", "/jobs/<id>/") for _ in range(4)]
+    pairs, unrecorded, unreplayed = recording.pair(recorded, more)
+    assert [old["n"] for old, _ in pairs] == [1, 2, 2, 2] and unrecorded == [] and unreplayed == []
+    pairs, unrecorded, unreplayed = recording.pair(recorded, more[:1])
+    assert [old["n"] for old, _ in pairs] == [1] and unrecorded == [] and unreplayed == []
 
 
 def test_normalizing_makes_run_to_run_values_alike():
