@@ -5,12 +5,11 @@
 #   tests/ci/newcomer.sh [--keep] [--ref REF]
 #
 # Makes a fresh clone of REF (default HEAD) of this repository beside this checkout
-# (so that the folders a machine keeps beside its checkouts, the real AWX's source
-# archives and the sample repositories' bundles, are beside it too), with a cache of
-# its own (AUTOMATION_SERVICE_CACHE: a new, empty folder, so the virtualenvs and the
-# real AWX are built again), GitHub blocked (REALAWX_GIT_URL, SAMPLE_REPOS_GIT_URL, and
-# a git configuration of its own whose url.insteadOf sends https://github.com/ to a
-# port that refuses), and runs `CI=true .ci/run` there. The summary table of
+# (so that the folder a machine keeps beside its checkouts, the real AWX's source
+# archives, is beside it too), with a cache of its own (AUTOMATION_SERVICE_CACHE: a
+# new, empty folder, so the virtualenvs and the real AWX are built again), GitHub
+# blocked (REALAWX_GIT_URL, and a git configuration of its own whose url.insteadOf
+# sends https://github.com/ to a port that refuses), and runs `CI=true .ci/run` there. The summary table of
 # `make test` gives each step's time; the log goes to tests/output/newcomer.log here.
 #
 # The clone and its cache are removed at the end (the real AWX built there is stopped
@@ -53,9 +52,9 @@ status=0
 (
     cd "$clone"
     # Only what a new machine has: no cache, no virtualenv of the caller, no GitHub.
-    env -u VIRTUAL_ENV -u AWX_SOURCES -u AWX_SAMPLE_REPOS -u ANSIBLE_COLLECTIONS_PATH \
+    env -u VIRTUAL_ENV -u AWX_SOURCES -u ANSIBLE_COLLECTIONS_PATH \
         CI=true AUTOMATION_SERVICE_CACHE="$cache" XDG_CACHE_HOME="$home/.cache" \
-        GIT_CONFIG_GLOBAL="$home/gitconfig" REALAWX_GIT_URL="$refused" SAMPLE_REPOS_GIT_URL="$refused" \
+        GIT_CONFIG_GLOBAL="$home/gitconfig" REALAWX_GIT_URL="$refused" \
         bash .ci/run
 ) 2>&1 | tee -a "$log" || status=$?
 echo "newcomer: .ci/run exited $status after $(( $(date +%s) - start )) s" | tee -a "$log"
