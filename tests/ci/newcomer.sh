@@ -7,9 +7,8 @@
 # Makes a fresh clone of REF (default HEAD) of this repository in a new temporary
 # folder, with nothing beside it (no folder of copies a machine may keep beside its
 # checkouts), with a cache of its own (AUTOMATION_SERVICE_CACHE: a new, empty folder,
-# so the virtualenvs are built again), GitHub blocked (SAMPLE_REPOS_GIT_URL, and a
-# git configuration of its own whose url.insteadOf sends https://github.com/ to a
-# port that refuses), and runs `CI=true .ci/run` there. The summary table of
+# so the virtualenvs are built again), GitHub blocked (a git configuration of its
+# own whose url.insteadOf sends https://github.com/ to a port that refuses), and runs `CI=true .ci/run` there. The summary table of
 # `make test` gives each step's time; the log goes to tests/output/newcomer.log here.
 #
 # The clone and its cache are removed at the end, unless --keep. Exit status:
@@ -53,9 +52,9 @@ status=0
 (
     cd "$clone"
     # Only what a new machine has: no cache, no virtualenv of the caller, no GitHub.
-    env -u VIRTUAL_ENV -u AWX_SAMPLE_REPOS -u ANSIBLE_COLLECTIONS_PATH \
+    env -u VIRTUAL_ENV -u ANSIBLE_COLLECTIONS_PATH \
         CI=true AUTOMATION_SERVICE_CACHE="$cache" XDG_CACHE_HOME="$home/.cache" \
-        GIT_CONFIG_GLOBAL="$home/gitconfig" SAMPLE_REPOS_GIT_URL="$refused" \
+        GIT_CONFIG_GLOBAL="$home/gitconfig" \
         bash .ci/run
 ) 2>&1 | tee -a "$log" || status=$?
 echo "newcomer: .ci/run exited $status after $(( $(date +%s) - start )) s" | tee -a "$log"

@@ -3,9 +3,8 @@ runs it (read in AWX 24.6.1's source): get_url downloads scm_url into the projec
 .archive/, project_archive unpacks it leaving out a single root directory, and the update's
 revision is the archive's SHA-1. The download and the unpacking are tested here on their own,
 with real archives and a file:// mirror (REFSVC_URL_MIRRORS points public URLs at local
-copies, as git's url.insteadOf does for git projects). awx.awx's own project target, which ran
-a whole archive update through the service, is no longer run here (awx.awx's integration
-targets are in no package)."""
+copies, as git's url.insteadOf does for git projects); tests/ci/tests/test_sample_projects.py
+runs a whole archive update through the service, of the Demo Project's archive."""
 import hashlib
 import io
 import json

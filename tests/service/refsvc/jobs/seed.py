@@ -1,7 +1,7 @@
 """The demo content of a new install, as AWX's `awx-manage create_preload_data`
 makes it when there is no organization yet (awx/main/management/commands/
 create_preload_data.py): the Default organization's "Demo Project" (git,
-ansible-tower-samples), "Demo Credential" (Machine, the superuser's user name),
+its files in tests/service/sample_projects), "Demo Credential" (Machine, the superuser's user name),
 "Demo Inventory" with the host "localhost", and "Demo Job Template"
 (hello_world.yml) that uses them."""
 import logging
@@ -51,9 +51,9 @@ def create_preload_data(organization, superuser):
 
 def check_out_demo_project(project):
     """The real service ships the project with its checkout (status successful at
-    the preloaded revision); here it is cloned once, if its URL can be reached
-    (the git configuration of the service's environment may point it at a local mirror:
-    sample_repos.py)."""
+    the preloaded revision); here it is cloned once, from the git repository that svcctl
+    made of the collection's own files (the git configuration of the service's environment
+    points the public URL at it: sample_projects.py)."""
     from refsvc.updates.runner import git_environment
 
     target = projects.scm_root() / projects.scm_local_path(project)
