@@ -12,7 +12,8 @@ and their exchange counts). Normalized means: only what the comparison reads is 
 headers of compare.HEADERS, the names of the cookies set, the JSON body or the start of a text one), and
 in it the values that change from one run to the next or must not be kept are made alike: object ids
 (in paths, urls and id fields), dates, UUIDs, versions, long random strings (tokens, session ids,
-CSRF tokens) and the file system paths of the machine the service ran on; proxy.py has already left out request bodies, credentials, cookies and secret fields.
+CSRF tokens), the loopback address the service was reached at and the file system paths of the
+machine it ran on; proxy.py has already left out request bodies, credentials, cookies and secret fields.
 
 ``replay`` reads what proxy.py recorded of the reference service running the same targets and pairs each
 exchange with the recorded one of the same target: the same method, endpoint (compare.endpoint: ids and
@@ -54,6 +55,8 @@ TOKEN_RE = re.compile(r'(?<![A-Za-z0-9_./+=-])(?=[A-Za-z0-9_./+=-]*\d)(?=[A-Za-z
                       r'[A-Za-z0-9_+=-]{20,}(?![A-Za-z0-9_+=-])')
 # A file system path of the machine a service ran on (its install, its projects, a temporary file).
 FS_PATH_RE = re.compile(r'(?<![\w.:/-])/(?:work|root|home|tmp|var|opt|usr|etc|srv|run)/[^\s"\'<>,;)]*')
+# The address a service (or the proxy in front of it) was reached at on loopback.
+LOOPBACK_RE = re.compile(r'https?://(?:127\.0\.0\.1|localhost|\[::1\])(?::\d+)?')
 ID_KEYS_RE = re.compile(r'^(id|.*_id|object_id|pk)$')
 TEXT_LIMIT = 500
 
@@ -81,6 +84,7 @@ def mark(path: Path, lines, out) -> list[str]:
 # -- normalizing
 
 def normal_text(value: str) -> str:
+    value = LOOPBACK_RE.sub('<service>', value)
     value = FS_PATH_RE.sub('<path>', value)
     value = compare.ID_SEGMENT_RE.sub('/<id>', value)
     value = UUID_RE.sub('<uuid>', value)

@@ -196,14 +196,16 @@ def test_normalizing_makes_run_to_run_values_alike():
                        "version": "24.6.1", "uuid": "0b5e2c1a-1111-4222-8333-123456789abc",
                        "token": "<str>", "hosts": {"12": {"host_id": 12}}, "count": 3,
                        "detail": "CSRF a1B2c3D4e5F6g7H8i9J0k1L2 failed",
-                       "PROJECTS_ROOT": "/var/lib/awx/projects", "related": {"me": "/api/v2/me/"}}}
+                       "PROJECTS_ROOT": "/var/lib/awx/projects", "related": {"me": "/api/v2/me/"},
+                       "msg": "GET https://127.0.0.1:41234/api/v2/ answered 503"}}
     out = recording.normal_answer(answer)
     assert out["headers"] == {"content-type": "application/json", "location": "/api/v2/hosts/<id>/"}
     assert out["cookies"] == ["a", "b"]
     assert out["json"] == {"id": 0, "url": "/api/v2/hosts/<id>/", "created": "<date>", "version": "<version>",
                            "uuid": "<uuid>", "token": "<str>", "hosts": {"<id>": {"host_id": 0}}, "count": 3,
                            "detail": "CSRF <token> failed",
-                           "PROJECTS_ROOT": "<path>", "related": {"me": "/api/v2/me/"}}
+                           "PROJECTS_ROOT": "<path>", "related": {"me": "/api/v2/me/"},
+                           "msg": "GET <service>/api/v2/ answered 503"}
 
 
 def test_mark_names_each_target_and_the_failed_ones(tmp_path):
