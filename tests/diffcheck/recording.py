@@ -97,7 +97,8 @@ def normal_json(value, key=None):
     if isinstance(value, dict):
         out = {}
         for name, item in value.items():
-            out['<id>' if name.isdigit() else normal_text(name)] = normal_json(item, name)
+            # a key is a field's name (kept as it is), or an id (bulk_host_delete's hosts)
+            out['<id>' if name.isdigit() else name] = normal_json(item, name)
         return out
     if isinstance(value, list):
         return [normal_json(item, key) for item in value]
