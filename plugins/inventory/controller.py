@@ -83,6 +83,7 @@ from ansible.utils.unsafe_proxy import wrap_var
 from ansible_collections.automation.service.plugins.module_utils._errors import ServiceError
 from ansible_collections.automation.service.plugins.module_utils._options import options_from_getter, resolve
 from ansible_collections.automation.service.plugins.plugin_utils._lookup_base import display
+from ansible_collections.automation.service.plugins.plugin_utils import _core
 
 FILE_ENDINGS = tuple('%s.%s' % (stem, ext) for stem in ('controller', 'controller_inventory', 'tower', 'tower_inventory')
                      for ext in ('yml', 'yaml'))
@@ -108,26 +109,26 @@ class InventoryModule(BaseInventoryPlugin, Cacheable):
         if path.endswith(FROM_ENVIRONMENT):
             self.set_options(direct={'plugin': self.NAME})
         else:
-            config = self._read_config_data(path)
+            config = _core.inventory_config(self, path)
             given = dict(config)
             for theirs, ours in AWX_OPTION_NAMES.items():
                 if theirs in given:
                     given.setdefault(ours, given.pop(theirs))  # our own name wins
             if given != config:
-                self.set_options(direct=given, var_options=self._vars)
+                self.set_options(direct=given, var_options=_core.inventory_variables(self))
 
         cache_key = self.get_cache_key(path)
         use_cache = self.get_option('cache') and cache
         data = None
         if use_cache:
             try:
-                data = self._cache[cache_key]
+                data = self.cache[cache_key]
             except KeyError:
                 data = None
         if data is None:
             data = self.fetch()
             if self.get_option('cache'):
-                self._cache[cache_key] = data
+                self.cache[cache_key] = data
         self.populate(data)
 
     def fetch(self):

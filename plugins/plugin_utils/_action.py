@@ -17,6 +17,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import copy
 import importlib
 import os
 
@@ -31,7 +32,7 @@ from ansible_collections.automation.service.plugins.module_utils._api_module imp
 )
 from ansible_collections.automation.service.plugins.module_utils._errors import NotFound
 from ansible_collections.automation.service.plugins.module_utils._loop_reads import for_task
-from ansible_collections.automation.service.plugins.plugin_utils import _async_job, _loop_ahead
+from ansible_collections.automation.service.plugins.plugin_utils import _async_job, _core, _loop_ahead
 
 COLLECTION = 'automation.service'
 
@@ -67,89 +68,127 @@ def module_name(task, module_loader):
     return name
 
 
+class Prepared:
+    """What ``prepare`` made of a task, once per task: either ``result``, the failed result to return now (the
+    options do not validate), or the module's task to run: its ``code``, the ``validation`` of its options, and
+    ``new_api()``, which gives a new ApiTask of those options each time (an async job, the read-ahead before it and
+    a run again each have their own)."""
+
+    __slots__ = ('result', 'code', 'validation', 'params', 'no_log_values', 'check_mode', 'diff', 'environ',
+                 'reads_key')
+
+    def __init__(self, result=None, code=None, validation=None, params=None, no_log_values=None, check_mode=False,
+                 diff=False, environ=None, reads_key=None):
+        self.result = result
+        self.code = code
+        self.validation = validation
+        self.params = params
+        self.no_log_values = no_log_values
+        self.check_mode = check_mode
+        self.diff = diff
+        self.environ = environ
+        self.reads_key = reads_key
+
+    @property
+    def answered(self):
+        """Whether there is a result to return now (and no task to run)."""
+        return self.result is not None
+
+    def new_api(self):
+        """A new ApiTask of the validated options, as if they had just been validated: the task may change the
+        set of values it hides (a secret it makes), so each ApiTask has copies of its own."""
+        return ApiTask(self.code.SPEC, copy.deepcopy(self.params), check_mode=self.check_mode, diff=self.diff,
+                       environ=dict(self.environ), no_log_values=set(self.no_log_values), bounded=True,
+                       reads=for_task(self.reads_key))
+
+
 class ServiceAction(ActionBase):
     """The action of every module of the collection (meta/runtime.yml routes each module's action
-    here): the module is the one the task names."""
+    here): the module is the one the task names. Nothing is kept on the action between its methods:
+    what ``run`` computes is handed on as arguments."""
 
     _supports_check_mode = True
     _supports_async = True
 
     @property
     def module(self):
-        return module_name(self._task, self._shared_loader_obj.module_loader)
+        return module_name(_core.action_task(self), _core.action_module_loader(self))
 
     def in_controller(self):
         """The task runs here: a local connection and no become (an async task
         runs in a job forked from this worker)."""
-        return (getattr(self._connection, 'transport', None) in ('local', 'ansible.builtin.local')
-                and not self._play_context.become)
+        return (getattr(_core.action_connection(self), 'transport', None) in ('local', 'ansible.builtin.local')
+                and not _core.action_play_context(self).become)
 
     def run(self, tmp=None, task_vars=None):
         result = super(ServiceAction, self).run(tmp, task_vars)
         del tmp  # tmp no longer has any effect
-        self.args, ignored = self.code().SPEC.without_unknown(self._task.args)
-        self.host_name = (task_vars or {}).get('inventory_hostname')
-        self.task_vars = task_vars
+        task = _core.action_task(self)
+        code = self.code()
+        args, ignored = code.SPEC.without_unknown(task.args)
         if self.in_controller():
-            result.update(self.start_job() if self._task.async_val else self.run_here())
+            host_name = (task_vars or {}).get('inventory_hostname')
+            if task.async_val:
+                result.update(self.start_job(code, args, host_name))
+            else:
+                result.update(self.run_here(code, args, host_name, task_vars))
         else:
-            wrap_async = self._task.async_val and not self._connection.has_native_async
-            result.update(self._execute_module(module_name='%s.%s' % (COLLECTION, self.module),
-                                               module_args=self.args, task_vars=task_vars,
-                                               wrap_async=wrap_async))
+            wrap_async = task.async_val and not _core.action_connection(self).has_native_async
+            result.update(_core.execute_module(self, '%s.%s' % (COLLECTION, self.module), args, task_vars,
+                                               wrap_async))
             if not wrap_async:
-                self._remove_tmp_path(self._connection._shell.tmpdir)
+                _core.remove_remote_tmp(self)
         if ignored:
             result['warnings'] = ['Ignored keys that are not options of %s (as awx.awx ignores them): %s.'
                                   % (self.module, ', '.join(ignored))] + list(result.get('warnings') or [])
-        return self.finish(result)
+        return self.finish(code, result)
 
-    def start_job(self):
+    def start_job(self, code, args, host_name):
         """The answer of Ansible's async wrapper, the module's logic running on in
         a job forked from this worker. The options are checked here first: the
         job of a task that cannot run has its failed result at once."""
         async_dir = os.path.expanduser(self.get_shell_option('async_dir', default='~/.ansible_async'))
-        prepared = self.prepare()
-        if isinstance(prepared, dict):
-            return _async_job.start(lambda: prepared, async_dir, 0)
-        self.read_ahead(prepared[0])
-        return _async_job.start(lambda: self.execute_in_job(*prepared), async_dir, int(self._task.async_val))
+        prepared = self.prepare(code, args, host_name)
+        if prepared.answered:
+            return _async_job.start(lambda: prepared.result, async_dir, 0)
+        api = prepared.new_api()
+        self.read_ahead(prepared)
+        return _async_job.start(lambda: self.execute_in_job(prepared, api), async_dir,
+                                int(_core.action_task(self).async_val))
 
-    def read_ahead(self, code):
+    @staticmethod
+    def read_ahead(prepared):
         """Before a job is forked: count the look-up by name it will make, and read the list of its
         scope here when that pays (see _loop_reads), so that this job and the next ones inherit it. The
         worker's own task (and client) are not the job's. Whatever fails here, the job meets and says."""
-        resource = getattr(code, 'RESOURCE', None)
+        resource = getattr(prepared.code, 'RESOURCE', None)
         read_ahead = getattr(resource, 'read_ahead', None)
         if read_ahead is None:
             return
-        prepared = self.prepare()
-        if isinstance(prepared, dict):
-            return
-        api = prepared[2]
+        api = prepared.new_api()
         try:
             api.execute(read_ahead)
         except Exception:  # the job meets it again, and says it
             pass
 
-    def execute_in_job(self, code, validation, api):
+    def execute_in_job(self, prepared, api):
         """``execute`` in an async job. An object the task names that is not there yet, while jobs of the
         same loop started before this one still run, may be one of theirs: once they have ended, the task
         runs once more, from the service (a loop's items come in order; an unhurried loop would have found
         it). Only a task that sent no write: every name is resolved before the first write."""
         if api.reads is not None:
             api.reads.counting = False  # the worker counted this job's look-ups (read_ahead)
-        result = self.execute(code, validation, api)
+        result = self.execute(prepared, api)
         wrote = result.get('changed') or api.writes_sent
         if isinstance(api.error, NotFound) and not wrote and _async_job.earlier_jobs_finish():
-            prepared = self.prepare()
-            result = self.execute(*prepared)
+            result = self.execute(prepared, prepared.new_api())
         return result
 
-    def finish(self, result):
+    @staticmethod
+    def finish(code, result):
         """A result that holds a secret just minted (the module's ``SPEC.result_is_secret`` says so) is
         hidden from every display, as ``no_log`` would hide it; the registered variable keeps it."""
-        is_secret = self.code().SPEC.result_is_secret
+        is_secret = code.SPEC.result_is_secret
         if is_secret is not None and is_secret(result):
             result['_ansible_no_log'] = True
         return result
@@ -160,33 +199,32 @@ class ServiceAction(ActionBase):
     def task_environment(self):
         """The controller's environment with the task's ``environment:`` on top,
         what a module started here would see."""
-        task_env = {}
-        self._compute_environment_string(task_env)
+        task_env = _core.task_environment(self)
         environ = dict(os.environ)
         environ.update((str(k), str(v)) for k, v in task_env.items() if v is not None)
         return environ
 
-    def run_here(self):
-        prepared = self.prepare()
-        if isinstance(prepared, dict):
-            return prepared
-        code, validation, api = prepared
+    def run_here(self, code, args, host_name, task_vars):
+        prepared = self.prepare(code, args, host_name)
+        if prepared.answered:
+            return prepared.result
+        api = prepared.new_api()
         if self.may_create_ahead(code):
-            api.ahead = lambda: self.following(code)
-        return self.execute(code, validation, api)
+            api.ahead = lambda: self.following(code, task_vars)
+        return self.execute(prepared, api)
 
     def may_create_ahead(self, code):
         """A loop's item of a resource the service creates in bulk, not in check mode: its first item whose object
         is missing may create the next items' in bulk (see _loop_bulk)."""
         resource = getattr(code, 'RESOURCE', None)
-        task = self._task
+        task = _core.action_task(self)
         return (getattr(resource, 'bulk', None) is not None and task.loop is not None and not task.loop_with
                 and not task.check_mode and not task.async_val)
 
-    def following(self, code):
+    def following(self, code, task_vars):
         """The validated options of the items of this loop that will run after this one (see _loop_ahead); the
         items whose options do not validate are left out (they fail on their own turn). None when unsure."""
-        items = _loop_ahead.following(self, getattr(self, 'task_vars', None))
+        items = _loop_ahead.following(self, task_vars)
         if items is None:
             return None
         spec = code.SPEC
@@ -198,49 +236,51 @@ class ServiceAction(ActionBase):
                 validated.append(validation.validated_parameters)
         return validated
 
-    def prepare(self):
-        """What ``execute`` needs (the module's code, the validation, the task);
-        or the failed result when the options do not validate."""
-        code = self.code()
+    def prepare(self, code, args, host_name):
+        """What ``execute`` needs (the module's code, the validation, the task's options), or the failed
+        result when the options do not validate: see Prepared. Once per task."""
         spec = code.SPEC
-        args = dict(self.args)
+        args = dict(args)
+        task = _core.action_task(self)
         try:
             validation = validator_for(self.module, spec).validate(args)
         except OverflowError:
             loose = ArgumentSpecValidator(loosened(spec.argument_spec), **spec.spec_kwargs).validate(args)
-            return self.failed(infinite_ints(spec.argument_spec, loose.validated_parameters), loose)
+            return Prepared(result=self.failed(infinite_ints(spec.argument_spec, loose.validated_parameters), loose))
         except TypeError:  # a dict option with sub-options given something else
             loose = ArgumentSpecValidator(flattened(spec.argument_spec), **spec.spec_kwargs).validate(args)
             message = loose.errors.msg if loose.error_messages else None
-            return self.failed(message or nested_type_error(spec.argument_spec, loose.validated_parameters)
-                               or 'an option has a wrong type.', loose)
+            return Prepared(result=self.failed(message or nested_type_error(spec.argument_spec,
+                                                                            loose.validated_parameters)
+                                               or 'an option has a wrong type.', loose))
         if validation.error_messages:
             message = validation.errors.msg
             if isinstance(validation.errors[0], UnsupportedError):
-                message = 'Unsupported parameters for (%s) module: %s' % (self._task.action, message)
-            return self.failed(message, validation)
+                message = 'Unsupported parameters for (%s) module: %s' % (task.action, message)
+            return Prepared(result=self.failed(message, validation))
         params = validation.validated_parameters
-        no_log_values = set(validation._no_log_values)
+        no_log_values = set(_core.no_log_values(validation))
         narrow_token_dict_no_log(params, no_log_values)
-        api = ApiTask(spec, params, check_mode=bool(self._task.check_mode), diff=bool(self._task.diff),
-                      environ=self.task_environment(), no_log_values=no_log_values,
-                      bounded=True, reads=for_task((self._task._uuid, getattr(self, 'host_name', None))))
-        return code, validation, api
+        return Prepared(code=code, validation=validation, params=params, no_log_values=no_log_values,
+                        check_mode=bool(task.check_mode), diff=bool(task.diff), environ=self.task_environment(),
+                        reads_key=(_core.task_id(task), host_name))
 
     @staticmethod
-    def execute(code, validation, api):
+    def execute(prepared, api):
         """The module's ``run`` and the result as AnsibleModule builds it."""
-        result = api.execute(code.run)
+        validation = prepared.validation
+        result = api.execute(prepared.code.run)
         warnings = ['Both option %s and its alias %s are set.' % (w['option'], w['alias'])
-                    for w in validation._warnings] + result.pop('warnings', [])
+                    for w in _core.validation_warnings(validation)] + result.pop('warnings', [])
         if warnings:
             result['warnings'] = warnings
-        if validation._deprecations:
-            result['deprecations'] = [dict(d) for d in validation._deprecations]
+        deprecations = _core.validation_deprecations(validation)
+        if deprecations:
+            result['deprecations'] = [dict(d) for d in deprecations]
         result['invocation'] = {'module_args': api.given}   # as given, whatever the module reads
         return remove_values(result, api.no_log_values)
 
     @staticmethod
     def failed(message, validation):
         result = {'failed': True, 'msg': message, 'invocation': {'module_args': validation.validated_parameters}}
-        return remove_values(result, validation._no_log_values)
+        return remove_values(result, _core.no_log_values(validation))

@@ -15,6 +15,7 @@ from ansible.utils.display import Display
 
 from ansible_collections.automation.service.plugins.module_utils._errors import ServiceError
 from ansible_collections.automation.service.plugins.module_utils._options import options_from_getter, resolve
+from ansible_collections.automation.service.plugins.plugin_utils import _core
 
 display = Display()
 
@@ -27,14 +28,15 @@ class ServiceLookupBase(LookupBase):
         rendered first (they arrive untemplated, and a path would be resolved
         against the playbook directory before rendering)."""
         from ansible import constants as C
-        definitions = C.config.get_configuration_definitions('lookup', self._load_name) or {}
+        definitions = C.config.get_configuration_definitions('lookup', _core.lookup_name(self)) or {}
         names = set(entry['name'] for spec in definitions.values() for entry in (spec.get('vars') or []))
         rendered = {}
+        templar = _core.lookup_templar(self)
         for name in names:
             if variables and name in variables:
                 value = variables[name]
-                if self._templar is not None:
-                    value = self._templar.template(value)
+                if templar is not None:
+                    value = templar.template(value)
                 rendered[name] = value
         self.set_options(var_options=rendered, direct=direct)
 

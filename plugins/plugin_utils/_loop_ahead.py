@@ -27,6 +27,8 @@ __metaclass__ = type
 import json
 import re
 
+from ansible_collections.automation.service.plugins.plugin_utils import _core
+
 
 class Unsure(Exception):
     """The items that follow cannot be known for certain: every item writes by itself."""
@@ -35,10 +37,11 @@ class Unsure(Exception):
 def original_task(task):
     """The task as the play holds it (its arguments and ``when`` not yet templated): the worker runs a copy of it
     for each item, in the same block."""
-    parent = getattr(task, '_parent', None)
+    parent = _core.task_parent(task)
+    task_id = _core.task_id(task)
     for field in ('block', 'rescue', 'always'):
         for candidate in getattr(parent, field, None) or ():
-            if getattr(candidate, '_uuid', None) == task._uuid and candidate is not task:
+            if _core.task_id(candidate) == task_id and candidate is not task:
                 return candidate
     raise Unsure('the task is not found in its block')
 
@@ -110,15 +113,6 @@ def without_omit(args, omit):
     return args
 
 
-def holds(task, original, variables, templar):
-    """Whether the task's ``when`` holds for these variables."""
-    if not original.when:
-        return True
-    if hasattr(original, '_resolve_conditional'):     # ansible-core 2.19 and later
-        return bool(original._resolve_conditional(original.when, variables))
-    return bool(original.evaluate_conditional(templar, variables))
-
-
 def plain(value):
     """``value`` as plain data, for comparing what two templatings gave."""
     return json.loads(json.dumps(value, sort_keys=True, default=str))
@@ -134,7 +128,7 @@ def following(action, task_vars):
 
 
 def _following(action, task_vars):
-    task = action._task
+    task = _core.action_task(action)
     if task_vars is None or task.loop_with or task.loop is None or task.until or task.async_val or task.check_mode:
         raise Unsure('not a plain loop')
     control = task.loop_control
@@ -147,7 +141,7 @@ def _following(action, task_vars):
         raise Unsure('templating again would run a lookup again')
     if names_what_varies(original.args, original.environment, original.when, registered_names(original) + ['_task']):
         raise Unsure('the arguments name what changes from item to item')
-    templar = action._templar
+    templar = _core.action_templar(action)
     items = templar.template(original.loop)
     if not isinstance(items, list):
         raise Unsure('the loop is not a list')
@@ -181,7 +175,7 @@ def _following(action, task_vars):
     for later in range(index + 1, len(items)):
         variables = loop_vars(task_vars, control, items, later)
         item_templar = templar.copy_with_new_env(available_variables=variables)
-        if not holds(task, original, variables, item_templar):
+        if not _core.when_holds(original, item_templar, variables):
             continue
         if environment and plain(item_templar.template(original.environment)) != environment:
             raise Unsure('the environment changes from item to item')

@@ -1,7 +1,8 @@
 """How ansible-core finds the action of a module of the collection: every module is served by the
-one action plugin, and the shared base is already loaded in the play's own process when the first
-worker is forked (so a play's separate tasks do not each import ``requests`` and the collection's
-module_utils again). Run in a new interpreter, with ansible-core's own plugin loaders."""
+one action plugin (meta/runtime.yml routes each: test_runtime_yml.py), and the shared base is already
+loaded in the play's own process when the first worker is forked (so a play's separate tasks do not
+each import ``requests`` and the collection's module_utils again). Run in a new interpreter, with
+ansible-core's own plugin loaders."""
 
 import os
 import subprocess
@@ -35,21 +36,6 @@ def lookup(action):
     out = subprocess.run([sys.executable, '-c', LOOKUP, COLLECTIONS, action, BASE],
                          env=env, capture_output=True, text=True, check=True, cwd=ROOT).stdout
     return yaml.safe_load(out.strip().splitlines()[-1])
-
-
-def modules():
-    folder = os.path.join(ROOT, 'plugins', 'modules')
-    return sorted(name[:-3] for name in os.listdir(folder) if name.endswith('.py') and not name.startswith('_'))
-
-
-def test_every_module_is_routed_to_the_one_action_plugin():
-    with open(os.path.join(ROOT, 'meta', 'runtime.yml')) as handle:
-        routing = yaml.safe_load(handle)['plugin_routing']['modules']
-    # controller_meta is served by the plugin of its own name
-    unrouted = [name for name in modules() if name != 'controller_meta'
-                and (routing.get(name) or {}).get('action_plugin') != 'automation.service.controller_meta']
-    assert unrouted == []
-    assert os.listdir(os.path.join(ROOT, 'plugins', 'action')).count('controller_meta.py') == 1
 
 
 def test_the_play_loads_the_shared_base_before_it_forks_a_worker():

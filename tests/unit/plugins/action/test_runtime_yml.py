@@ -1,0 +1,99 @@
+"""meta/runtime.yml against the one list it is made from: the modules (plugins/modules/*.py) and awx.awx's old
+module names (recorded from awx.awx itself in tests/live/compat_names.json). Every module is in each action group
+and has its action routed to the one action plugin (controller_meta, whose plugin carries its name, excepted);
+every old name redirects to the module awx.awx sends it to; nothing else is there. Adding a module means one line
+in each of the action group and plugin_routing.modules: this test names what is missing or stale."""
+
+import json
+import os
+
+import yaml
+
+import ansible_collections.automation.service as collection
+
+ROOT = os.path.dirname(collection.__file__) if getattr(collection, '__file__', None) else list(collection.__path__)[0]
+COLLECTION = 'automation.service'
+ACTION_PLUGIN = COLLECTION + '.controller_meta'
+GROUPS = ('api', 'controller', 'gateway')
+# awx.awx's old names that do not name their module after ``tower_`` (awx.awx's own meta/runtime.yml).
+RENAMED = {'tower_meta': 'controller_meta', 'tower_notification': 'notification_template'}
+
+
+def plugins(kind):
+    folder = os.path.join(ROOT, 'plugins', kind)
+    return sorted(name[:-3] for name in os.listdir(folder) if name.endswith('.py') and not name.startswith('_'))
+
+
+def old_names():
+    """awx.awx's tower_* module names: tests/live in the repository, tests/unit/live in ansible-test's copy."""
+    for folder in (('tests', 'live'), ('tests', 'unit', 'live')):
+        path = os.path.join(ROOT, *(folder + ('compat_names.json',)))
+        if os.path.isfile(path):
+            with open(path) as handle:
+                return sorted(name for name in json.load(handle)['awx.awx']['modules'] if name.startswith('tower_'))
+    raise AssertionError('compat_names.json not found')
+
+
+def runtime():
+    with open(os.path.join(ROOT, 'meta', 'runtime.yml')) as handle:
+        return yaml.safe_load(handle)
+
+
+def expected_module_routing():
+    routing = dict((name, {'action_plugin': ACTION_PLUGIN}) for name in plugins('modules') if name != 'controller_meta')
+    for old in old_names():
+        routing[old] = {'redirect': '%s.%s' % (COLLECTION, RENAMED.get(old, old[len('tower_'):]))}
+    return routing
+
+
+def drift(expected, found):
+    """What is missing from ``found``, stale in it, or different, by name."""
+    return {
+        'missing': sorted(set(expected) - set(found)),
+        'stale': sorted(set(found) - set(expected)),
+        'different': sorted(name for name in set(expected) & set(found) if expected[name] != found[name]),
+    }
+
+
+NO_DRIFT = {'missing': [], 'stale': [], 'different': []}
+
+
+def test_every_action_group_is_every_module_once():
+    groups = runtime()['action_groups']
+    modules = plugins('modules')
+    assert sorted(groups) == sorted(GROUPS)
+    for group in GROUPS:
+        assert sorted(set(modules) - set(groups[group])) == [], 'missing in action_groups.%s' % group
+        assert sorted(set(groups[group]) - set(modules)) == [], 'stale in action_groups.%s' % group
+        assert groups[group] == modules, 'action_groups.%s: each module once, in order' % group
+
+
+def test_every_module_and_old_name_is_routed_and_nothing_else():
+    assert drift(expected_module_routing(), runtime()['plugin_routing']['modules']) == NO_DRIFT
+
+
+def test_every_old_name_redirects_to_a_module():
+    modules = set(plugins('modules'))
+    targets = set(RENAMED.get(old, old[len('tower_'):]) for old in old_names())
+    assert sorted(targets - modules) == []
+
+
+def test_the_other_redirects_reach_a_plugin():
+    routing = runtime()['plugin_routing']
+    for kind in ('inventory', 'lookup'):
+        names = plugins(kind)
+        for old, entry in routing[kind].items():
+            collection_name, _dot, name = entry['redirect'].rpartition('.')
+            assert collection_name == COLLECTION and name in names, (kind, old)
+    assert sorted(routing) == ['inventory', 'lookup', 'modules']
+
+
+def test_only_the_one_action_plugin():
+    assert plugins('action') == ['controller_meta']
+
+
+def test_drift_is_named():
+    """The check itself: a module missing, a stale entry and a changed one are each named."""
+    expected = {'a': {'action_plugin': ACTION_PLUGIN}, 'b': {'action_plugin': ACTION_PLUGIN}}
+    found = {'a': {'redirect': 'x.y.a'}, 'c': {'action_plugin': ACTION_PLUGIN}}
+    assert drift(expected, found) == {'missing': ['b'], 'stale': ['c'], 'different': ['a']}
