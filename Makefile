@@ -109,8 +109,13 @@ units: venv system-deps idp-packages  ## ansible-test units on a copy under .run
 integration: venv system-deps idp-packages  ## ansible-test integration, against a reference service started for the run
 	tests/ci/integration.sh --continue-on-error $(INTEGRATION_ARGS)
 
-integration-unchecked: venv system-deps idp-packages  ## the integration targets that are not replayed (tests/ci/targets.py unchecked: the ones that run jobs, and sso), against a reference service: make test's run in the AWX layout
-	tests/ci/integration.sh --continue-on-error $$(python tests/ci/targets.py unchecked) $(INTEGRATION_ARGS)
+# make test runs the AWX layout's targets (replay, integration-unchecked) under the oldest ansible-core of
+# the matrix (AWX_CORE) and the gateway layout's under the newest (GATEWAY_CORE): each is that version's
+# integration run, so the matrix runs only sanity under both (matrix-ci).
+AWX_CORE ?= $(firstword $(MATRIX_CI))
+integration-unchecked: venv system-deps idp-packages  ## the integration targets that are not replayed (tests/ci/targets.py unchecked: the ones that run jobs, and sso), against a reference service, under ansible-core AWX_CORE: make test's run in the AWX layout
+	VENV=$$(tests/ci/matrix.sh --venv $(AWX_CORE)) ANSIBLE_TEST_WORK=$(abspath $(RUN))/ansible-test/integration-unchecked \
+	    tests/ci/integration.sh --continue-on-error $$(python tests/ci/targets.py unchecked) $(INTEGRATION_ARGS)
 
 # Every target runs on the platform gateway's layout as well, but those tests/integration/gateway.yml
 # leaves out (instance and import: the gateway's layout has no second service). In make test, those
@@ -129,14 +134,14 @@ integration-gateway: venv system-deps idp-packages  ## the integration targets (
 integration-gateway-unchecked: venv system-deps idp-packages  ## the integration targets of the gateway's layout that are not replayed (tests/ci/targets.py gateway-unchecked), against a reference service in that layout: make test's run there
 	$(GATEWAY_ENV) tests/ci/integration.sh --continue-on-error $$(python tests/ci/targets.py gateway-unchecked) $(INTEGRATION_ARGS)
 
-replay: venv system-deps idp-packages  ## the integration targets a real AWX answered (tests/ci/targets.py checked), against a reference service through the recording proxy; every answer compared with the recorded one (tests/recorded/awx-*; report in tests/output/replay/report.md)
-	tests/diffcheck/run.sh replay --layout awx
+replay: venv system-deps idp-packages  ## the integration targets a real AWX answered (tests/ci/targets.py checked), against a reference service through the recording proxy, under ansible-core AWX_CORE; every answer compared with the recorded one (tests/recorded/awx-*; report in tests/output/replay/report.md)
+	DIFFCHECK_VENV=$$(tests/ci/matrix.sh --venv $(AWX_CORE)) tests/diffcheck/run.sh replay --layout awx
 
 replay-gateway: venv system-deps idp-packages  ## the same in the platform gateway's layout (tests/recorded/gateway-*, targets gateway-checked), under ansible-core GATEWAY_CORE
 	DIFFCHECK_VENV=$$(tests/ci/matrix.sh --venv $(GATEWAY_CORE)) tests/diffcheck/run.sh replay --layout gateway
 
 # The targets run under the ansible-core their layout's replay runs them with.
-LAYOUT_VENV = $(if $(filter gateway,$(LAYOUT)),$$(tests/ci/matrix.sh --venv $(GATEWAY_CORE)),$(VENV))
+LAYOUT_VENV = $$(tests/ci/matrix.sh --venv $(if $(filter gateway,$(LAYOUT)),$(GATEWAY_CORE),$(AWX_CORE)))
 record: venv system-deps idp-packages  ## record a real service's answers to the integration targets: make record SERVICE_URL=... SERVICE_USERNAME=... SERVICE_PASSWORD=... [SERVICE_CA_PATH=...] [LAYOUT=awx|gateway] [RECORD_TARGETS=...]; writes tests/recorded/<layout>-<version>/ (the targets create and delete objects there)
 	DIFFCHECK_VENV=$(LAYOUT_VENV) tests/diffcheck/run.sh record --layout $(LAYOUT) $(RECORD_TARGETS)
 
@@ -165,8 +170,8 @@ ee: venv  ## ansible-builder: introspect the collection's EE requirements, creat
 matrix: venv system-deps idp-packages  ## sanity + integration under every supported ansible-core (MATRIX="2.16 2.21" for some)
 	tests/ci/matrix.sh $(MATRIX)
 
-matrix-ci: venv system-deps idp-packages  ## the matrix's oldest and newest ansible-core (MATRIX_CI), as CI runs it (the newest one's integration run is integration-gateway's)
-	MATRIX_STEPS_$(subst .,_,$(GATEWAY_CORE))=sanity tests/ci/matrix.sh $(MATRIX_CI)
+matrix-ci: venv system-deps idp-packages  ## sanity under the matrix's oldest and newest ansible-core (MATRIX_CI), as CI runs it (their integration runs are the AWX layout's and the gateway layout's)
+	MATRIX_STEPS_$(subst .,_,$(AWX_CORE))=sanity MATRIX_STEPS_$(subst .,_,$(GATEWAY_CORE))=sanity tests/ci/matrix.sh $(MATRIX_CI)
 
 build: venv  ## build the collection artifact (automation-service-<version>.tar.gz)
 	ansible-galaxy collection build --force .

@@ -25,9 +25,10 @@
 # facts, lookups, the inventory plugin and its cache, templating of returned
 # data, failed results). The other targets test the service's API through the
 # same code, and run once, under the development ansible-core (make integration).
-# make test runs the integration targets under the newest version of MATRIX_CI in the platform
-# gateway's layout instead (make integration-gateway, with this script's --venv), and this
-# script runs only sanity under it (MATRIX_STEPS_2_21=sanity).
+# make test runs every integration target under the oldest version of MATRIX_CI in the AWX layout
+# (replay, integration-unchecked) and under the newest in the platform gateway's layout
+# (replay-gateway, integration-gateway-unchecked), with this script's --venv, and this script runs
+# only sanity under both (MATRIX_STEPS_2_16=sanity MATRIX_STEPS_2_21=sanity).
 # Results: tests/output/matrix/<version>/{sanity,integration}/ and a summary table.
 set -euo pipefail
 
