@@ -457,8 +457,9 @@ class ApiTask:
 
     # -- writes ------------------------------------------------------------------
 
-    def detail_path(self, obj):
-        return obj.get('url') or '%s/%s' % (self.resource, obj['id'])
+    def detail_path(self, obj, resource=None):
+        """Where ``obj`` is: its url, else its id in ``resource`` (None: the task's endpoint)."""
+        return obj.get('url') or '%s/%s' % (resource or self.resource, obj['id'])
 
     def changes(self, existing, desired, normalize=None):
         """The fields of ``desired`` whose values differ from ``existing``."""
@@ -476,18 +477,23 @@ class ApiTask:
                 changed[key] = want
         return changed
 
-    def ensure_present(self, existing, desired, create=None, normalize=None, encode=None, secret=(), endpoint=None):
+    def ensure_present(self, existing, desired, create=None, normalize=None, encode=None, secret=(), endpoint=None,
+                       resource=None):
         """Create ``desired`` (with ``create()`` extra fields) or update only the
         fields that differ; honour check mode; say what changed and return the
         object (``existing`` and ``end_state`` too). A new object is posted to
-        ``endpoint`` (a sub-list that creates it) when given."""
-        made = self.apply(self.plan_present(existing, desired, create, normalize, encode, secret, endpoint))
+        ``endpoint`` (a sub-list that creates it) when given. ``resource``: the endpoint of the
+        objects, when it is not the task's (see plan_present())."""
+        made = self.apply(self.plan_present(existing, desired, create, normalize, encode, secret, endpoint, resource))
         return self.returns_object(existing, made, secret)
 
-    def plan_present(self, existing, desired, create=None, normalize=None, encode=None, secret=(), endpoint=None):
+    def plan_present(self, existing, desired, create=None, normalize=None, encode=None, secret=(), endpoint=None,
+                     resource=None):
         """The write that makes ``existing`` hold ``desired`` (a POST of ``desired`` and ``create()``'s fields to
-        ``endpoint`` or the resource when there is none, else a PATCH of the fields that differ); none when
-        nothing differs. ``encode``: field -> how it is sent (variables as text)."""
+        ``endpoint``, or when there is none to the objects' endpoint, else a PATCH of the fields that differ);
+        none when nothing differs. ``resource``: the objects' endpoint, as the declaration of what is written
+        says it (None: the task's, its module's declared one). ``encode``: field -> how it is sent (variables
+        as text)."""
         encode = encode or {}
 
         def wire(fields):
@@ -505,7 +511,7 @@ class ApiTask:
                     # awx.awx's words first: "Unable to create <type> <name>: <why>".
                     exc.message = 'Unable to create %s %s: %s' % (kind, name, exc.message)
 
-            return Plan(None, [Write('POST', endpoint or self.resource, wire(body), expect=(200, 201), before={},
+            return Plan(None, [Write('POST', endpoint or resource or self.resource, wire(body), expect=(200, 201), before={},
                                      after=body, secret=secret, makes=True, answer=body, refused=refused)])
         delta = self.changes(existing, desired, normalize)
         if not delta:
@@ -515,21 +521,21 @@ class ApiTask:
             before = dict((k, normalize[k](v) if k in normalize else v) for k, v in before.items())
         after = dict(before)
         after.update(delta)
-        return Plan(existing, [Write('PATCH', self.detail_path(existing), wire(delta), before=before, after=after,
+        return Plan(existing, [Write('PATCH', self.detail_path(existing, resource), wire(delta), before=before, after=after,
                                      secret=secret, makes=True, answer=dict(existing, **delta))])
 
-    def ensure_absent(self, existing):
+    def ensure_absent(self, existing, resource=None):
         if existing is None:
             self.returns(existing={}, end_state={})
             return
         self.returns(id=existing.get('id'), existing=existing, end_state={})
-        self.apply(self.plan_absent(existing))
+        self.apply(self.plan_absent(existing, resource))
 
-    def plan_absent(self, existing):
-        """The DELETE of ``existing`` (none when there is nothing to delete)."""
+    def plan_absent(self, existing, resource=None):
+        """The DELETE of ``existing`` (none when there is nothing to delete); ``resource``: as for plan_present()."""
         if existing is None:
             return Plan(None)
-        return Plan(existing, [Write('DELETE', self.detail_path(existing), expect=(202, 204, 404),
+        return Plan(existing, [Write('DELETE', self.detail_path(existing, resource), expect=(202, 204, 404),
                                      before={'id': existing.get('id'), 'name': existing.get('name')}, after={})])
 
     def apply(self, plan):
