@@ -237,7 +237,7 @@ class ApiTask:
     """One task: parameters, modes, a lazily connected client, and the verbs."""
 
     def __init__(self, spec, params, check_mode=False, diff=False, environ=None, no_log_values=None, bounded=False,
-                 reads=None):
+                 reads=None, client=None):
         self.spec = spec
         self.given = params
         self.params = MappingProxyType(params)
@@ -248,7 +248,8 @@ class ApiTask:
         self.bounded = bounded  # on the controller: at most max_requests_in_flight requests at once
         self.resource = spec.resource
         self.result_key = spec.result_key
-        self.outcome = Outcome(diff)
+        # What the task has said (an Outcome), then what each part() under way has said, innermost last.
+        self._outcomes = [Outcome(diff)]
         self.warnings = []
         self.error = None  # the typed error that ended the task, if one did
         # What the task looked up, kept for the rest of it: the names of the objects it named ((endpoint, id) ->
@@ -257,7 +258,8 @@ class ApiTask:
         self.names = {}
         self.scope_objects = {}
         self.found = {}
-        self._client = None
+        # The client: None until the task first needs it and connects (a task within another is given its client).
+        self._client = client
         # The reads the items of the task's loop share (a LoopReads, see _loop_reads), None for none; the
         # loop_reads option turns them off.
         self.reads = reads
@@ -268,8 +270,30 @@ class ApiTask:
         # What the diff of a create shows, when the object this item asked for was made by its loop in bulk.
         self.batch_made = None
 
+    def subtask(self, spec, params):
+        """A task within this one: ``spec``'s, with ``params``, in the same modes and through the same client (this
+        task's, connected now), with an outcome and warnings of its own."""
+        return ApiTask(spec, params, check_mode=self.check_mode, diff=self.diff, environ=self.environ,
+                       no_log_values=self.no_log_values, client=self.client)
+
+    @contextlib.contextmanager
+    def reading(self, **changed):
+        """Within the block, the task reads the options ``changed`` as given there, in place of those given (an
+        option whose meaning an earlier read settled: a team found where it was moved to)."""
+        read = self.params
+        self.params = MappingProxyType(dict(read, **changed))
+        try:
+            yield self
+        finally:
+            self.params = read
+
     def warn(self, message):
         self.warnings.append(message)
+
+    @property
+    def outcome(self):
+        """What the task has said so far (within a part(), what the part has)."""
+        return self._outcomes[-1]
 
     @property
     def result(self):
@@ -294,15 +318,15 @@ class ApiTask:
         writes were taken back). Yields a dict whose ``changed`` says, once the part ended, whether it changed
         anything."""
         task, own, said = self.outcome, Outcome(self.outcome.diff_mode and diff), {'changed': False}
-        self.outcome = own
+        self._outcomes.append(own)
         try:
             yield said
         except BaseException:
-            self.outcome = task
+            self._outcomes.pop()
             if not undone_on_error:
                 said['changed'] = task.merge(own)
             raise
-        self.outcome = task
+        self._outcomes.pop()
         said['changed'] = task.merge(own)
 
     def execute(self, run):
