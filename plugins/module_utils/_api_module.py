@@ -533,7 +533,7 @@ class ApiTask:
             def refused(exc):
                 if exc.status == 400:
                     # awx.awx's words first: "Unable to create <type> <name>: <why>".
-                    exc.message = 'Unable to create %s %s: %s' % (kind, name, exc.message)
+                    exc.reword('Unable to create %s %s: %s' % (kind, name, exc.message))
 
             return Plan(None, [Write('POST', endpoint or resource or self.resource, wire(body), expect=(200, 201), before={},
                                      after=body, secret=secret, makes=True, answer=body, refused=refused)])
@@ -621,7 +621,7 @@ class ApiTask:
                             write.refused(failed)
                         raise
                     if write.note:
-                        exc.message = '%s (%s)' % (exc.message, write.note)
+                        exc.reword('%s (%s)' % (exc.message, write.note))
             raise
         return made
 
