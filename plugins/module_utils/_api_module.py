@@ -237,7 +237,7 @@ class ApiTask:
     """One task: parameters, modes, a lazily connected client, and the verbs."""
 
     def __init__(self, spec, params, check_mode=False, diff=False, environ=None, no_log_values=None, bounded=False,
-                 reads=None):
+                 reads=None, client=None):
         self.spec = spec
         self.given = params
         self.params = MappingProxyType(params)
@@ -248,7 +248,8 @@ class ApiTask:
         self.bounded = bounded  # on the controller: at most max_requests_in_flight requests at once
         self.resource = spec.resource
         self.result_key = spec.result_key
-        self.outcome = Outcome(diff)
+        # What the task has said (an Outcome), then what each part() under way has said, innermost last.
+        self._outcomes = [Outcome(diff)]
         self.warnings = []
         self.error = None  # the typed error that ended the task, if one did
         # What the task looked up, kept for the rest of it: the names of the objects it named ((endpoint, id) ->
@@ -257,7 +258,8 @@ class ApiTask:
         self.names = {}
         self.scope_objects = {}
         self.found = {}
-        self._client = None
+        # The client: None until the task first needs it and connects (a task within another is given its client).
+        self._client = client
         # The reads the items of the task's loop share (a LoopReads, see _loop_reads), None for none; the
         # loop_reads option turns them off.
         self.reads = reads
@@ -268,8 +270,30 @@ class ApiTask:
         # What the diff of a create shows, when the object this item asked for was made by its loop in bulk.
         self.batch_made = None
 
+    def subtask(self, spec, params):
+        """A task within this one: ``spec``'s, with ``params``, in the same modes and through the same client (this
+        task's, connected now), with an outcome and warnings of its own."""
+        return ApiTask(spec, params, check_mode=self.check_mode, diff=self.diff, environ=self.environ,
+                       no_log_values=self.no_log_values, client=self.client)
+
+    @contextlib.contextmanager
+    def reading(self, **changed):
+        """Within the block, the task reads the options ``changed`` as given there, in place of those given (an
+        option whose meaning an earlier read settled: a team found where it was moved to)."""
+        read = self.params
+        self.params = MappingProxyType(dict(read, **changed))
+        try:
+            yield self
+        finally:
+            self.params = read
+
     def warn(self, message):
         self.warnings.append(message)
+
+    @property
+    def outcome(self):
+        """What the task has said so far (within a part(), what the part has)."""
+        return self._outcomes[-1]
 
     @property
     def result(self):
@@ -294,15 +318,15 @@ class ApiTask:
         writes were taken back). Yields a dict whose ``changed`` says, once the part ended, whether it changed
         anything."""
         task, own, said = self.outcome, Outcome(self.outcome.diff_mode and diff), {'changed': False}
-        self.outcome = own
+        self._outcomes.append(own)
         try:
             yield said
         except BaseException:
-            self.outcome = task
+            self._outcomes.pop()
             if not undone_on_error:
                 said['changed'] = task.merge(own)
             raise
-        self.outcome = task
+        self._outcomes.pop()
         said['changed'] = task.merge(own)
 
     def execute(self, run):
@@ -457,8 +481,9 @@ class ApiTask:
 
     # -- writes ------------------------------------------------------------------
 
-    def detail_path(self, obj):
-        return obj.get('url') or '%s/%s' % (self.resource, obj['id'])
+    def detail_path(self, obj, resource=None):
+        """Where ``obj`` is: its url, else its id in ``resource`` (None: the task's endpoint)."""
+        return obj.get('url') or '%s/%s' % (resource or self.resource, obj['id'])
 
     def changes(self, existing, desired, normalize=None):
         """The fields of ``desired`` whose values differ from ``existing``."""
@@ -476,18 +501,23 @@ class ApiTask:
                 changed[key] = want
         return changed
 
-    def ensure_present(self, existing, desired, create=None, normalize=None, encode=None, secret=(), endpoint=None):
+    def ensure_present(self, existing, desired, create=None, normalize=None, encode=None, secret=(), endpoint=None,
+                       resource=None):
         """Create ``desired`` (with ``create()`` extra fields) or update only the
         fields that differ; honour check mode; say what changed and return the
         object (``existing`` and ``end_state`` too). A new object is posted to
-        ``endpoint`` (a sub-list that creates it) when given."""
-        made = self.apply(self.plan_present(existing, desired, create, normalize, encode, secret, endpoint))
+        ``endpoint`` (a sub-list that creates it) when given. ``resource``: the endpoint of the
+        objects, when it is not the task's (see plan_present())."""
+        made = self.apply(self.plan_present(existing, desired, create, normalize, encode, secret, endpoint, resource))
         return self.returns_object(existing, made, secret)
 
-    def plan_present(self, existing, desired, create=None, normalize=None, encode=None, secret=(), endpoint=None):
+    def plan_present(self, existing, desired, create=None, normalize=None, encode=None, secret=(), endpoint=None,
+                     resource=None):
         """The write that makes ``existing`` hold ``desired`` (a POST of ``desired`` and ``create()``'s fields to
-        ``endpoint`` or the resource when there is none, else a PATCH of the fields that differ); none when
-        nothing differs. ``encode``: field -> how it is sent (variables as text)."""
+        ``endpoint``, or when there is none to the objects' endpoint, else a PATCH of the fields that differ);
+        none when nothing differs. ``resource``: the objects' endpoint, as the declaration of what is written
+        says it (None: the task's, its module's declared one). ``encode``: field -> how it is sent (variables
+        as text)."""
         encode = encode or {}
 
         def wire(fields):
@@ -503,9 +533,9 @@ class ApiTask:
             def refused(exc):
                 if exc.status == 400:
                     # awx.awx's words first: "Unable to create <type> <name>: <why>".
-                    exc.message = 'Unable to create %s %s: %s' % (kind, name, exc.message)
+                    exc.reword('Unable to create %s %s: %s' % (kind, name, exc.message))
 
-            return Plan(None, [Write('POST', endpoint or self.resource, wire(body), expect=(200, 201), before={},
+            return Plan(None, [Write('POST', endpoint or resource or self.resource, wire(body), expect=(200, 201), before={},
                                      after=body, secret=secret, makes=True, answer=body, refused=refused)])
         delta = self.changes(existing, desired, normalize)
         if not delta:
@@ -515,21 +545,21 @@ class ApiTask:
             before = dict((k, normalize[k](v) if k in normalize else v) for k, v in before.items())
         after = dict(before)
         after.update(delta)
-        return Plan(existing, [Write('PATCH', self.detail_path(existing), wire(delta), before=before, after=after,
+        return Plan(existing, [Write('PATCH', self.detail_path(existing, resource), wire(delta), before=before, after=after,
                                      secret=secret, makes=True, answer=dict(existing, **delta))])
 
-    def ensure_absent(self, existing):
+    def ensure_absent(self, existing, resource=None):
         if existing is None:
             self.returns(existing={}, end_state={})
             return
         self.returns(id=existing.get('id'), existing=existing, end_state={})
-        self.apply(self.plan_absent(existing))
+        self.apply(self.plan_absent(existing, resource))
 
-    def plan_absent(self, existing):
-        """The DELETE of ``existing`` (none when there is nothing to delete)."""
+    def plan_absent(self, existing, resource=None):
+        """The DELETE of ``existing`` (none when there is nothing to delete); ``resource``: as for plan_present()."""
         if existing is None:
             return Plan(None)
-        return Plan(existing, [Write('DELETE', self.detail_path(existing), expect=(202, 204, 404),
+        return Plan(existing, [Write('DELETE', self.detail_path(existing, resource), expect=(202, 204, 404),
                                      before={'id': existing.get('id'), 'name': existing.get('name')}, after={})])
 
     def apply(self, plan):
@@ -591,7 +621,7 @@ class ApiTask:
                             write.refused(failed)
                         raise
                     if write.note:
-                        exc.message = '%s (%s)' % (exc.message, write.note)
+                        exc.reword('%s (%s)' % (exc.message, write.note))
             raise
         return made
 

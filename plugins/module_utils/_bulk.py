@@ -43,7 +43,7 @@ def write(action, body, what, look):
     """The POST of /bulk/<action>/, sent once. ``what`` names the change for the message when the
     connection breaks after sending; ``look`` says how to find out whether it happened."""
     def lost(exc):
-        exc.message = ('The bulk %s may or may not have happened: the connection broke after the request was sent '
-                       '(%s). Do not simply send it again: %s' % (what, exc.message, look))
+        exc.reword('The bulk %s may or may not have happened: the connection broke after the request was sent '
+                   '(%s). Do not simply send it again: %s' % (what, exc.message, look))
 
     return Write('POST', 'bulk/%s' % action, body, expect=(201,), makes=True, lost=lost)

@@ -22,6 +22,10 @@ class ServiceError(Exception):
     def __str__(self):
         return self.message
 
+    def reword(self, message):
+        """Say ``message`` instead: the error in the words of the module that met it."""
+        self.message = message
+
 
 class ConfigError(ServiceError):
     """The options do not make sense; raised before any request is sent."""

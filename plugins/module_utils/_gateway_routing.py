@@ -98,6 +98,4 @@ class Routing:
 
     def run(self, api):
         """Make the object match, at the gateway's paths (a ConfigError on AWX 24)."""
-        resource = self.declared(lambda kind: gateway_endpoint(api, kind, self.result_key))
-        api.resource = resource.endpoint     # where a new one is posted
-        run_named(api, resource)
+        run_named(api, self.declared(lambda kind: gateway_endpoint(api, kind, self.result_key)))

@@ -15,9 +15,7 @@ __metaclass__ = type
 import secrets
 
 from ansible_collections.automation.service.plugins.module_utils import _jobs, _organization, _team, _user
-from ansible_collections.automation.service.plugins.module_utils._api_module import (
-    ApiTask, dump_variables, parse_variables,
-)
+from ansible_collections.automation.service.plugins.module_utils._api_module import dump_variables, parse_variables
 from ansible_collections.automation.service.plugins.module_utils._outcome import NO_LOG_PLACEHOLDER
 from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
 from ansible_collections.automation.service.plugins.module_utils._assets import (
@@ -223,9 +221,7 @@ class Importer(Objects):
                 api.change(None, dict((k, v) for k, v in params.items() if k in found.fields), under=(label,))
             self.remember(key, dict(asset, id=None, type=found.type))
             return self.find(key)
-        task = ApiTask(module.SPEC, params, check_mode=api.check_mode, diff=api.diff, environ=api.environ,
-                       no_log_values=api.no_log_values)
-        task._client = api.client
+        task = api.subtask(module.SPEC, params)
         result = task.execute(module.run)
         api.warnings.extend(task.warnings)
         if result.get('failed'):

@@ -108,9 +108,9 @@ def start_update(path, kind, listing):
     """The POST of ``path`` (a project's or an inventory source's update/), sent once. A broken connection after
     sending is reported as such: the update may have started, and asking again could run it twice."""
     def lost(exc):
-        exc.message = ('The %s may or may not have started: the connection broke after the request was sent (%s). Do '
-                       'not simply run the task again, that could start a second one. Look for it first: GET /api/v2/%s'
-                       '?order_by=-created (or the service UI).' % (kind.label.lower(), exc.message, listing))
+        exc.reword('The %s may or may not have started: the connection broke after the request was sent (%s). Do '
+                   'not simply run the task again, that could start a second one. Look for it first: GET /api/v2/%s'
+                   '?order_by=-created (or the service UI).' % (kind.label.lower(), exc.message, listing))
 
     return Write('POST', path, {}, expect=(202,), makes=True, lost=lost)
 
@@ -160,9 +160,9 @@ def once(path, body, what, look_for):
     """The POST of a launch, sent once. A broken connection after sending is reported as such: the work may
     have started, and sending again could run it twice."""
     def lost(exc):
-        exc.message = ('The launch of %s may or may not have happened: the connection broke after the request was '
-                       'sent (%s). Do not simply run the task again, that could start it a second time. Look for it '
-                       'first: %s.' % (what, exc.message, look_for))
+        exc.reword('The launch of %s may or may not have happened: the connection broke after the request was '
+                   'sent (%s). Do not simply run the task again, that could start it a second time. Look for it '
+                   'first: %s.' % (what, exc.message, look_for))
 
     return Write('POST', path, body, expect=(201,), makes=True, lost=lost)
 

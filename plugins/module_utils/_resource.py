@@ -276,10 +276,10 @@ class Resource:
         option it needs. True when nothing is left to do."""
         state = api.params.get('state', 'present')
         if state == 'absent':
-            api.ensure_absent(existing)
+            api.ensure_absent(existing, self.endpoint)
             return True
         if state == 'exists' and existing is not None:
-            api.ensure_present(existing, {})
+            api.ensure_present(existing, {}, resource=self.endpoint)
             return True
         if existing is None:
             self.require_on_create(api)
@@ -299,7 +299,7 @@ class Resource:
         existing, source = self.locate(api)
         state = params.get('state', 'present')
         if state == 'absent':
-            return api.plan_absent(existing)
+            return api.plan_absent(existing, self.endpoint)
         if self.bulk is not None and api.ahead is not None and source is None:
             from ansible_collections.automation.service.plugins.module_utils import _loop_bulk
             existing = _loop_bulk.settle(api, self, existing, api.ahead)
@@ -344,7 +344,8 @@ class Resource:
             plan = self.plan_encrypted(api, existing, desired, normalize)
         else:
             plan = api.plan_present(existing, desired, create=lambda: self.create_fields(api), normalize=normalize,
-                                    encode=encode, secret=self.secret, endpoint=self.create_endpoint(api))
+                                    encode=encode, secret=self.secret, endpoint=self.create_endpoint(api),
+                                    resource=self.endpoint)
         plan.existing = existing
         for option in sorted(lists):
             plan.extend(self.plan_sublist(api, existing, existing is None, option, *self.associations[option],
@@ -364,7 +365,7 @@ class Resource:
 
         if existing is None:
             plan = api.plan_present(None, desired, create=lambda: self.create_fields(api), secret=hidden,
-                                    endpoint=self.create_endpoint(api))
+                                    endpoint=self.create_endpoint(api), resource=self.endpoint)
             write = plan.writes[0]
             if given:
                 write.answer = dict(write.answer, **{field.field: encrypted_as_read(given, secrets)})
@@ -374,7 +375,7 @@ class Resource:
         stored = as_data(existing.get(field.field))
         held = [] if field.resets(delta) else \
             sorted(key for key in secrets if is_set((given or {}).get(key)) and stored.get(key) == ENCRYPTED)
-        path = api.detail_path(existing)
+        path = api.detail_path(existing, self.endpoint)
         if not delta:
             if not (held and api.params.get('update_secrets')):
                 return Plan(existing)
@@ -400,7 +401,7 @@ class Resource:
         plan = self.plan(api)
         state = api.params.get('state', 'present')
         if state == 'absent':
-            api.ensure_absent(plan.existing)
+            api.ensure_absent(plan.existing, self.endpoint)
             return None, False
         made = api.apply(plan)
         if api.batch_made is not None:

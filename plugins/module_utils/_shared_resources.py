@@ -47,7 +47,7 @@ def on_gateway(api):
 def gateway_refused(exc, what):
     """The gateway's answer, said as the gateway's."""
     if isinstance(exc, ApiError) and exc.status not in (None, 404):
-        exc.message = 'The platform gateway refused to %s: %s' % (what, exc.message)
+        exc.reword('The platform gateway refused to %s: %s' % (what, exc.message))
     return exc
 
 

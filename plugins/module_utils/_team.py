@@ -8,8 +8,6 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from types import MappingProxyType
-
 from ansible_collections.automation.service.plugins.module_utils._api_module import is_id
 from ansible_collections.automation.service.plugins.module_utils._errors import NotFound
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS, Resource
@@ -36,7 +34,8 @@ class Team(SharedResource):
         if moved not in (None, '') and moved != api.params['organization'] and api.params.get('state') != 'absent':
             if Resource.find(self, api) is None:
                 # Moved by an earlier run (or not made yet): the team is looked for, or made, where it moves to.
-                api.params = MappingProxyType(dict(api.params, organization=moved))
+                with api.reading(organization=moved):
+                    return SharedResource.run(self, api)
         return SharedResource.run(self, api)
 
     def desired(self, api, existing):

@@ -15,7 +15,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.automation.service.plugins.module_utils._api_module import ApiTask, ModuleSpec, is_id
+from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec, is_id
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, MultipleFound, NotFound
 from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
 from ansible_collections.automation.service.plugins.module_utils._resource import Resource, as_data, names_of
@@ -179,7 +179,4 @@ def ensure_node(api, workflow, pending=()):
 
 def node_task(api, params):
     """A task on one node, within the task ``api`` (same client and modes)."""
-    task = ApiTask(NODE_SPEC, params, check_mode=api.check_mode, diff=api.diff, environ=api.environ,
-                   no_log_values=api.no_log_values)
-    task._client = api.client
-    return task
+    return api.subtask(NODE_SPEC, params)

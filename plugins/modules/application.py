@@ -201,7 +201,9 @@ HIDDEN = '************'
 
 
 class Application(Resource):
-    users = None    # the gateway's users, behind a platform gateway
+    def __init__(self, *args, **kwargs):
+        self.users = kwargs.pop('users', None)    # the gateway's users, behind a platform gateway
+        super(Application, self).__init__(*args, **kwargs)
 
     def find(self, api):
         existing = super(Application, self).find(api)
@@ -268,11 +270,9 @@ def resource_for(api):
             raise ConfigError('%s: only a platform gateway\'s applications have %s; AWX 24\'s do not.'
                               % (', '.join(given), 'this field' if len(given) == 1 else 'these fields'))
         return RESOURCE
-    resource = Application(layout.gateway_path('applications'), 'application', 'application',
-                           scope={'organization': layout.gateway_path('organizations')}, **GATEWAY_DECLARATION)
-    resource.users = layout.gateway_path('users')
-    api.resource = resource.endpoint    # where a new one is posted
-    return resource
+    return Application(layout.gateway_path('applications'), 'application', 'application',
+                       scope={'organization': layout.gateway_path('organizations')}, users=layout.gateway_path('users'),
+                       **GATEWAY_DECLARATION)
 
 
 def run(api):

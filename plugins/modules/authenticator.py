@@ -235,9 +235,7 @@ SPEC = RESOURCE.spec(ARGUMENT_SPEC)
 
 def resource_for(api):
     """The gateway's authenticators (AWX 24 has none: a ConfigError)."""
-    endpoint = gateway_endpoint(api, 'authenticators', 'authenticator')
-    api.resource = endpoint     # where a new one is posted
-    return declared(endpoint)
+    return declared(gateway_endpoint(api, 'authenticators', 'authenticator'))
 
 
 def run(api):

@@ -233,9 +233,8 @@ SPEC = RESOURCE.spec(ARGUMENT_SPEC)
 
 def resource_for(api):
     """The gateway's authenticator maps (AWX 24 has none: a ConfigError)."""
-    maps = gateway_endpoint(api, 'authenticator_maps', 'authenticator_map')
-    api.resource = maps     # where a new one is posted
-    return declared(maps, gateway_endpoint(api, 'authenticators', 'authenticator_map'))
+    return declared(gateway_endpoint(api, 'authenticator_maps', 'authenticator_map'),
+                    gateway_endpoint(api, 'authenticators', 'authenticator_map'))
 
 
 def run(api):

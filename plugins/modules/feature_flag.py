@@ -149,7 +149,7 @@ def run(api):
                 would_be['state'] = wanted == 'True'
 
             def refused(exc):
-                exc.message = 'The platform gateway refused to toggle feature flag %s: %s' % (flag['name'], exc.message)
+                exc.reword('The platform gateway refused to toggle feature flag %s: %s' % (flag['name'], exc.message))
 
             write = Write('PATCH', url, {'value': wanted}, before={'value': current}, after={'value': wanted},
                           makes=True, answer=would_be, refused=refused)
