@@ -237,13 +237,7 @@ def build_report(entries: list[dict], known: list[dict]) -> dict:
             group['count'] += 1
             if len(group['seqs']) < 20:
                 group['seqs'].append(entry['seq'])
-    used = set()
-    for group in groups.values():
-        item = explained_by(known, group['endpoint'], group['kind'], group['where'])
-        group['reason'] = item['reason'] if item else None
-        if item:
-            used.add(id(item))
-    unexplained = [g for g in groups.values() if g['reason'] is None]
+    unexplained, unused = explain(groups.values(), known)
     return {
         'summary': {
             'exchanges': len(entries), 'compared': compared, 'skipped': sum(len(v) for v in skipped.values()),
@@ -251,8 +245,21 @@ def build_report(entries: list[dict], known: list[dict]) -> dict:
         },
         'differences': list(groups.values()),
         'skipped': [{'endpoint': k[0], 'reason': k[1], 'count': len(v), 'seqs': v[:20]} for k, v in skipped.items()],
-        'unused_known': [item for item in known if id(item) not in used],
+        'unused_known': unused,
     }
+
+
+def explain(groups, known: list[dict], unexplainable=()) -> tuple[list, list]:
+    """Give each group of differences the reason of the first known entry that matches it (none for
+    the kinds ``unexplainable``): (the groups left without one, the known entries that matched none)."""
+    used = set()
+    for group in groups:
+        item = None if group['kind'] in unexplainable else explained_by(
+            known, group['endpoint'], group['kind'], group['where'])
+        group['reason'] = item['reason'] if item else None
+        if item:
+            used.add(id(item))
+    return [g for g in groups if g['reason'] is None], [item for item in known if id(item) not in used]
 
 
 def cell(value) -> str:

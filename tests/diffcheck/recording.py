@@ -263,15 +263,8 @@ def build(entries: list[dict], missing: list[tuple], known: list[dict]) -> dict:
         answer = compare.brief(exchange['answer'])
         add(point, kind, where, target, seq, answer if kind == 'unreplayed' else None,
             answer if kind == 'unrecorded' else None)
-    used = set()
-    for group in groups.values():
-        # nothing explains a request the recording lacks: the target must be recorded again
-        item = None if group['kind'] == 'unrecorded' else compare.explained_by(
-            known, group['endpoint'], group['kind'], group['where'])
-        group['reason'] = item['reason'] if item else None
-        if item:
-            used.add(id(item))
-    unexplained = [g for g in groups.values() if g['reason'] is None]
+    # nothing explains a request the recording lacks: the target must be recorded again
+    unexplained, unused = compare.explain(list(groups.values()), known, unexplainable=('unrecorded',))
     return {
         'summary': {
             'compared': len(entries), 'differences': len(groups), 'unexplained': len(unexplained),
@@ -279,7 +272,7 @@ def build(entries: list[dict], missing: list[tuple], known: list[dict]) -> dict:
             'unreplayed': sum(1 for m in missing if m[0] == 'unreplayed'),
         },
         'differences': list(groups.values()),
-        'unused_known': [item for item in known if id(item) not in used],
+        'unused_known': unused,
     }
 
 
