@@ -157,8 +157,11 @@ def by_target(entries) -> OrderedDict:
 
 # -- saving a recording
 
-def save(record: Path, dest: Path, layout: str, version: str, today: str | None = None) -> dict:
+def save(record: Path, dest: Path, layout: str, version: str, today: str | None = None, leave_out=()) -> dict:
     groups = by_target(read_jsonl(record))
+    for target in leave_out:
+        if groups.pop(target, None) is not None:
+            print('recording: not kept, the target failed: %s' % target, file=sys.stderr)
     if '' in groups:
         raise SystemExit('recording: %d exchanges came before the first target started' % len(groups[''])
                          + ' (was the proxy given --target-file?)')
@@ -322,6 +325,7 @@ def main(argv=None) -> int:
     p_save.add_argument('--dest', type=Path, required=True)
     p_save.add_argument('--layout', choices=compare.LAYOUTS, required=True)
     p_save.add_argument('--version', required=True)
+    p_save.add_argument('--leave-out', type=Path, help='a file naming targets not to keep, one a line (the failed ones)')
     p_replay = sub.add_parser('replay', help='compare what proxy.py recorded of the reference service with a recording')
     p_replay.add_argument('--record', type=Path, required=True)
     p_replay.add_argument('--recorded', type=Path, required=True)
@@ -335,7 +339,8 @@ def main(argv=None) -> int:
         mark(args.file, sys.stdin, sys.stdout)
         return 0
     if args.command == 'save':
-        meta = save(args.record, args.dest, args.layout, args.version)
+        failed = args.leave_out.read_text(encoding='utf-8').split() if args.leave_out and args.leave_out.exists() else []
+        meta = save(args.record, args.dest, args.layout, args.version, leave_out=failed)
         print('recording: %d targets in %s' % (len(meta['targets']), args.dest))
         return 0
     replayed = read_jsonl(args.record) if args.record.exists() else []

@@ -135,26 +135,11 @@ proxy_pid=
 compare=0
 case $mode in
     record)
-        if [ "$status" != 0 ]; then
-            # a target that failed is not kept (recording.py mark wrote which failed)
-            mapfile -t failed < <(cat "$target_file.failed" 2>/dev/null)
-            if [ ${#failed[@]} -gt 0 ]; then
-                echo "run.sh: not kept, the targets failed: ${failed[*]}" >&2
-                python - "$record" "${failed[@]}" <<'PY'
-import json
-import sys
-
-path, failed = sys.argv[1], set(sys.argv[2:])
-with open(path, encoding='utf-8') as f:
-    kept = [line for line in f if json.loads(line).get('target') not in failed]
-with open(path, 'w', encoding='utf-8') as f:
-    f.writelines(kept)
-PY
-            fi
-        fi
         version=$(service_version)
         dest=${RECORDED:-$root/tests/recorded/$layout-$version}
-        python "$here/recording.py" save --record "$record" --dest "$dest" --layout "$layout" --version "$version" || compare=$?
+        # a target that failed is not kept (recording.py mark wrote which failed)
+        python "$here/recording.py" save --record "$record" --dest "$dest" --layout "$layout" --version "$version" \
+            --leave-out "$target_file.failed" || compare=$?
         ;;
     replay)
         recorded=${RECORDED:-$(recorded_dir)}

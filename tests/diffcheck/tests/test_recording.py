@@ -226,3 +226,14 @@ def test_mark_names_each_target_and_the_failed_ones(tmp_path):
     assert out.getvalue() == output
     assert seen[0] == "host" and seen[-1] == "awx_compat"
     assert (tmp_path / "target.failed").read_text() == "awx_compat\n"
+
+
+def test_a_failed_target_is_not_kept(tmp_path):
+    record = tmp_path / "exchanges.jsonl"
+    lines = [{"seq": n, "target": target, "method": "GET", "path": "/api/v2/ping/", "query": [],
+              "primary": {"status": 200, "headers": {}, "cookies": [], "json": {}}}
+             for n, target in enumerate(["kept", "failed", "kept"])]
+    record.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    meta = recording.save(record, tmp_path / "rec", "awx", "24.6.1", today="2026-01-01", leave_out=["failed"])
+    assert list(meta["targets"]) == ["kept"] and meta["targets"]["kept"]["exchanges"] == 2
+    assert not (tmp_path / "rec" / "failed.jsonl").exists()
