@@ -19,8 +19,9 @@ def awx_cli(service, *args):
     env = dict(os.environ)
     env["REQUESTS_CA_BUNDLE"] = str(service.ca_path)
     command = [
-        str(VENV_BIN / "awx"), "--conf.host", service.url, "--conf.username", service.admin_username,
-        "--conf.password", service.admin_password, "--conf.color", "false",
+        str(VENV_BIN / "awx"), "--conf.host=" + service.url, "--conf.username=" + service.admin_username,
+        # "=" form: a generated password may begin with "-", which argparse takes for an option
+        "--conf.password=" + service.admin_password, "--conf.color=false",
     ] + list(args)
     return subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
 
@@ -51,7 +52,7 @@ def test_awx_cli_login_gets_a_token(service):
     assert len(token) == 30
     env = dict(os.environ, REQUESTS_CA_BUNDLE=str(service.ca_path))
     out = subprocess.run(
-        [str(VENV_BIN / "awx"), "--conf.host", service.url, "--conf.token", token, "me", "-f", "json"],
+        [str(VENV_BIN / "awx"), "--conf.host=" + service.url, "--conf.token=" + token, "me", "-f", "json"],
         capture_output=True, text=True, env=env, timeout=120,
     )
     assert out.returncode == 0, out.stderr
