@@ -9,7 +9,7 @@ The dispatcher sets Django up and imports the runners once, then forks a child f
 run, in a session of its own (so that cancelling a run stops all of it) and with its
 output in the instance's ``jobs.log``, as before.
 
-gunicorn starts it when the service is ready and stops it when the service stops
+gunicorn forks it from its master when the service is ready and stops it when the service stops
 (refsvc/gunicorn_conf.py); it also ends by itself when gunicorn's master is gone. The
 service's processes reach it at a Unix socket in the abstract namespace, named after
 the instance's directory; :func:`start` falls back to starting the module as a process

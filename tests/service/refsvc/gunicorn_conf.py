@@ -1,11 +1,20 @@
 """gunicorn's settings for the reference service (svcctl start passes them with --config):
-the TLS context of a worker, and the service's dispatcher.
+the TLS context of a worker, the service's dispatcher, and what a fork from the master
+must not share.
 
 gunicorn makes a new TLS context for every connection it accepts: it reads the
 certificate and key files again each time, which cost the service about 4% of
 its processor time (each task of a play opens connections of its own). A worker
 here makes its context once and serves every connection with it.
+
+svcctl starts gunicorn with --preload: the master sets Django up and imports the
+service once, and the workers and the dispatcher are forked from it. Set up in each
+of them, the service would cost a second of processor time more per process, and
+the tests start a service many times.
 """
+import os
+import signal
+import time
 
 _contexts = {}
 
@@ -18,22 +27,64 @@ def ssl_context(conf, default_ssl_context_factory):
     return context
 
 
-# The service's dispatcher (refsvc/dispatcher.py) lives as long as gunicorn's master: started
-# once the service is ready, stopped when it stops (and ending by itself if the master is killed).
+def _close_connections():
+    """The master's database connections (if it opened any) are not a fork's to use."""
+    from django.db import connections
+
+    connections.close_all()
+
+
+def post_fork(server, worker):
+    _close_connections()
+
+
+# The service's dispatcher (refsvc/dispatcher.py) lives as long as gunicorn's master: forked
+# from it once the service is ready, stopped when it stops (and ending by itself if the master
+# is killed).
 _dispatcher = []
+
+# The signals gunicorn's master handles; the dispatcher takes them as any process does.
+_MASTER_SIGNALS = ("SIGHUP", "SIGQUIT", "SIGINT", "SIGTERM", "SIGTTIN", "SIGTTOU", "SIGUSR1", "SIGUSR2",
+                   "SIGWINCH", "SIGCHLD")
 
 
 def when_ready(server):
-    import subprocess
-    import sys
+    _close_connections()
+    pid = os.fork()
+    if pid:
+        _dispatcher.append(pid)
+        return
+    code = 1
+    try:
+        for name in _MASTER_SIGNALS:
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+        for listener in list(getattr(server, "LISTENERS", [])):
+            listener.close()
+        from refsvc import dispatcher
 
-    _dispatcher.append(subprocess.Popen([sys.executable, "-m", "refsvc.dispatcher"], stdin=subprocess.DEVNULL))
+        dispatcher.serve()
+        code = 0
+    finally:
+        os._exit(code)
 
 
 def on_exit(server):
-    for proc in _dispatcher:
-        proc.terminate()
+    for pid in _dispatcher:
         try:
-            proc.wait(10)
-        except Exception:  # subprocess.TimeoutExpired: it is gone with the master anyway
-            proc.kill()
+            os.kill(pid, signal.SIGTERM)
+        except ProcessLookupError:
+            continue
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                if os.waitpid(pid, os.WNOHANG)[0]:
+                    break
+            except ChildProcessError:
+                break
+            time.sleep(0.05)
+        else:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            except (ProcessLookupError, ChildProcessError):
+                pass
