@@ -8,7 +8,8 @@ its processor time (each task of a play opens connections of its own). A worker
 here makes its context once and serves every connection with it.
 
 svcctl starts gunicorn with --preload: the master sets Django up and imports the
-service once, and the workers and the dispatcher are forked from it. Set up in each
+service once, prepares the database as svcctl start asked, and the workers and the
+dispatcher are forked from it. Set up in each
 of them, the service would cost a second of processor time more per process, and
 the tests start a service many times.
 """
@@ -32,6 +33,16 @@ def _close_connections():
     from django.db import connections
 
     connections.close_all()
+
+
+def on_starting(server):
+    """Before it listens: the seed and start-up settings svcctl start asked for (refsvc/svc/prepare.py)."""
+    from django.conf import settings
+
+    from refsvc.svc import prepare
+
+    prepare.run(settings.INSTANCE_DIR)
+    _close_connections()
 
 
 def post_fork(server, worker):
