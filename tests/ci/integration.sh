@@ -109,14 +109,22 @@ with open(sys.argv[1], 'w', encoding='utf-8') as f:
 PY
 echo "integration: service at $SERVICE_URL" >&2
 
+# The targets get a home of their own, new for every run: ansible-test passes HOME (and no SERVICE_CACHE_DIR
+# or XDG_CACHE_HOME) through to them, and the collection's session cache (~/.cache/automation.service) keeps what
+# it learnt of a service URL, its layout, for a day. Shared with earlier runs and other steps, an entry left
+# for a URL whose port is used again would spare a request the recording has (tests/diffcheck/run.sh replay).
+home=$work/home
+rm -rf "$home"
+mkdir -p "$home"
+
 status=0
 if [ -n "${INTEGRATION_TARGET_FILE:-}" ]; then
     # The recording proxy names each exchange's target from this file (tests/diffcheck/recording.py mark).
     rm -f "$INTEGRATION_TARGET_FILE"
-    (cd "$tree" && ansible-test integration --python "$python" --local --color no "$@" 2>&1) |
+    (cd "$tree" && HOME=$home ansible-test integration --python "$python" --local --color no "$@" 2>&1) |
         python "$root/tests/diffcheck/recording.py" mark "$INTEGRATION_TARGET_FILE" || status=$?
 else
-    (cd "$tree" && ansible-test integration --python "$python" --local --color no "$@") || status=$?
+    (cd "$tree" && HOME=$home ansible-test integration --python "$python" --local --color no "$@") || status=$?
 fi
 
 output=${TEST_OUTPUT:-$root/tests/output/integration}
