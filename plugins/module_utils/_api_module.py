@@ -233,6 +233,10 @@ class ModuleSpec:
         module.exit_json(**result)
 
 
+# The keys that name a created object in awx.awx's and ansible.platform's results, in their order.
+CREATED_NAME_KEYS = ('name', 'username', 'identifier', 'hostname')
+
+
 class ApiTask:
     """One task: parameters, modes, a lazily connected client, and the verbs."""
 
@@ -632,8 +636,29 @@ class ApiTask:
 
     def returns_object(self, existing, obj, secret=()):
         """Return ``obj`` as the module's object (awx.awx's ``id`` and result key), with the object as it
-        was (``existing``) and is (``end_state``), their ``secret`` fields masked there."""
+        was (``existing``) and is (``end_state``), their ``secret`` fields masked there; and, when the task
+        created it, what it is called (``returns_created``)."""
         self.returns(id=obj.get('id'), existing=masked(existing or {}, secret), end_state=masked(obj, secret))
         if self.result_key:
             self.returns(**{self.result_key: obj})
+        if not existing:
+            self.returns_created(obj)
         return obj
+
+    def returns_created(self, obj):
+        """What awx.awx 24.6.1 and ansible.platform 2.6 return at the top of the result for an object the
+        task created (not in check mode, where nothing is): its ``name`` (the last of ``name``,
+        ``username``, ``identifier`` and ``hostname`` the answer has; ``unknown`` when it has none), each of
+        those keys it has, as ansible.platform returns them, and, for an object called ``unknown``, its
+        ``summary_fields``."""
+        if self.check_mode or not isinstance(obj, dict) or obj.get('id') is None:
+            return
+        named = dict((key, obj[key]) for key in CREATED_NAME_KEYS if key in obj)
+        name = 'unknown'
+        for key in CREATED_NAME_KEYS:
+            if key in obj:
+                name = obj[key]
+        named['name'] = name
+        if name == 'unknown' and obj.get('summary_fields'):
+            named['summary_fields'] = obj['summary_fields']
+        self.returns(**named)

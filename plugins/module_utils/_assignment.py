@@ -163,6 +163,7 @@ def run_assignment(api, actor):
         api.returns(**{api.result_key: body})
         return
     api.returns(id=created.get('id'), **{api.result_key: created})
+    api.returns_created(created)
 
 
 def _controller_object(api, endpoint, object_id, label):

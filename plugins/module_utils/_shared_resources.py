@@ -310,6 +310,8 @@ class SharedResource(Resource):
         obj = both.apply(plan)
         api.returns(id=obj.get('id'), existing={} if both.new else masked(copy or found, self.secret),
                     end_state=masked(obj, self.secret), written_at=plan.written_at(), **{self.result_key: obj})
+        if both.new:
+            api.returns_created(obj)
         return obj, both.new
 
 

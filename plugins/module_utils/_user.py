@@ -394,6 +394,8 @@ def run_at_gateway(api, copy):
     user = both.apply(plan)
     api.returns(id=user.get('id'), existing={} if both.new else masked(copy or found, ('password',)),
                 end_state=masked(user, ('password',)), user=without_password(user), written_at=plan.written_at())
+    if both.new:
+        api.returns_created(user)
 
 
 SPEC = ModuleSpec(ARGUMENT_SPEC, resource='users', result_key='user',

@@ -151,6 +151,10 @@ ansible_facts:
       description: The same dictionary, under awx.awx's older name.
       type: dict
       returned: when a token was minted
+    aap_token:
+      description: The same dictionary, under the name ansible.platform gives it.
+      type: dict
+      returned: when a token was minted
 '''
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec, is_id
@@ -203,9 +207,11 @@ def mint(api):
     if api.check_mode:
         api.returns(token=dict(body, application=application, token=None))
         return
-    # controller_token and tower_token are awx.awx's names for the same fact.
+    # controller_token and tower_token are awx.awx's names for the same fact, aap_token ansible.platform's.
     api.returns(id=token['id'], token=token,
-                ansible_facts={'service_token': token, 'controller_token': token, 'tower_token': token})
+                ansible_facts={'service_token': token, 'controller_token': token, 'tower_token': token,
+                               'aap_token': token})
+    api.returns_created(token)
 
 
 def revoke_one(api):
