@@ -94,7 +94,7 @@ demo: venv system-deps idp-packages collection-path  ## start the reference serv
 test: venv system-deps idp-packages collection-path  ## the whole suite (what CI runs), with a summary table at the end
 	@# tests/unit and tests/live run once, under ansible-test (the units step), not in the pytest step too.
 	@# (--ignore does not apply to testpaths, which pytest takes as given paths: name the others instead)
-	@PYTEST_ARGS="$(PYTEST_ARGS) tests/service/tests tests/ci/tests tests/idp/tests tests/diffcheck/tests" python tests/ci/run_steps.py --make "$(MAKE)" \
+	@PYTEST_ARGS="$(PYTEST_ARGS) tests/service/tests tests/ci/tests tests/idp/tests tests/diffcheck/tests tests/schema/tests" python tests/ci/run_steps.py --make "$(MAKE)" \
 	    --jobs $(TEST_JOBS) $(TEST_STEPS)
 
 pytest: venv system-deps idp-packages collection-path  ## every Python suite with plain pytest (pytest.ini: testpaths): unit and live tests, the reference service's, the CI scripts'
@@ -147,6 +147,9 @@ record: venv system-deps idp-packages  ## record a real service's answers to the
 
 diffcheck: venv system-deps idp-packages  ## a live comparison: the integration targets against the service SERVICE_URL, SERVICE_USERNAME, SERVICE_PASSWORD [SERVICE_CA_PATH] describe, each request sent to a reference service too (LAYOUT, RECORD_TARGETS as for record; report in tests/output/diffcheck/)
 	DIFFCHECK_VENV=$(LAYOUT_VENV) tests/diffcheck/run.sh diff --layout $(LAYOUT) $(RECORD_TARGETS)
+
+schema-check: venv system-deps  ## the reference service's gateway layout held against the platform's published gateway schemas (../shared/platform-api/gateway-2.7.json and 2.6; tests/schema/check.py): every path answered, every field as published; reports in tests/output/schema/. Not yet part of make test: the reference gateway does not answer as the schemas say yet
+	tests/schema/run.sh
 
 lint: venv collection-path  ## ansible-lint (production profile)
 	ansible-lint

@@ -1,0 +1,286 @@
+"""A service held against a published OpenAPI schema of the Automation Platform (read from
+../shared/platform-api/ beside the checkout, never copied into the repository).
+
+    python tests/schema/check.py --schema gateway-2.7.json --url URL [--ca CA] --username NAME \\
+        [--password-env VAR] [--known tests/schema/known-gateway.yml] [--out DIR] [--prefix FROM=TO]
+
+For every path of the schema (its templates filled from what the service lists: ``{id}`` of
+``/teams/{id}/`` is the id of a team ``/teams/`` answers):
+
+- ``GET`` is answered 200 where the schema has a GET (``unanswered`` when not: the status is said);
+- the answer has every field the schema describes (``missing``), no field it does not
+  (``unknown``), each of the schema's type, null only where it is nullable (``type``), and no
+  write-only field (``write-only``); a page's ``results`` are checked as the schema's items;
+- ``OPTIONS`` answers 200 (``options``).
+
+A template whose value the service lists nothing for is said (``unfilled``), and so is a path that
+is not checked. A difference that is deliberate, or not built yet, is listed with its reason in the
+known file (``path``: the schema's path template, ``kind``: one of the kinds above, ``field``
+optional, ``reason``); any other fails the check. The report (``report.md``, ``report.json``) goes to
+``--out``. ``--prefix /api/v2/=/api/controller/v2/`` maps the schema's paths to where the service
+serves them (the controller behind a gateway).
+
+Without the schema file (no ../shared/platform-api/ beside the checkout), the check says so and
+exits 0: it has nothing to hold the service against.
+"""
+import argparse
+import json
+import os
+import re
+import sys
+
+import requests
+import yaml
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCHEMAS = os.path.join(os.path.dirname(ROOT), 'shared', 'platform-api')
+TYPES = {'string': (str,), 'integer': (int,), 'number': (int, float), 'boolean': (bool,), 'object': (dict,),
+         'array': (list,)}
+PARAM = re.compile(r'\{([^}]+)\}')
+
+
+def schema_path(name):
+    return name if os.path.sep in name else os.path.join(SCHEMAS, name)
+
+
+class Schema:
+    def __init__(self, document):
+        self.document = document
+        self.paths = document.get('paths', {})
+
+    def resolve(self, node):
+        seen = 0
+        while isinstance(node, dict) and '$ref' in node:
+            seen += 1
+            if seen > 20:
+                raise ValueError('a $ref loop at %s' % node['$ref'])
+            target = self.document
+            for part in node['$ref'].lstrip('#/').split('/'):
+                target = target[part]
+            node = target
+        return node
+
+    def answer_schema(self, path, method='get'):
+        operation = self.paths.get(path, {}).get(method) or {}
+        for status in ('200', '201'):
+            content = ((operation.get('responses') or {}).get(status) or {}).get('content') or {}
+            body = content.get('application/json')
+            if body and body.get('schema'):
+                return self.resolve(body['schema'])
+        return None
+
+    def properties(self, node):
+        """The properties of an object schema, allOf flattened."""
+        node = self.resolve(node)
+        props = dict(node.get('properties') or {})
+        for part in node.get('allOf') or []:
+            props.update(self.properties(part))
+        return props
+
+
+class Service:
+    def __init__(self, url, ca, username, password, prefixes):
+        self.url = url.rstrip('/')
+        self.http = requests.Session()
+        self.http.trust_env = False
+        self.http.verify = ca or False
+        self.http.auth = (username, password)
+        self.http.headers['Accept'] = 'application/json'
+        self.prefixes = prefixes
+        self.pages = {}
+
+    def served(self, path):
+        for old, new in self.prefixes:
+            if path.startswith(old):
+                return new + path[len(old):]
+        return path
+
+    def request(self, method, path):
+        return self.http.request(method, self.url + self.served(path), timeout=60, allow_redirects=False)
+
+    def first_page(self, path):
+        if path not in self.pages:
+            try:
+                answer = self.request('GET', path)
+                body = answer.json() if answer.status_code == 200 else None
+            except (requests.RequestException, ValueError):
+                body = None
+            self.pages[path] = body
+        return self.pages[path]
+
+
+def fill(template, service):
+    """The path with its templates filled from the lists above them (None when one cannot be)."""
+    path = ''
+    for part in template.strip('/').split('/'):
+        match = PARAM.fullmatch(part)
+        if not match:
+            path += '/' + part
+            continue
+        page = service.first_page(path + '/')
+        results = page.get('results') if isinstance(page, dict) else page if isinstance(page, list) else None
+        if not results:
+            return None
+        name = match.group(1)
+        item = results[0]
+        for key in (name, 'id', 'slug', 'name'):
+            if isinstance(item, dict) and item.get(key) not in (None, ''):
+                path += '/%s' % item[key]
+                break
+        else:
+            return None
+    return path + '/'
+
+
+def describe(value):
+    return 'null' if value is None else type(value).__name__
+
+
+def check_object(schema, node, obj, where, problems):
+    """Fields of ``obj`` against the object schema ``node``."""
+    props = schema.properties(node)
+    if not props or not isinstance(obj, dict):
+        return
+    for name, prop in sorted(props.items()):
+        prop = schema.resolve(prop)
+        if prop.get('writeOnly'):
+            if name in obj:
+                problems.append(('write-only', name, '%s returns it' % where))
+            continue
+        if name not in obj:
+            problems.append(('missing', name, '%s lacks it' % where))
+            continue
+        value = obj[name]
+        if value is None:
+            if not prop.get('nullable'):
+                problems.append(('type', name, '%s: null, not nullable' % where))
+            continue
+        kind = prop.get('type')
+        if kind in TYPES and (not isinstance(value, TYPES[kind]) or (kind != 'boolean' and isinstance(value, bool))):
+            problems.append(('type', name, '%s: %s, the schema says %s' % (where, describe(value), kind)))
+    for name in sorted(set(obj) - set(props)):
+        problems.append(('unknown', name, '%s returns it' % where))
+
+
+def check_answer(schema, template, body, problems):
+    node = schema.answer_schema(template)
+    if node is None:
+        return
+    props = schema.properties(node)
+    results = props.get('results')
+    if results is not None and isinstance(body, dict) and isinstance(body.get('results'), list):
+        items = schema.resolve(schema.resolve(results).get('items') or {})
+        for index, item in enumerate(body['results'][:3]):
+            check_object(schema, items, item, 'results[%d]' % index, problems)
+        return
+    check_object(schema, node, body, 'the answer', problems)
+
+
+def check(schema, service):
+    """Every path's problems: {template: [(kind, field, detail)]}."""
+    found = {}
+    for template in sorted(schema.paths):
+        operations = schema.paths[template]
+        problems = found.setdefault(template, [])
+        path = fill(template, service) if PARAM.search(template) else template
+        if path is None:
+            problems.append(('unfilled', '', 'nothing listed to fill %s' % template))
+            continue
+        try:
+            options = service.request('OPTIONS', path)
+            if options.status_code != 200:
+                problems.append(('options', '', 'OPTIONS %s answered %d' % (path, options.status_code)))
+            if 'get' in operations:
+                answer = service.request('GET', path)
+                if answer.status_code != 200:
+                    problems.append(('unanswered', '', 'GET %s answered %d' % (path, answer.status_code)))
+                else:
+                    try:
+                        body = answer.json()
+                    except ValueError:
+                        problems.append(('unanswered', '', 'GET %s answered no JSON' % path))
+                    else:
+                        check_answer(schema, template, body, problems)
+        except requests.RequestException as exc:
+            problems.append(('unanswered', '', '%s: %s' % (path, exc)))
+    return found
+
+
+def load_known(path):
+    if not path or not os.path.exists(path):
+        return []
+    with open(path, encoding='utf-8') as handle:
+        entries = (yaml.safe_load(handle) or {}).get('known') or []
+    for entry in entries:
+        if not entry.get('reason') or not entry.get('path') or not entry.get('kind'):
+            raise SystemExit('%s: every entry needs path, kind and reason: %r' % (path, entry))
+    return entries
+
+
+def explained(known, template, kind, field):
+    for entry in known:
+        if entry['kind'] != kind or not re.fullmatch(entry['path'], template):
+            continue
+        if entry.get('field') and entry['field'] != field:
+            continue
+        return entry['reason']
+    return None
+
+
+def report(found, known, out, title):
+    rows, unexplained = [], 0
+    for template, problems in sorted(found.items()):
+        for kind, field, detail in problems:
+            reason = explained(known, template, kind, field)
+            unexplained += reason is None
+            rows.append({'path': template, 'kind': kind, 'field': field, 'detail': detail, 'reason': reason})
+    paths = len(found)
+    clean = sum(1 for problems in found.values() if not problems)
+    summary = {'paths': paths, 'clean': clean, 'differences': len(rows), 'unexplained': unexplained}
+    if out:
+        os.makedirs(out, exist_ok=True)
+        with open(os.path.join(out, 'report.json'), 'w', encoding='utf-8') as handle:
+            json.dump({'summary': summary, 'differences': rows}, handle, indent=1)
+        with open(os.path.join(out, 'report.md'), 'w', encoding='utf-8') as handle:
+            handle.write('# %s\n\n%d paths, %d without a difference; %d differences, %d unexplained.\n\n'
+                         % (title, paths, clean, len(rows), unexplained))
+            handle.write('| path | kind | field | detail | known because |\n|---|---|---|---|---|\n')
+            for row in rows:
+                handle.write('| `%s` | %s | %s | %s | %s |\n' % (row['path'], row['kind'], row['field'] or '',
+                                                                 row['detail'], row['reason'] or '**unexplained**'))
+    return summary, rows
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    parser.add_argument('--schema', required=True, help='a file of ../shared/platform-api/, or a path')
+    parser.add_argument('--url', required=True)
+    parser.add_argument('--ca')
+    parser.add_argument('--username', required=True)
+    parser.add_argument('--password-env', default='SERVICE_ADMIN_PASSWORD')
+    parser.add_argument('--known')
+    parser.add_argument('--out')
+    parser.add_argument('--prefix', action='append', default=[], metavar='FROM=TO')
+    args = parser.parse_args(argv)
+    path = schema_path(args.schema)
+    if not os.path.exists(path):
+        print('schema check: %s is not there (the platform\'s published schemas are read from %s): nothing checked'
+              % (path, SCHEMAS))
+        return 0
+    with open(path, encoding='utf-8') as handle:
+        schema = Schema(json.load(handle))
+    prefixes = [tuple(item.split('=', 1)) for item in args.prefix]
+    service = Service(args.url, args.ca, args.username, os.environ.get(args.password_env, ''), prefixes)
+    found = check(schema, service)
+    summary, rows = report(found, load_known(args.known), args.out, 'Held against %s' % os.path.basename(path))
+    print('schema check (%s): %d paths, %d without a difference; %d differences, %d unexplained'
+          % (os.path.basename(path), summary['paths'], summary['clean'], summary['differences'],
+             summary['unexplained']))
+    for row in rows:
+        if row['reason'] is None:
+            print('  unexplained: %s %s %s: %s' % (row['path'], row['kind'], row['field'], row['detail']))
+    return 1 if summary['unexplained'] else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

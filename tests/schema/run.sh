@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The reference service's gateway layout held against the platform's published gateway schemas
+# (../shared/platform-api/gateway-<release>.json beside the checkout; tests/schema/check.py).
+#
+#   tests/schema/run.sh [RELEASE...]      # default: 2.7 2.6
+#
+# A reference service is started in the gateway's layout for the run and stopped after it. Reports in
+# tests/output/schema/gateway-<release>/report.md; exits 1 when a difference is not explained in
+# tests/schema/known-gateway.yml (when that file exists).
+set -euo pipefail
+
+main() {
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+export PATH="${VENV:-$root/.venv}/bin:$PATH"
+releases=("$@")
+[ ${#releases[@]} -gt 0 ] || releases=(2.7 2.6)
+svcdir=$root/.run/schema-service
+"$root/tests/ci/svcctl.sh" stop --dir "$svcdir" >/dev/null 2>&1 || true
+trap '"$root/tests/ci/svcctl.sh" stop --dir "$svcdir" >/dev/null 2>&1 || true' EXIT
+port=$(python "$root/tests/ci/free_port.py")
+eval "$("$root/tests/ci/svcctl.sh" start --port "$port" --dir "$svcdir" --layout gateway)"
+status=0
+for release in "${releases[@]}"; do
+    SCHEMA_CHECK_PASSWORD=$SERVICE_ADMIN_PASSWORD python "$root/tests/schema/check.py" \
+        --schema "gateway-$release.json" --url "$SERVICE_URL" --ca "$SERVICE_CA_PATH" \
+        --username "$SERVICE_ADMIN_USERNAME" --password-env SCHEMA_CHECK_PASSWORD \
+        --known "$root/tests/schema/known-gateway.yml" --out "$root/tests/output/schema/gateway-$release" || status=1
+done
+exit "$status"
+}
+
+# (on one line: bash reads a script as it runs it)
+main "$@"; exit $?
