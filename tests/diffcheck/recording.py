@@ -23,7 +23,9 @@ paired with the last recorded answer to it). Each pair is compared by compare.py
 a live comparison has the real service's), and known.yml's entries explain a difference as they do there.
 Besides, a request the replay sent that the recording never has is a difference of kind ``unrecorded``,
 which nothing explains: the target changed, and must be recorded again (``make record``); a recorded
-request the replay never sent is of kind ``unreplayed``, which known.yml may explain. The report goes to
+request the replay never sent is of kind ``unreplayed``, which known.yml may explain. When some targets are
+replayed, not all, a request the recording lacks for a target may be one a target left out sent before it (the
+first target run logs in, where in the recording an earlier one did): it is paired with that target's. The report goes to
 DIR/report.md and DIR/report.json, naming each difference's target, endpoint and exchange; the exit status
 is 1 when a difference is not explained.
 """
@@ -218,6 +220,29 @@ def pair(recorded: list[dict], replayed: list[dict]):
     return pairs, unrecorded, unreplayed
 
 
+def skipped_before(recorded_dir: Path, target: str, targets: list[str]) -> list[list[dict]]:
+    """The recordings of the targets a replay of some targets leaves out that ran before ``target``
+    (ansible-test runs them in name order), the nearest first."""
+    names = sorted(path.stem for path in recorded_dir.glob('*.jsonl')
+                   if path.stem not in targets and path.stem < target)
+    return [read_jsonl(recorded_dir / (name + '.jsonl')) for name in reversed(names)]
+
+
+def from_skipped(unrecorded: list[dict], skipped: list[list[dict]]):
+    """The unrecorded exchanges paired with those of targets the replay left out: what an earlier
+    target did first in the recording (the login, the layout asked for) the first target a replay of
+    some targets runs does instead. (pairs, still unrecorded)."""
+    pairs, rest = [], []
+    for exchange in unrecorded:
+        key = request_key(exchange)
+        match = next((old for recording in skipped for old in recording if request_key(old) == key), None)
+        if match is None:
+            rest.append(exchange)
+        else:
+            pairs.append((match, exchange))
+    return pairs, rest
+
+
 def replay_report(recorded_dir: Path, replayed: list[dict], targets: list[str], known: list[dict]) -> dict:
     groups = by_target(replayed)
     entries, missing = [], []
@@ -228,6 +253,9 @@ def replay_report(recorded_dir: Path, replayed: list[dict], targets: list[str], 
         for n, exchange in enumerate(mine, 1):
             exchange['n'] = n
         pairs, unrecorded, unreplayed = pair(recorded, mine)
+        if unrecorded:
+            moved, unrecorded = from_skipped(unrecorded, skipped_before(recorded_dir, target, targets))
+            pairs += moved
         for old, new in pairs:
             entries.append({'seq': '%s#%d' % (target, new['n']), 'target': target, 'method': new['method'],
                             'path': new['path'], 'primary': old['answer'], 'secondary': new['answer'],

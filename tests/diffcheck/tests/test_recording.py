@@ -188,6 +188,30 @@ def test_a_wait_that_polls_more_or_less_often_than_recorded_is_no_difference():
     assert [old["n"] for old, _ in pairs] == [1] and unrecorded == [] and unreplayed == []
 
 
+def test_a_replay_of_some_targets_pairs_the_first_login_with_a_left_out_targets(tmp_path):
+    """In the recording the first target logged in; replayed alone, a later target logs in itself."""
+    def write(target, *requests):
+        (tmp_path / (target + ".jsonl")).write_text("".join(json.dumps(exchange(m, p)) + "\n" for m, p in requests))
+    write("a", ("POST", "/api/login/"), ("GET", "/api/v2/hosts/"))
+    write("b", ("GET", "/api/v2/teams/"))
+    write("c", ("GET", "/api/v2/users/"))
+    recorded_b = recording.read_jsonl(tmp_path / "b.jsonl")
+    replayed = [exchange("POST", "/api/login/"), exchange("GET", "/api/v2/teams/"), exchange("GET", "/api/v2/x/")]
+    pairs, unrecorded, _ = recording.pair(recorded_b, replayed)
+    assert [e["path"] for e in unrecorded] == ["/api/login/", "/api/v2/x/"]
+    # b replayed alone: a, left out and run before it, logged in
+    moved, rest = recording.from_skipped(unrecorded, recording.skipped_before(tmp_path, "b", ["b"]))
+    assert [(old["path"], new["path"]) for old, new in moved] == [("/api/login/", "/api/login/")]
+    assert [e["path"] for e in rest] == ["/api/v2/x/"]
+    # c, left out too but run after b, lends b nothing
+    assert [[e["path"] for e in r] for r in recording.skipped_before(tmp_path, "b", ["b"])] == [
+        ["/api/login/", "/api/v2/hosts/"]]
+    # replayed with a, the login is b's own lack
+    assert recording.skipped_before(tmp_path, "b", ["a", "b"]) == []
+    moved, rest = recording.from_skipped(unrecorded, [])
+    assert moved == [] and len(rest) == 2
+
+
 def test_normalizing_makes_run_to_run_values_alike():
     answer = {"status": 200, "headers": {"content-type": "application/json", "x-api-request-id": "abc",
                                          "location": "/api/v2/hosts/12/?x=1"},
