@@ -20,7 +20,7 @@ html_use_modindex = False
 html_use_index = False
 html_copy_source = False
 html_theme_options = {
-    'collapse_navigation': False,
+    'collapse_navigation': True,  # the whole tree on every page cost the build half a minute
     'analytics_id': '',
     'style_nav_header_background': '#5bbdbf',
     'style_external_links': True,
