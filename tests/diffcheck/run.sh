@@ -101,6 +101,8 @@ fi
 
 record=$work/exchanges.jsonl
 target_file=$work/target
+# The proxy writes its URL once it listens; a file left by an earlier run must not be taken for it.
+rm -f "$work/proxy.url"
 python "$here/proxy.py" --primary "$primary_url" ${primary_ca:+--primary-ca "$primary_ca"} \
     ${secondary_url:+--secondary "$secondary_url" --secondary-ca "$secondary_ca"} \
     --target-file "$target_file" --record "$record" --dir "$work/proxy" > "$work/proxy.url" 2> "$work/proxy.log" &
