@@ -1,10 +1,16 @@
-"""Every module runs two ways: inside the controller's worker (its action
-plugin, for a task on the controller) and as a module (a remote host, become,
-async). ``async`` forces the module path here: the same code a non-local
-connection runs. Real ansible-playbook runs against the reference service."""
+"""Every module runs three ways: inside the controller's worker (its action plugin, for a task on the
+controller), as a module (a task on a remote host, or with become: Ansible packs the module and a new
+Python runs it) and as an async job forked from the worker (an ``async`` task on the controller). Real
+ansible-playbook runs against the reference service.
+
+The tests have no remote host: the module path runs on the ``remote_here`` connection
+(tests/live/connection_plugins), ansible-core's local connection under another name, which the action
+plugin treats as any remote host. Only the transport is a stand-in; the packing and the new
+interpreter are Ansible's own."""
 
 import json
 import os
+import re
 import uuid
 
 import pytest
@@ -12,6 +18,14 @@ import pytest
 from ..module_utils.helpers import connect_as
 from ansible_collections.automation.service.tests.unit.plugins.modules.module_runner import module_names
 from ...playbook import run_playbook, service_defaults as base_defaults
+
+# The connection that stands for a remote host, and the task variables that put a task on it.
+CONNECTIONS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                           'connection_plugins')
+ON_REMOTE = {'vars': {'ansible_connection': 'remote_here'}}
+REMOTE_ENV = {'ANSIBLE_CONNECTION_PLUGINS': CONNECTIONS}
+# The way a task runs: the task keywords that make it run so.
+WAYS = {'here': {}, 'module': ON_REMOTE, 'job': {'async': 60, 'poll': 1}}
 
 # What the async wrapper adds to a module's result.
 ASYNC_KEYS = {'ansible_job_id', 'finished', 'results_file', 'started', 'stderr', 'stderr_lines', 'stdout',
@@ -127,30 +141,52 @@ def cases(world):
     }
 
 
-def test_every_module_answers_alike_in_the_controller_and_as_a_module(service, world, tmp_path):
-    given = cases(world)
-    assert sorted(given) == module_names()
+def tasks_for(given, ways):
+    """A task per case and way, each registered as <case>_<way>, and the task that writes them out."""
     tasks, names = [], []
     for name, args in sorted(given.items()):
-        for way, extra in (('here', {}), ('module', {'async': 60, 'poll': 1})):
+        for way in ways:
             register = '%s_%s' % (name, way)
             task = {'name': register, 'automation.service.%s' % name: args, 'register': register,
                     'ignore_errors': True, 'diff': True}
-            task.update(extra)
+            task.update(WAYS[way])
             tasks.append(task)
             names.append(register)
     tasks.append(dump_results(names))
-    code, out = run_playbook(tmp_path, tasks, module_defaults=service_defaults(service))
+    return tasks
+
+
+def test_every_module_answers_alike_in_the_controller_and_as_a_module(service, world, tmp_path):
+    given = cases(world)
+    assert sorted(given) == module_names()
+    code, out = run_playbook(tmp_path, tasks_for(given, ('here', 'module')), env=REMOTE_ENV,
+                             module_defaults=service_defaults(service), verbosity=3)
     assert code == 0, out
+    # every module task of the "module" way went through Ansible's module packing
+    assert set(given) <= set(re.findall(r'AnsiballZ_(\w+)\.py', out)), out
     results = read_results(tmp_path)
     for name in sorted(given):
         here, module = results['%s_here' % name], results['%s_module' % name]
-        assert 'ansible_job_id' in module and 'ansible_job_id' not in here, name
         assert comparable(here) == comparable(module), name
     # the cases cover success, unchanged, and failures alike
     assert not results['host_here'].get('failed') and results['host_here']['changed'] is False
     assert not results['group_here'].get('failed') and results['group_here']['changed'] is False
     assert results['job_launch_here']['failed'] and 'was not found' in results['job_launch_here']['msg']
+
+
+def test_an_async_job_answers_as_the_task_does_in_the_controller(service, world, tmp_path):
+    """The async job's code is the same for every module (the worker forks, the job runs the task's
+    logic and writes the job file): a few modules, each kind of result, through async_status."""
+    given = dict((name, args) for name, args in cases(world).items()
+                 if name in ('host', 'user_info', 'job_launch', 'export', 'token', 'settings'))
+    code, out = run_playbook(tmp_path, tasks_for(given, ('here', 'job')), module_defaults=service_defaults(service))
+    assert code == 0, out
+    results = read_results(tmp_path)
+    for name in sorted(given):
+        here, job = results['%s_here' % name], results['%s_job' % name]
+        assert 'ansible_job_id' in job and 'ansible_job_id' not in here, name
+        assert comparable(here) == comparable(job), name
+    assert results['job_launch_job']['failed'] and not results['host_job'].get('failed')
 
 
 def test_bad_arguments_fail_alike(service, tmp_path):
@@ -161,21 +197,21 @@ def test_bad_arguments_fail_alike(service, tmp_path):
            ('token', {'existing_token_id': 1, 'user': 'u', 'state': 'absent'})]
     tasks, names = [], []
     for index, (name, args) in enumerate(bad):
-        for way, extra in (('here', {}), ('module', {'async': 60, 'poll': 1})):
+        for way in ('here', 'module', 'job'):
             register = 'bad%d_%s' % (index, way)
             task = {'name': register, 'automation.service.%s' % name: args, 'register': register,
                     'ignore_errors': True}
-            task.update(extra)
+            task.update(WAYS[way])
             tasks.append(task)
             names.append(register)
     tasks.append(dump_results(names))
-    code, out = run_playbook(tmp_path, tasks, module_defaults=service_defaults(service))
+    code, out = run_playbook(tmp_path, tasks, env=REMOTE_ENV, module_defaults=service_defaults(service))
     assert code == 0, out
     results = read_results(tmp_path)
     for index in range(len(bad)):
-        here, module = results['bad%d_here' % index], results['bad%d_module' % index]
-        assert here['failed'] and module['failed'], bad[index]
-        assert here['msg'] == module['msg'], bad[index]
+        here, module, job = (results['bad%d_%s' % (index, way)] for way in ('here', 'module', 'job'))
+        assert here['failed'] and module['failed'] and job['failed'], bad[index]
+        assert here['msg'] == module['msg'] == job['msg'], bad[index]
     assert 'Unsupported parameters for (automation.service.host) module: bogus' in results['bad0_here']['msg']
     assert 'whole number, not an infinity' in results['bad3_here']['msg']
 
