@@ -36,13 +36,23 @@ def _close_connections():
 
 
 def on_starting(server):
-    """Before it listens: the seed and start-up settings svcctl start asked for (refsvc/svc/prepare.py)."""
+    """Before it listens: the seed and start-up settings svcctl start asked for (refsvc/svc/prepare.py),
+    and the URLconf loaded."""
     from django.conf import settings
 
     from refsvc.svc import prepare
 
     prepare.run(settings.INSTANCE_DIR)
+    _load_urls()
     _close_connections()
+
+
+def _load_urls():
+    """The URLconf, every view and serializer it imports, and its reverse lookups: Django loads them at
+    a process's first request, which would be each worker's (about a quarter of a second each)."""
+    from django.urls import get_resolver
+
+    get_resolver().reverse_dict  # pylint: disable=expression-not-assigned
 
 
 def post_fork(server, worker):
