@@ -141,14 +141,16 @@ def cases(world):
     }
 
 
-def tasks_for(given, ways):
-    """A task per case and way, each registered as <case>_<way>, and the task that writes them out."""
+def tasks_for(given, ways, **keywords):
+    """A task per case and way, each registered as <case>_<way>, and the task that writes them out.
+    ``given``: (case, module, arguments) triples; ``keywords``: more keywords of every task."""
     tasks, names = [], []
-    for name, args in sorted(given.items()):
+    for case, module, args in given:
         for way in ways:
-            register = '%s_%s' % (name, way)
-            task = {'name': register, 'automation.service.%s' % name: args, 'register': register,
-                    'ignore_errors': True, 'diff': True}
+            register = '%s_%s' % (case, way)
+            task = {'name': register, 'automation.service.%s' % module: args, 'register': register,
+                    'ignore_errors': True}
+            task.update(keywords)
             task.update(WAYS[way])
             tasks.append(task)
             names.append(register)
@@ -156,10 +158,15 @@ def tasks_for(given, ways):
     return tasks
 
 
+def by_module(given):
+    """The cases of ``cases()``, each named after its module, as tasks_for takes them."""
+    return [(name, name, args) for name, args in sorted(given.items())]
+
+
 def test_every_module_answers_alike_in_the_controller_and_as_a_module(service, world, tmp_path):
     given = cases(world)
     assert sorted(given) == module_names()
-    code, out = run_playbook(tmp_path, tasks_for(given, ('here', 'module')), env=REMOTE_ENV,
+    code, out = run_playbook(tmp_path, tasks_for(by_module(given), ('here', 'module'), diff=True), env=REMOTE_ENV,
                              module_defaults=service_defaults(service), verbosity=3)
     assert code == 0, out
     # every module task of the "module" way went through Ansible's module packing
@@ -179,7 +186,8 @@ def test_an_async_job_answers_as_the_task_does_in_the_controller(service, world,
     logic and writes the job file): a few modules, each kind of result, through async_status."""
     given = dict((name, args) for name, args in cases(world).items()
                  if name in ('host', 'user_info', 'job_launch', 'export', 'token', 'settings'))
-    code, out = run_playbook(tmp_path, tasks_for(given, ('here', 'job')), module_defaults=service_defaults(service))
+    code, out = run_playbook(tmp_path, tasks_for(by_module(given), ('here', 'job'), diff=True),
+                             module_defaults=service_defaults(service))
     assert code == 0, out
     results = read_results(tmp_path)
     for name in sorted(given):
@@ -195,16 +203,8 @@ def test_bad_arguments_fail_alike(service, tmp_path):
            ('host', {'name': 'x', 'inventory': 'y', 'state': 'gone'}),
            ('job_wait', {'job_id': float('inf')}),
            ('token', {'existing_token_id': 1, 'user': 'u', 'state': 'absent'})]
-    tasks, names = [], []
-    for index, (name, args) in enumerate(bad):
-        for way in ('here', 'module', 'job'):
-            register = 'bad%d_%s' % (index, way)
-            task = {'name': register, 'automation.service.%s' % name: args, 'register': register,
-                    'ignore_errors': True}
-            task.update(WAYS[way])
-            tasks.append(task)
-            names.append(register)
-    tasks.append(dump_results(names))
+    tasks = tasks_for([('bad%d' % index, name, args) for index, (name, args) in enumerate(bad)],
+                      ('here', 'module', 'job'))
     code, out = run_playbook(tmp_path, tasks, env=REMOTE_ENV, module_defaults=service_defaults(service))
     assert code == 0, out
     results = read_results(tmp_path)
