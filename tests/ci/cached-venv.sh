@@ -19,7 +19,15 @@ name=${1:?usage: cached-venv.sh NAME PYTHON REQUIREMENTS...}
 python=${2:?usage: cached-venv.sh NAME PYTHON REQUIREMENTS...}
 shift 2
 [ $# -gt 0 ] || { echo "cached-venv.sh: no requirements given" >&2; exit 2; }
-# The interpreter itself, not a link to it in a clone: the virtualenv outlives the clone.
+# The interpreter itself, not a link to it in a clone: the virtualenv outlives the clone. A bare
+# version name (python3.11) means the interpreter tests/ci/pythons.sh picks for that version, as for
+# ansible-test's: the distribution's before a pyenv build (faster; see there).
+case $python in
+    python3.[0-9]*)
+        python=$("$(dirname "${BASH_SOURCE[0]}")/pythons.sh" --which "${python#python}") ||
+            python=$(command -v "$python") || { echo "cached-venv.sh: no $2 found" >&2; exit 2; }
+        ;;
+esac
 python=$(readlink -f "$(command -v "$python")")
 
 root=${AUTOMATION_SERVICE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/automation-service}
