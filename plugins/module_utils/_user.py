@@ -369,16 +369,16 @@ def run_at_gateway(api, copy):
         organizations it is not a member of yet."""
         writes = [links_write] if links_write is not None else []
         writes += auditor_writes(api, memberships, auditor, assignment, user)
-        for org_id, name, _option, target in joining:
-            grant = memberships.grant_write('user', definition, user, target, '%s of organization %s (user %s)'
-                                            % (definition['name'], name, user.get('username')))
-            # then among the controller's users of the organization (AWX 24.6.1 does not list it)
-            grant.then = lambda made, org_id=org_id: controller_members(
-                api, definition['name'], {'id': org_id}, both.objects.get('controller') or {}, True)
-            writes.append(grant)
-        if joining:
-            grants = writes[-len(joining):]
-            grants[0].after = diff_of([item[:3] for item in joining])
+        for index, (org_id, name, _option, target) in enumerate(joining):
+            # the first grant shows every organization joined in the diff
+            shown = {'after': diff_of([item[:3] for item in joining])} if index == 0 else {}
+            writes.append(memberships.grant_write(
+                'user', definition, user, target, '%s of organization %s (user %s)'
+                % (definition['name'], name, user.get('username')),
+                # then among the controller's users of the organization (AWX 24.6.1 does not list it)
+                then=lambda made, org_id=org_id: controller_members(
+                    api, definition['name'], {'id': org_id}, both.objects.get('controller') or {}, True),
+                **shown))
         return writes
 
     def create():

@@ -443,10 +443,11 @@ def plan_at_gateway(memberships, role_id, role_field, resource_type, obj, users,
         what = '%s of %s %s (user %s)' % (definition['name'], label(resource_type), obj.get('name'), found.get('username'))
         change = {'action': 'grant' if grant else 'revoke', 'role_id': role_id, 'resource_type': resource_type,
                   'resource_name': obj.get('name'), actor_type: str(given)}
-        write = memberships.grant_write('user', definition, user, target, what) if grant else \
-            memberships.revoke_write(held, what)
-        # the controller's list of the members, which the gateway's assignment does not reach at once
-        write.then = lambda _made, found=found: controller_members(memberships.api, definition['name'], obj, found, grant)
+        # then: the controller's list of the members, which the gateway's assignment does not reach at once
+        then = {'then': lambda _made, found=found: controller_members(memberships.api, definition['name'], obj, found,
+                                                                      grant)}
+        write = memberships.grant_write('user', definition, user, target, what, **then) if grant else \
+            memberships.revoke_write(held, what, **then)
         steps.append((write, change))
     return steps
 

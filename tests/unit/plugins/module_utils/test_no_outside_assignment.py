@@ -58,9 +58,6 @@ NOT_YET = {
     ('plugins/module_utils/_shared_resources.py', 'write.refused'): 1,
     # a session of the task's own for a request that sets a password
     ('plugins/module_utils/_user.py', 'api.client.auth'): 1,
-    # writes the memberships' builders made, finished by their caller
-    ('plugins/module_utils/_user.py', 'grants[0].after'): 1,
-    ('plugins/modules/role.py', 'write.then'): 1,
 }
 
 
