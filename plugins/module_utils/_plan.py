@@ -51,6 +51,21 @@ class Write:
         self.undo = undo            # undo(answer) -> the write that takes it back, if a later write is refused
         self.note = note            # what sending it means, said after the error that made the executor send it
 
+    def sent_to(self, at, refused=None):
+        """This write, going to ``at`` (written_at); ``refused(exc)``: more to say of its refusal, after what
+        the write says of it itself."""
+        own = self.refused
+
+        def said(exc):
+            if own is not None:
+                own(exc)
+            if refused is not None:
+                refused(exc)
+
+        self.at = at
+        self.refused = said
+        return self
+
     def path_for(self, made):
         return self.path(made) if callable(self.path) else self.path
 

@@ -53,15 +53,7 @@ def gateway_refused(exc, what):
 
 def at_gateway(write, what):
     """``write``, sent to the gateway: said there (written_at), its refusal said as the gateway's."""
-    reworded = write.refused
-
-    def refused(exc):
-        if reworded is not None:
-            reworded(exc)
-        gateway_refused(exc, what)
-
-    write.at, write.refused = GATEWAY, refused
-    return write
+    return write.sent_to(GATEWAY, lambda exc: gateway_refused(exc, what))
 
 
 class Gateway:

@@ -108,3 +108,15 @@ def test_a_diff_said_from_the_answer_is_shown_once_the_service_took_the_write():
     api.apply(Plan(None, [Write('POST', 'config', {}, before={'license': 'old'},
                                 after=lambda answer: {'license': answer['license']})]))
     assert api.outcome.result()['diff'] == {'before': {'license': 'old'}, 'after': {'license': 'new'}}
+
+
+def test_a_write_sent_elsewhere_says_its_own_refusal_first_then_the_place():
+    said = []
+    write = Write('POST', 'users', {'username': 'u'}, refused=lambda exc: said.append('own: %s' % exc.message))
+    assert write.sent_to('gateway', lambda exc: said.append('place: %s' % exc.message)) is write
+    assert write.at == 'gateway'
+    write.refused(ApiError('bad', status=400))
+    assert said == ['own: bad', 'place: bad']
+    bare = Write('DELETE', 'users/1').sent_to('controller')
+    bare.refused(ApiError('gone', status=400))     # nothing to say, and nothing fails
+    assert bare.at == 'controller'
