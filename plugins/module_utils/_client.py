@@ -401,6 +401,12 @@ class Client:
             self.layout_remembered = self.base_url not in _ASKED_LAYOUTS
         return self.layout
 
+    def own_session(self):
+        """From now on, a session of this client's own (see the auth's ``private()``): for a request after which
+        the service replaces the session it came with."""
+        if self.auth is not None:
+            self.auth = self.auth.private(self)
+
     def settled_layout(self):
         """The layout, asked for now when it is not known yet (for a choice made before any request)."""
         if not self.layout_found:

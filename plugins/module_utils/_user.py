@@ -55,7 +55,7 @@ def wanted(api, existing):
     if password and (existing is None or 'password' in desired) and not api.check_mode:
         # The service replaces the session of a request that sets a password: send it with a
         # session of this task's own, not the one other tasks share.
-        api.client.auth = api.client.auth.private(api.client)
+        api.client.own_session()
     return desired, password, organization
 
 

@@ -53,8 +53,6 @@ NOT_YET = {
     ('plugins/module_utils/_loop_bulk.py', 'held.bulk'): 1,
     ('plugins/module_utils/_loop_bulk.py', 'api.batch_made'): 1,
     ('plugins/module_utils/_loop_bulk.py', 'bulk.requests'): 8,
-    # a session of the task's own for a request that sets a password
-    ('plugins/module_utils/_user.py', 'api.client.auth'): 1,
 }
 
 
