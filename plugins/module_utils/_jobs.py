@@ -39,8 +39,8 @@ STDOUT_TAIL_LINES = 40
 # that wait for it again, the key of the object in a module's result, the endpoint of
 # the templates that launch it and their list of its runs, and ``tail(client, run)``
 # when its output is read another way than from its stdout.
-Kind = namedtuple('Kind', ['endpoint', 'label', 'wait_module', 'id_option', 'key', 'template_endpoint', 'runs', 'tail'])
-Kind.__new__.__defaults__ = (None, None, None)
+Kind = namedtuple('Kind', ['endpoint', 'label', 'wait_module', 'id_option', 'key', 'template_endpoint', 'runs', 'tail'],
+                  defaults=(None, None, None))
 JOB = Kind('jobs', 'Job', 'job_wait', 'job_id', 'job', 'job_templates', 'jobs')
 AD_HOC_COMMAND = Kind('ad_hoc_commands', 'Ad hoc command', 'ad_hoc_command_wait', 'command_id', 'command')
 WORKFLOW_JOB = Kind('workflow_jobs', 'Workflow job', None, 'workflow_job_id', 'job', 'workflow_job_templates',

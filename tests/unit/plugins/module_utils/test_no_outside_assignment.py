@@ -35,8 +35,6 @@ SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 # (file, target) -> how many such assignments remain.
 NOT_YET = {
-    # a namedtuple's defaults, set as Python before 3.7 allows (no ``defaults=``)
-    ('plugins/module_utils/_jobs.py', 'Kind.__new__.__defaults__'): 1,
     # the loop's hook, set on the client the task connected
     ('plugins/module_utils/_api_module.py', 'self._client.on_write'): 1,
     # the decoding of a requests Response (a third party's object)
