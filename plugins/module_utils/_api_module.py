@@ -377,10 +377,9 @@ class ApiTask:
                     value = value.get('token')
                 if value:
                     self.no_log_values.add(to_text(value))
-            self._client = connect(options, warn=self.warn, environ=self.environ, bounded=self.bounded)
-            if self.held is not None:
-                held = self._held
-                self._client.on_write = lambda method, url, response: held.wrote(self._client, method, url, response)
+            held = self.held
+            self._client = connect(options, warn=self.warn, environ=self.environ, bounded=self.bounded,
+                                   on_write=held.wrote if held is not None else None)
         return self._client
 
     @property

@@ -82,7 +82,7 @@ def build_auth(options, cache=None):
     return method
 
 
-def connect(options, cache=None, warn=None, environ=None, bounded=False):
+def connect(options, cache=None, warn=None, environ=None, bounded=False, on_write=None):
     """A Client for ``options`` whose auth method has authenticated.
 
     The session cache is opened for a method that keeps logins in it, and to keep the
@@ -90,7 +90,7 @@ def connect(options, cache=None, warn=None, environ=None, bounded=False):
     depend on it); ``warn`` receives what the cache has to say (another owner, no space).
     ``environ`` is the task's environment (proxies, the cache directory);
     ``bounded``: the task runs on the controller, where the bound on requests
-    in flight applies.
+    in flight applies; ``on_write``: the client's (see Client).
     """
     finds_layout = (options.get('service_layout') or 'auto') == 'auto'
     if cache is None and (method_class(options).keeps_login or finds_layout):
@@ -98,7 +98,7 @@ def connect(options, cache=None, warn=None, environ=None, bounded=False):
         from ansible_collections.automation.service.plugins.module_utils._session_cache import SessionCache
         cache = SessionCache(directory=default_directory(environ), enabled=bool(options.get('session_cache', True)))
     try:
-        client = Client(options, environ=environ, bounded=bounded)
+        client = Client(options, environ=environ, bounded=bounded, on_write=on_write)
         client.auth = build_auth(options, cache=cache)
         client.cache = cache
         client.find_layout(cache)

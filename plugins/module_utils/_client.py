@@ -335,7 +335,7 @@ def default_verify():
 class Client:
     """Sends requests to one service with one set of TLS and auth settings."""
 
-    def __init__(self, options, auth=None, sleep=time.sleep, environ=None, bounded=False):
+    def __init__(self, options, auth=None, sleep=time.sleep, environ=None, bounded=False, on_write=None):
         require_requests()
         self.base_url = normalize_url(options.get('service_url'))
         parts = urlsplit(self.base_url)
@@ -356,8 +356,9 @@ class Client:
         self.max_retry_seconds = options.get('request_retry_max_seconds') or 60.0
         self.auth = auth
         self.writes_sent = 0  # the API writes (not logins) this client has tried to send
-        # on_write(method, url, response): told of each API write answered (the reads a loop shares follow it)
-        self.on_write = None
+        # on_write(client, method, url, response): told of each API write about to be sent and answered (the reads
+        # a loop shares follow it)
+        self.on_write = on_write
         # service_layout: awx or gateway as given; auto is found by find_layout (connect() calls it), until
         # then the AWX layout, as a client made without connect() always had.
         self.layout = Layout.named(options.get('service_layout')) or Layout.awx()
@@ -493,7 +494,7 @@ class Client:
         if with_auth and method not in READS:
             self.writes_sent += 1   # tried, whatever comes of it
         if self.on_write is not None and with_auth and method not in READS:
-            self.on_write(method, url.split('?')[0], None)
+            self.on_write(self, method, url.split('?')[0], None)
         renewed = False
         while True:
             send_headers = dict(request_headers)
@@ -520,7 +521,7 @@ class Client:
                 if self.auth.renew(self):
                     continue
             if self.on_write is not None and with_auth and method not in READS:
-                self.on_write(method, url.split('?')[0], response)
+                self.on_write(self, method, url.split('?')[0], response)
             return response
 
     def _exchange(self, method, url, body, headers):

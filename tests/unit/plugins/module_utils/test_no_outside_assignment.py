@@ -35,8 +35,6 @@ SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 # (file, target) -> how many such assignments remain.
 NOT_YET = {
-    # the loop's hook, set on the client the task connected
-    ('plugins/module_utils/_api_module.py', 'self._client.on_write'): 1,
     # the decoding of a requests Response (a third party's object)
     ('plugins/module_utils/_client.py', 'answer.encoding'): 1,
     # the HTML parser's records of the form fields it is reading
