@@ -263,9 +263,7 @@ class Importer(Objects):
             if not writes:
                 return
         else:
-            grant = memberships.grant_write('user', definition, actor, target, definition['name'])
-            grant.then = listed
-            writes = [grant]
+            writes = [memberships.grant_write('user', definition, actor, target, definition['name'], then=listed)]
         self.updated.append(label)
         self.write(role, None, {'role': definition['name']}, *writes)
 
@@ -283,12 +281,12 @@ class Importer(Objects):
     def write(self, label, before, after, *writes):
         """Send ``writes`` (in check mode, none), said as the change of ``label`` from ``before`` (None: it is
         new) to ``after``, secrets hidden; what the last one answered (in check mode, its ``answer``)."""
-        first = writes[0]
-        first.before = None if before is None else {label: dict((k, self.hide(v, k in SECRETS)) for k, v in before.items())}
-        first.after = {label: dict((k, self.hide(v, k in SECRETS)) for k, v in after.items())}
-        for write in writes:
-            write.makes = True
-        return self.api.apply(Plan(None, list(writes)))
+        shown = {
+            'before': None if before is None else {label: dict((k, self.hide(v, k in SECRETS)) for k, v in before.items())},
+            'after': {label: dict((k, self.hide(v, k in SECRETS)) for k, v in after.items())},
+        }
+        return self.api.apply(Plan(None, [write.but(makes=True, **(shown if index == 0 else {}))
+                                          for index, write in enumerate(writes)]))
 
     def approval(self, node, new, wanted, label):
         wanted = dict((key, wanted[key]) for key in APPROVAL_FIELDS if wanted.get(key) is not None)

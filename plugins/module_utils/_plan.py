@@ -51,6 +51,12 @@ class Write:
         self.undo = undo            # undo(answer) -> the write that takes it back, if a later write is refused
         self.note = note            # what sending it means, said after the error that made the executor send it
 
+    def but(self, **changes):
+        """A new write like this one, with ``changes`` (constructor arguments) made."""
+        fields = dict(self.__dict__)
+        fields.update(changes)
+        return Write(**fields)
+
     def sent_to(self, at, refused=None):
         """This write, going to ``at`` (written_at); ``refused(exc)``: more to say of its refusal, after what
         the write says of it itself."""

@@ -120,3 +120,13 @@ def test_a_write_sent_elsewhere_says_its_own_refusal_first_then_the_place():
     bare = Write('DELETE', 'users/1').sent_to('controller')
     bare.refused(ApiError('gone', status=400))     # nothing to say, and nothing fails
     assert bare.at == 'controller'
+
+
+def test_but_makes_a_new_write_and_leaves_the_first_as_it_was():
+    first = Write('PATCH', 'hosts/1', {'name': 'a'}, expect=(200,), secret=('x',))
+    second = first.but(makes=True, after={'name': 'a'})
+    assert second is not first
+    assert (second.method, second.path, second.body, second.expect, second.secret) == \
+        ('PATCH', 'hosts/1', {'name': 'a'}, (200,), ('x',))
+    assert second.makes and second.after == {'name': 'a'}
+    assert not first.makes and first.after is None

@@ -41,10 +41,6 @@ NOT_YET = {
     ('plugins/module_utils/_html_forms.py', 'self._select.value'): 1,
     ('plugins/module_utils/_html_forms.py', 'self._text_field.value'): 1,
     ('plugins/module_utils/_html_forms.py', 'self._text_field.text'): 1,
-    # the diff and ``makes`` of writes the callers built
-    ('plugins/module_utils/_import.py', 'first.before'): 1,
-    ('plugins/module_utils/_import.py', 'first.after'): 1,
-    ('plugins/module_utils/_import.py', 'write.makes'): 1,
     # the bulk state the items of a loop share, and the object made in bulk handed to an item's task
     ('plugins/module_utils/_loop_bulk.py', 'held.bulk'): 1,
     ('plugins/module_utils/_loop_bulk.py', 'api.batch_made'): 1,
