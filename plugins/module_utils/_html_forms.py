@@ -46,6 +46,19 @@ class Field:
     def is_visible_input(self):
         return not self.is_button and self.type not in HIDDEN_TYPES and self.type not in SKIPPED_TYPES
 
+    def option(self, value, selected):
+        """An option of this select: the selected one (else the first) is its value."""
+        if selected or not self.value:
+            self.value = value
+
+    def read(self, text):
+        """Text inside this button or textarea."""
+        self.text += text
+
+    def ended(self):
+        """A textarea's end: its text is its value."""
+        self.value = self.text
+
     def describes(self, pattern):
         """Does the name, id, label-ish attributes or text match ``pattern``?"""
         words = ' '.join([self.name, self.attrs.get('id') or '', self.attrs.get('autocomplete') or '',
@@ -118,8 +131,7 @@ class _Parser(HTMLParser):
             elif tag == 'select':
                 self._select = field
         elif tag == 'option' and self._select is not None:
-            if 'selected' in attrs or not self._select.value:
-                self._select.value = attrs.get('value', '')
+            self._select.option(attrs.get('value', ''), 'selected' in attrs)
 
     def handle_startendtag(self, tag, attrs):
         self.handle_starttag(tag, attrs)
@@ -133,7 +145,7 @@ class _Parser(HTMLParser):
             self._form = None
         elif tag in ('button', 'textarea'):
             if self._text_field is not None and tag == 'textarea':
-                self._text_field.value = self._text_field.text
+                self._text_field.ended()
             self._text_field = None
         elif tag == 'select':
             self._select = None
@@ -149,7 +161,7 @@ class _Parser(HTMLParser):
         if self._in_title:
             self.title += data
         if self._text_field is not None:
-            self._text_field.text += data.strip()
+            self._text_field.read(data.strip())
         for chunk in self._error_text:
             chunk.append(data)
 
