@@ -271,8 +271,6 @@ class ApiTask:
         # ahead() -> the validated options of the items of this task's loop that will run after this one (None
         # when unsure), given by the action for a resource that creates in bulk (see _loop_bulk); None for none.
         self.ahead = None
-        # What the diff of a create shows, when the object this item asked for was made by its loop in bulk.
-        self.batch_made = None
 
     def subtask(self, spec, params):
         """A task within this one: ``spec``'s, with ``params``, in the same modes and through the same client (this

@@ -129,6 +129,10 @@ class LoopBulk:
         self.notes = []         # what the loop's bulk writes met, said once by the item that sent them
         self.requests = 0       # requests sent by the bulk creation (reads and writes)
 
+    def count(self, requests=1):
+        """``requests`` more sent by the bulk creation."""
+        self.requests += requests
+
     def take(self, name):
         """The host the loop made for the item named ``name``, once (None when it made none for it)."""
         if name in self.claimed or name not in self.made:
@@ -138,19 +142,16 @@ class LoopBulk:
 
 
 def state(held):
-    bulk = getattr(held, 'bulk', None)
-    if bulk is None:
-        bulk = held.bulk = LoopBulk()
-    return bulk
+    return held.bulk_state(LoopBulk)
 
 
 def settle(api, resource, existing, ahead):
     """Called by the resource's plan with the object its look-up found (None: missing). Returns the object the
-    plan starts from, and tells ``api`` (``api.batch_made``) when it is the host the loop made in bulk for this
-    item. ``ahead()``: the validated options of the items that will run after this one (None when unsure)."""
+    plan starts from, and, when it is the host the loop made in bulk for this item, the fields sent for it (else
+    None). ``ahead()``: the validated options of the items that will run after this one (None when unsure)."""
     held = api.held
     if held is None:
-        return existing
+        return existing, None
     bulk = state(held)
     name = api.params.get(resource.name)
     if existing is None and not bulk.tried and eligible(api.params) is None:
@@ -162,12 +163,11 @@ def settle(api, resource, existing, ahead):
                 api.warn(note)
     made = bulk.take(to_text(name)) if name is not None else None
     if made is not None and (existing is None or existing.get('id') == made.get('id')):
-        api.batch_made = bulk.bodies.get(to_text(name))
-        return existing if existing is not None else made
+        return (existing if existing is not None else made), bulk.bodies.get(to_text(name))
     if to_text(name) in bulk.refused:
         api.warn('The bulk creation of hosts refused host %s (%s): it was sent by itself.'
                  % (name, bulk.refused[to_text(name)]))
-    return existing
+    return existing, None
 
 
 def create_ahead(api, resource, bulk, ahead):
@@ -242,7 +242,7 @@ def named_in(bulk, client, path, names):
     it is; a short list is read whole, a long one by name (NAMES_PER_READ names a request), whichever costs less."""
     wanted = set(names)
     page = client.get(path, params={'page_size': READ_BACK})
-    bulk.requests += 1
+    bulk.count()
     found = set(to_text(obj.get('name')) for obj in page.get('results', ()))
     if not page.get('next'):
         return found & wanted
@@ -252,7 +252,7 @@ def named_in(bulk, client, path, names):
     if whole_pages - 1 <= by_name:
         while page.get('next'):
             page = client.get(page['next'])
-            bulk.requests += 1
+            bulk.count()
             found.update(to_text(obj.get('name')) for obj in page.get('results', ()))
         return found & wanted
     found = set()
@@ -261,7 +261,7 @@ def named_in(bulk, client, path, names):
         chunk = ordered[start:start + NAMES_PER_READ]
         for obj in client.iterate(path, params={'or__name': chunk, 'page_size': READ_BACK}):
             found.add(to_text(obj.get('name')))
-        bulk.requests += 1
+        bulk.count()
     return found & wanted
 
 
@@ -272,13 +272,13 @@ def send_batch(api, bulk, inventory_id, batch):
     body = {'inventory': inventory_id, 'hosts': [c.body for c in batch]}
     try:
         answer = api.send_now('POST', 'bulk/host_create', body, expect=(201,))
-        bulk.requests += 1
+        bulk.count()
     except OutcomeUnknown:
-        bulk.requests += 1
+        bulk.count()
         # Sent, its answer lost: never sent again. What it made is what the inventory now holds.
         return settle_lost(api, bulk, inventory_id, batch)
     except ApiError as exc:
-        bulk.requests += 1
+        bulk.count()
         if exc.status in (404, 405):
             bulk.notes.append('The service has no bulk creation of hosts (%s answered %s): the hosts were created one '
                               'by one.' % ('bulk/host_create', exc.status))
@@ -305,7 +305,7 @@ def settle_lost(api, bulk, inventory_id, batch):
     client = api.client
     names = [c.name for c in batch]
     found = _bulk.hosts_by_name(client, inventory_id, names)
-    bulk.requests += -(-len(names) // NAMES_PER_READ)
+    bulk.count(-(-len(names) // NAMES_PER_READ))
     bulk.notes.append('The answer to the bulk creation of %d hosts was lost (the connection broke after sending); it '
                       'was not sent again: the inventory holds %d of them, the others were created one by one.'
                       % (len(batch), len(found)))
@@ -322,7 +322,7 @@ def keep(api, resource, bulk, inventory_id, made, candidates):
     for start in range(0, len(ids), READ_BACK):
         chunk = ids[start:start + READ_BACK]
         page = client.get('hosts', params={'id__in': ','.join(str(i) for i in chunk), 'page_size': READ_BACK})
-        bulk.requests += 1
+        bulk.count()
         for host in page.get('results', ()) if isinstance(page, dict) else ():
             full[host['id']] = host
     scope = resource.scope_filter(api)

@@ -113,6 +113,13 @@ class Held:
         self.lists = {}     # list key -> HeldList
         self.missed = {}    # endpoint's full URL -> (list key, name field, name) of the last look-up that found nothing
         self.requests = 0   # the list reads sent (probes and pages)
+        self.bulk = None    # what the loop's bulk creation decided and made (_loop_bulk), once it started
+
+    def bulk_state(self, make):
+        """What the loop's bulk creation decided and made: ``make()`` the first time it is asked for."""
+        if self.bulk is None:
+            self.bulk = make()
+        return self.bulk
 
     @staticmethod
     def key(endpoint, name_field, scope):

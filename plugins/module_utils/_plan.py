@@ -93,6 +93,9 @@ class Plan:
         self.existing = existing
         self.writes = list(writes or [])
         self.copy = None    # the copy its first write made (copy_from), once made
+        # the fields a loop's bulk creation sent for the object it starts from: it was made for this task, said as
+        # the task's own create (None: the object was there before)
+        self.made_in_bulk = None
         self.sent = []      # the writes the executor sent (in check mode, would have sent), in order
 
     def add(self, *writes):

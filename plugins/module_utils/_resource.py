@@ -300,18 +300,23 @@ class Resource:
         state = params.get('state', 'present')
         if state == 'absent':
             return api.plan_absent(existing, self.endpoint)
+        made_in_bulk = None
         if self.bulk is not None and api.ahead is not None and source is None:
             from ansible_collections.automation.service.plugins.module_utils import _loop_bulk
-            existing = _loop_bulk.settle(api, self, existing, api.ahead)
+            existing, made_in_bulk = _loop_bulk.settle(api, self, existing, api.ahead)
         if state == 'exists' and existing is not None:
             # found, or the copy: kept as it is
-            return Plan(existing, [self.copy_write(api, existing, source)] if source is not None else [])
+            plan = Plan(existing, [self.copy_write(api, existing, source)] if source is not None else [])
+            plan.made_in_bulk = made_in_bulk
+            return plan
         if existing is None:
             self.require_on_create(api)
         desired = self.desired(api, existing)
         lists = self.association_lists(api, existing)
         if source is None:
-            return self.plan_object(api, existing, desired, lists)
+            plan = self.plan_object(api, existing, desired, lists)
+            plan.made_in_bulk = made_in_bulk
+            return plan
 
         plan = Plan(None)
 
@@ -404,9 +409,9 @@ class Resource:
             api.ensure_absent(plan.existing, self.endpoint)
             return None, False
         made = api.apply(plan)
-        if api.batch_made is not None:
+        if plan.made_in_bulk is not None:
             # made by this item's loop in bulk: said as this item's create
-            api.change({}, api.batch_made, self.secret)
+            api.change({}, plan.made_in_bulk, self.secret)
             api.returns_object(None, made, self.secret)
             return made, True
         if state == 'exists' and plan.existing is not None:

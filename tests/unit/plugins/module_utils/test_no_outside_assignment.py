@@ -37,10 +37,6 @@ SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 NOT_YET = {
     # the decoding of a requests Response (a third party's object)
     ('plugins/module_utils/_client.py', 'answer.encoding'): 1,
-    # the bulk state the items of a loop share, and the object made in bulk handed to an item's task
-    ('plugins/module_utils/_loop_bulk.py', 'held.bulk'): 1,
-    ('plugins/module_utils/_loop_bulk.py', 'api.batch_made'): 1,
-    ('plugins/module_utils/_loop_bulk.py', 'bulk.requests'): 8,
 }
 
 
