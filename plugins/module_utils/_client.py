@@ -276,10 +276,12 @@ class Response:
 
     @property
     def text(self):
+        """The body as text: in the charset the answer names, else UTF-8; bytes that do not decode replaced."""
         answer = self._answer
-        if not answer.encoding:
-            answer.encoding = 'utf-8'
-        return answer.text
+        try:
+            return str(answer.content or b'', answer.encoding or 'utf-8', errors='replace')
+        except LookupError:     # a charset Python does not know
+            return str(answer.content or b'', 'utf-8', errors='replace')
 
     def json(self):
         """The decoded body; ApiError quoting the first bytes when it is not JSON."""

@@ -13,9 +13,6 @@ the same function (or one it is nested in), bound there to a constructor's or a 
 how a plan's writes are put together (their ``then`` and diff set once the list is known); it changes
 nothing anybody else holds. A private attribute (``task._client``) is its object's own business: never set
 from outside, not even on an object just built (its constructor takes it).
-
-``NOT_YET`` lists, by file and target, the assignments that still set an object's attributes from
-outside; each must go (and leave the list), and no other may appear.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -23,7 +20,6 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import ast
-import collections
 import os
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..', '..', '..'))
@@ -33,11 +29,6 @@ SCANNED = ('plugins/modules', 'plugins/module_utils')
 FRESH = (ast.Call, ast.List, ast.Tuple, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
-# (file, target) -> how many such assignments remain.
-NOT_YET = {
-    # the decoding of a requests Response (a third party's object)
-    ('plugins/module_utils/_client.py', 'answer.encoding'): 1,
-}
 
 
 def _python_files():
@@ -149,18 +140,12 @@ def outside_assignments(path, source=None):
 
 
 def test_no_attribute_set_from_outside():
-    counted = collections.Counter()
-    sites = collections.defaultdict(list)
+    sites = []
     for path in _python_files():
         rel = os.path.relpath(path, ROOT).replace(os.sep, '/')
         for line, target in outside_assignments(path):
-            counted[rel, target] += 1
-            sites[rel, target].append('%s:%d: %s = ...' % (rel, line, target))
-    new = ['\n'.join(sites[key]) for key in sorted(counted) if counted[key] > NOT_YET.get(key, 0)]
-    assert not new, 'attributes of another object set from outside:\n' + '\n'.join(new)
-    gone = ['%s: %s (%d listed, %d left)' % (key[0], key[1], NOT_YET[key], counted.get(key, 0))
-            for key in sorted(NOT_YET) if counted.get(key, 0) < NOT_YET[key]]
-    assert not gone, 'fewer left than NOT_YET lists (take them off the list):\n' + '\n'.join(gone)
+            sites.append('%s:%d: %s = ...' % (rel, line, target))
+    assert not sites, 'attributes of another object set from outside:\n' + '\n'.join(sites)
 
 
 def test_the_check_sees_them():
