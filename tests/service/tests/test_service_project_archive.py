@@ -89,3 +89,15 @@ def test_what_is_no_archive_fails_with_the_real_service_s_words(tmp_path):
     into.mkdir()
     with pytest.raises(runner.UpdateFailed, match="is not a valid archive"):
         runner.unpack(bogus, into)
+
+
+def test_a_tar_member_outside_the_project_refuses_the_archive(tmp_path):
+    """With tarfile's "data" filter where Python has it (3.11.4 and later), with the service's own check of the
+    members before: nothing is written outside the project."""
+    archive = tmp_path / "evil.tar.gz"
+    tar_gz(archive, {"project/site.yml": "- hosts: all\n", "../../escaped.txt": "out\n"})
+    into = tmp_path / "deep" / "into"
+    into.mkdir(parents=True)
+    with pytest.raises(runner.UpdateFailed):
+        runner.unpack(archive, into)
+    assert not list(tmp_path.rglob("escaped.txt"))

@@ -134,6 +134,21 @@ def fetch(run, url, directory):
     return path
 
 
+def _plain_members(opened, directory):
+    """The members of a tar archive, on a Python whose tarfile has no extraction filters (before 3.11.4,
+    Debian 12's 3.11.2 among them): only files and directories that stay inside ``directory``, as the
+    "data" filter would unpack them; anything else refuses the archive."""
+    import os
+
+    base = os.path.realpath(directory)
+    for member in opened.getmembers():
+        target = os.path.realpath(os.path.join(base, member.name))
+        if not (member.isfile() or member.isdir()) or os.path.commonpath([base, target]) != base:
+            raise UpdateFailed("the archive holds %s, which is not a file or directory inside the project"
+                               % member.name)
+        yield member
+
+
 def unpack(archive, directory):
     """Unpack a zip or tar archive into ``directory``; a single root directory of the archive is
     left out, as project_archive leaves it out (project-1.0.0/ holds the project)."""
@@ -148,7 +163,10 @@ def unpack(archive, directory):
         else:
             try:
                 with tarfile.open(archive) as opened:
-                    opened.extractall(tmp, filter="data")
+                    if hasattr(tarfile, "data_filter"):
+                        opened.extractall(tmp, filter="data")
+                    else:
+                        opened.extractall(tmp, members=_plain_members(opened, tmp))
             except tarfile.TarError:
                 raise UpdateFailed("%s is not a valid archive" % archive)
         entries = list(Path(tmp).iterdir())
