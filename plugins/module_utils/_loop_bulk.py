@@ -141,10 +141,6 @@ class LoopBulk:
         return self.made[name]
 
 
-def state(held):
-    return held.bulk_state(LoopBulk)
-
-
 def settle(api, resource, existing, ahead):
     """Called by the resource's plan with the object its look-up found (None: missing). Returns the object the
     plan starts from, and, when it is the host the loop made in bulk for this item, the fields sent for it (else
@@ -152,7 +148,7 @@ def settle(api, resource, existing, ahead):
     held = api.held
     if held is None:
         return existing, None
-    bulk = state(held)
+    bulk = held.bulk_state(LoopBulk)
     name = api.params.get(resource.name)
     if existing is None and not bulk.tried and eligible(api.params) is None:
         bulk.tried = True

@@ -21,14 +21,9 @@ shift 2
 [ $# -gt 0 ] || { echo "cached-venv.sh: no requirements given" >&2; exit 2; }
 # The interpreter itself, not a link to it in a clone: the virtualenv outlives the clone. A bare
 # version name (python3.11) means the interpreter tests/ci/pythons.sh picks for that version, as for
-# ansible-test's: the distribution's before a pyenv build (faster; see there).
-case $python in
-    python3.[0-9]*)
-        python=$("$(dirname "${BASH_SOURCE[0]}")/pythons.sh" --which "${python#python}") ||
-            python=$(command -v "$python") || { echo "cached-venv.sh: no $2 found" >&2; exit 2; }
-        ;;
-esac
-python=$(readlink -f "$(command -v "$python")")
+# ansible-test's.
+python=$("$(dirname "${BASH_SOURCE[0]}")/pythons.sh" --which "$python") || { echo "cached-venv.sh: no $2 found" >&2; exit 2; }
+python=$(readlink -f "$python")
 
 root=${AUTOMATION_SERVICE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/automation-service}
 case $root in /*) ;; *) echo "cached-venv.sh: the cache root must be an absolute path, not $root" >&2; exit 2 ;; esac

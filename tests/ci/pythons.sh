@@ -6,6 +6,7 @@
 #   dir=$(tests/ci/pythons.sh DIR)   # fills DIR with python3.X symlinks, prints DIR
 #   PATH="$dir:$PATH" ansible-test sanity ...
 #   python=$(tests/ci/pythons.sh --which 3.11)   # the interpreter of 3.11, or exit 1
+#   python=$(tests/ci/pythons.sh --which "$PYTHON")   # python3.11 as 3.11 (else PATH's), a path as given
 #
 # Looks on PATH first, then in pyenv's versions (PYENV_ROOT, default ~/.pyenv),
 # newest patch release first; pyenv's shims are skipped (they fail for versions not
@@ -51,7 +52,13 @@ if sys.prefix == sys.base_prefix: print(os.path.realpath(sys.executable))' 2>/de
 }
 
 if [ "${1:-}" = --which ]; then
-    interpreter "${2:?usage: pythons.sh --which 3.X}"
+    # 3.X or python3.X: as above; anything else (a path, another command) is looked up as it is.
+    name=${2:?usage: pythons.sh --which 3.X|python3.X|PATH}
+    case $name in
+        3.[0-9]*) interpreter "$name" ;;
+        python3.[0-9]*) interpreter "${name#python}" || command -v "$name" ;;
+        *) command -v "$name" ;;
+    esac
     exit
 fi
 
