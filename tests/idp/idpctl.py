@@ -38,9 +38,11 @@ OIDC_CLIENT_ID = "automation-service"
 
 
 def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A port for an identity provider (tests/ci/free_port.py: leased, so that steps side by side never share one)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ci"))
+    from free_port import free_port
+
+    return free_port()
 
 
 def _pem_body(pem: bytes) -> str:
