@@ -299,19 +299,22 @@ class ApiTask:
 
     @property
     def result(self):
-        """The result so far, read-only: change() and returns() say what it holds."""
+        """The result so far, read-only: the executor (apply()) and returns() say what it holds."""
         return self.outcome.view()
 
-    def change(self, before=None, after=None, secret=(), under=()):
-        """Something was written (in check mode, would be): see Outcome.change()."""
-        self.outcome.change(before, after, secret, under)
-
-    def show(self, before=None, after=None, secret=()):
+    def show(self, before=None, after=None, secret=(), under=()):
         """Fields for the diff of a change not made yet: see Outcome.show()."""
-        self.outcome.show(before, after, secret)
+        self.outcome.show(before, after, secret, under)
 
     def returns(self, **values):
         self.outcome.returns(**values)
+
+    def merge(self, task, under=()):
+        """Take in what the sub-task ``task`` (subtask()) said: its change, its diff under the keys ``under``, its
+        warnings; not the values it returns. Whether it changed anything."""
+        changed = self.outcome.merge(task.outcome, under, values=False)
+        self.warnings.extend(task.warnings)
+        return changed
 
     @contextlib.contextmanager
     def part(self, diff=True, undone_on_error=False):
@@ -580,33 +583,25 @@ class ApiTask:
         try:
             while queue:
                 write = queue.pop(0)
-                if write.shows() and not callable(write.after):
-                    self.show(write.before, write.after, write.secret)
-                if self.check_mode and not write.changes:
+                if write.shows() and not write.shown_once_taken():
+                    self.show(write.before, write.after, write.secret, write.under)
+                if self.check_mode and write.changes is False:
                     continue
-                if self.check_mode:
+                if write.answered is not None:
+                    answer = write.answered
+                elif self.check_mode:
                     answer = write.answer
                 else:
-                    try:
-                        answer = self.client.request(write.method, write.path_for(made), json_body=write.body_for(made),
-                                                     expect=write.expect)
-                    except ApiError as exc:
-                        if write.refused is not None:
-                            write.refused(exc)
-                        raise
-                    except OutcomeUnknown as exc:
-                        if write.lost is not None:
-                            write.lost(exc)
-                        if write.changes:
-                            self.change()   # it may have happened: not said as nothing done
-                        raise
+                    answer = self._sent(write, made)
                     if write.undo is not None:
                         undo.append(write.undo(answer))
                 plan.sent.append(write)
-                if callable(write.after):
-                    self.show(write.before, write.after(answer), write.secret)
-                if write.changes:
-                    self.change()   # only once the service took it: a refused write changed nothing
+                if write.shown_once_taken():
+                    before, after = write.shown(answer)
+                    self.show(before, after, write.secret, write.under)
+                if write.changed_by(answer):
+                    plan.changed.append(write)
+                    self.outcome.change()   # only once the service took it: a refused write changed nothing
                 if write.makes:
                     made = answer
                 if write.then is not None:
@@ -625,6 +620,30 @@ class ApiTask:
                         exc.reword('%s (%s)' % (exc.message, write.note))
             raise
         return made
+
+    def _sent(self, write, made):
+        """Send ``write`` (``made``: the object the plan made so far) and return its answer, settled."""
+        try:
+            answer = self.client.request(write.method, write.path_for(made), json_body=write.body_for(made),
+                                         expect=write.expect)
+        except ApiError as exc:
+            if write.refused is not None:
+                write.refused(exc)
+            raise
+        except OutcomeUnknown as exc:
+            if write.lost is not None:
+                write.lost(exc)
+            if write.changes is not False:
+                self.outcome.change()   # it may have happened: not said as nothing done
+            raise
+        if write.settle is None:
+            return answer
+        try:
+            return write.settle(answer)
+        except ServiceError:
+            if write.changed_by(None):
+                self.outcome.change()   # taken, and what it started failed or is still going
+            raise
 
     def send_now(self, method, path, body, expect=(200, 201)):
         """Send one write now and return its answer, without saying it as this task's change: a write made for

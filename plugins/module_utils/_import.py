@@ -218,18 +218,18 @@ class Importer(Objects):
             # check mode: what it belongs to is only planned, so it is too
             if existing is None:
                 self.created.append(label)
-                api.change(None, dict((k, v) for k, v in params.items() if k in found.fields), under=(label,))
+                fields = dict((k, v) for k, v in params.items() if k in found.fields)
+                self.write(label, None, fields, Write('POST', api.client.layout.gateway_path(found.type + 's'), fields,
+                                                      expect=(201,)))
             self.remember(key, dict(asset, id=None, type=found.type))
             return self.find(key)
         task = api.subtask(module.SPEC, params)
         result = task.execute(module.run)
-        api.warnings.extend(task.warnings)
         if result.get('failed'):
+            api.warnings.extend(task.warnings)
             raise ApiError('%s: %s' % (label, result.get('msg')), status=result.get('status'))
-        if task.outcome.changed:
+        if api.merge(task, under=(label,)):
             (self.created if not result.get('existing') else self.updated).append(label)
-            diff = result.get('diff') or {}
-            api.change(diff.get('before'), diff.get('after'), under=(label,))
         obj = result.get(found.type) or {}
         if api.check_mode and obj.get('id') is None:
             obj = dict(asset, id=None, type=found.type)
@@ -248,7 +248,8 @@ class Importer(Objects):
         role = '%s: role %s of %s %s' % (label, role_field[:-len('_role')], resource_type, content.get('name'))
         if user.get('id') is None or content.get('id') is None:     # check mode: one of them is only planned
             self.updated.append(label)
-            api.change(None, {'role': role_field[:-len('_role')]}, under=(role,))
+            self.write(role, None, {'role': role_field[:-len('_role')]},
+                       Write('POST', api.client.layout.gateway_path('role_user_assignments'), None, expect=(201,)))
             return
         if self._memberships is None:
             self._memberships = Memberships(api)

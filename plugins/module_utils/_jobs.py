@@ -104,15 +104,16 @@ def check_prompts(template_name, launch_info, fields):
         raise ConfigError('Job template %r has no inventory: give one with inventory.' % template_name)
 
 
-def start_update(path, kind, listing):
+def start_update(path, kind, listing, settle=None, changes=True):
     """The POST of ``path`` (a project's or an inventory source's update/), sent once. A broken connection after
-    sending is reported as such: the update may have started, and asking again could run it twice."""
+    sending is reported as such: the update may have started, and asking again could run it twice. ``settle``
+    and ``changes``: as a Write's (waiting for the update, and judging by how it ended)."""
     def lost(exc):
         exc.reword('The %s may or may not have started: the connection broke after the request was sent (%s). Do '
                    'not simply run the task again, that could start a second one. Look for it first: GET /api/v2/%s'
                    '?order_by=-created (or the service UI).' % (kind.label.lower(), exc.message, listing))
 
-    return Write('POST', path, {}, expect=(202,), makes=True, lost=lost)
+    return Write('POST', path, {}, expect=(202,), makes=True, lost=lost, settle=settle, changes=changes)
 
 
 def _named(result, kind):
@@ -127,33 +128,27 @@ def run_update(api, start_path, kind, listing, what, changed_if=None):
     """The work of project_update and inventory_source_update: ask whether ``what`` (a project or an
     inventory source, named in messages) can update, start the update once and, with the module's wait
     option, wait for it (timeout and interval options); ``changed_if(update)``: whether the finished update
-    changed something (default: it did). Says what the module returns; returns the update
-    as started (None in check mode)."""
+    changed something (default: it did; one that failed or is still running did too). Says what the module
+    returns."""
     if api.params['wait'] and not 0 < api.params['interval'] < float('inf'):
         raise ConfigError('interval must be a number of seconds more than 0.')
     if not api.client.get(start_path).get('can_update'):
         raise ConfigError('%s cannot be updated.' % what)
-    start = start_update(start_path, kind, listing)
+    key = kind.endpoint[:-1]
+
+    def waited(update):
+        api.returns(id=update['id'], status=update.get('status'), **{key: update})
+        if not api.params['wait']:
+            return update
+        done = wait(api.client, update['id'], api.params['timeout'], api.params['interval'], kind=kind,
+                    shape=functools.partial(_named, kind=kind))
+        api.returns(**done)
+        return done[key]
+
     # Started, it changed something; unless the task waits for it and the finished update says (changed_if).
     judged = api.params['wait'] and changed_if is not None and not api.check_mode
-    start.changes = not judged
-    started = api.apply(Plan(None, [start]))
-    if api.check_mode:
-        return None
-    api.returns(id=started['id'], status=started.get('status'), **{kind.endpoint[:-1]: started})
-    if not api.params['wait']:
-        return started
-    try:
-        done = wait(api.client, started['id'], api.params['timeout'], api.params['interval'], kind=kind,
-                    shape=functools.partial(_named, kind=kind))
-    except ServiceError:
-        if judged:
-            api.change()    # it ran, and failed or is still running
-        raise
-    api.returns(**done)
-    if judged and changed_if(done[kind.endpoint[:-1]]):
-        api.change()
-    return started
+    api.apply(Plan(None, [start_update(start_path, kind, listing, settle=waited,
+                                       changes=(lambda done: done is None or changed_if(done)) if judged else True)]))
 
 
 def once(path, body, what, look_for):

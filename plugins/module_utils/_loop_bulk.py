@@ -33,9 +33,11 @@ __metaclass__ = type
 from ansible.module_utils.common.text.converters import to_text
 
 from ansible_collections.automation.service.plugins.module_utils._errors import ApiError, OutcomeUnknown
+from ansible_collections.automation.service.plugins.module_utils._plan import Write
 
 # The service's default BULK_HOST_MAX_CREATE (AWX 24): hosts per request. A smaller limit set on the service is
 # met by halving a refused batch.
+BULK_CREATE = 'bulk/host_create'
 BATCH = 100
 # Hosts read back per request (by id), at the service's largest page size.
 READ_BACK = 200
@@ -143,8 +145,9 @@ class LoopBulk:
 
 def settle(api, resource, existing, ahead):
     """Called by the resource's plan with the object its look-up found (None: missing). Returns the object the
-    plan starts from, and, when it is the host the loop made in bulk for this item, the fields sent for it (else
-    None). ``ahead()``: the validated options of the items that will run after this one (None when unsure)."""
+    plan starts from, and, when it is the host the loop made in bulk for this item, the write that made it (sent
+    already: the plan's first write, said as this item's create; else None). ``ahead()``: the validated options of
+    the items that will run after this one (None when unsure)."""
     held = api.held
     if held is None:
         return existing, None
@@ -159,7 +162,9 @@ def settle(api, resource, existing, ahead):
                 api.warn(note)
     made = bulk.take(to_text(name)) if name is not None else None
     if made is not None and (existing is None or existing.get('id') == made.get('id')):
-        return (existing if existing is not None else made), bulk.bodies.get(to_text(name))
+        found = existing if existing is not None else made
+        return found, Write('POST', BULK_CREATE, bulk.bodies.get(to_text(name)), expect=(201,), before={},
+                            after=bulk.bodies.get(to_text(name)), secret=resource.secret, makes=True, answered=found)
     if to_text(name) in bulk.refused:
         api.warn('The bulk creation of hosts refused host %s (%s): it was sent by itself.'
                  % (name, bulk.refused[to_text(name)]))
@@ -267,7 +272,7 @@ def send_batch(api, bulk, inventory_id, batch):
     'unavailable' (the service has no bulk endpoint)."""
     body = {'inventory': inventory_id, 'hosts': [c.body for c in batch]}
     try:
-        answer = api.send_now('POST', 'bulk/host_create', body, expect=(201,))
+        answer = api.send_now('POST', BULK_CREATE, body, expect=(201,))
         bulk.count()
     except OutcomeUnknown:
         bulk.count()

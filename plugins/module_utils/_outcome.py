@@ -84,16 +84,18 @@ class Outcome:
             raise ValueError('returns() does not set %s: change() does' % ', '.join(sorted(reserved)))
         self._values.update(values)
 
-    def merge(self, part):
-        """Take in the outcome ``part`` of a part of the task (ApiTask.part); whether it changed anything."""
+    def merge(self, part, under=(), values=True):
+        """Take in the outcome ``part`` of a part of the task (ApiTask.part) or of a sub-task: its change, its diff
+        (under the keys ``under``) and, with ``values``, the values it returns. Whether it changed anything."""
         result = part.result()
         diff = result.pop('diff', None)
         changed = result.pop('changed')
         if diff:
-            self.show(diff['before'], diff['after'])
+            self.show(diff['before'], diff['after'], under=under)
         if changed:
-            self.change()
-        self.returns(**result)
+            self._changed = True
+        if values:
+            self.returns(**result)
         return changed
 
     def get(self, key, default=None):

@@ -25,10 +25,13 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import copy
+
 from ansible_collections.automation.service.plugins.module_utils._api_module import (
     ModuleSpec, dump_variables, is_id, narrow_no_log, parse_variables,
 )
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, NotFound
+from ansible_collections.automation.service.plugins.module_utils._gateway_authentication import gateway_endpoint
 from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
 
 STATE = dict(type='str', choices=['present', 'absent'], default='present')
@@ -95,7 +98,7 @@ class Resource:
     def __init__(self, endpoint, result_key, label, name='name', scope=None, fields=(), references=None,
                  text_data=(), json_data=(), secret=(), associations=None, required_on_create=(),
                  scoped_associations=(), preserve=None, ordered=(), create_only=(), scope_within=None, missing=None,
-                 compared_as=None, encrypted=None, on_create=None, bulk=None):
+                 compared_as=None, encrypted=None, on_create=None, bulk=None, service=None):
         self.endpoint = endpoint
         self.result_key = result_key
         self.label = label
@@ -118,9 +121,36 @@ class Resource:
         self.encrypted = encrypted                # an Encrypted field (its secrets read back as $encrypted$)
         self.on_create = on_create                # on_create(api): more fields of a new object (its owner)
         self.bulk = bulk                          # the service's bulk action that creates many (see _loop_bulk)
+        # where its endpoints are: None, the controller's API (the client puts them under it in either layout);
+        # 'gateway', the platform gateway's own API (see placed()); a module whose objects are where the layout
+        # says overrides placed()
+        self.service = service
+        self.placed_at = None                     # set on the copy placed() makes: the layout it is placed in
 
     def spec(self, argument_spec, **spec_kwargs):
         return ModuleSpec(argument_spec, resource=self.endpoint, result_key=self.result_key, **spec_kwargs)
+
+    # -- where it is -------------------------------------------------------------
+
+    def placed(self, api):
+        """This declaration with its endpoints (its own, its scopes', references' and associations') where the
+        task's service serves them. A controller resource's are as declared; a gateway resource's
+        (``service='gateway'``) are the gateway's own paths, a ConfigError naming the module on AWX 24, which
+        has no gateway. Nothing is read or written but the service's layout."""
+        if self.service != 'gateway' or self.placed_at is not None:
+            return self
+        return self.at_paths(lambda endpoint: gateway_endpoint(api, endpoint, self.result_key), 'gateway')
+
+    def at_paths(self, path_of, layout):
+        """A copy of this declaration whose endpoints are ``path_of(endpoint)``, placed in ``layout``."""
+        placed = copy.copy(self)
+        placed.endpoint = path_of(self.endpoint)
+        placed.scope = dict((option, path_of(endpoint)) for option, endpoint in self.scope.items())
+        placed.references = dict((option, path_of(endpoint)) for option, endpoint in self.references.items())
+        placed.associations = dict((option, (kept[0], path_of(kept[1])) + tuple(kept[2:]))
+                                   for option, kept in self.associations.items())
+        placed.placed_at = layout
+        return placed
 
     # -- finding -----------------------------------------------------------------
 
@@ -302,21 +332,21 @@ class Resource:
             return api.plan_absent(existing, self.endpoint)
         made_in_bulk = None
         if self.bulk is not None and api.ahead is not None and source is None:
+            # the object this item's loop made in bulk: that write (sent already) is the plan's create
             from ansible_collections.automation.service.plugins.module_utils import _loop_bulk
             existing, made_in_bulk = _loop_bulk.settle(api, self, existing, api.ahead)
         if state == 'exists' and existing is not None:
             # found, or the copy: kept as it is
-            plan = Plan(existing, [self.copy_write(api, existing, source)] if source is not None else [])
-            plan.made_in_bulk = made_in_bulk
-            return plan
+            if made_in_bulk is not None:
+                return Plan(None, [made_in_bulk])
+            return Plan(existing, [self.copy_write(api, existing, source)] if source is not None else [])
         if existing is None:
             self.require_on_create(api)
         desired = self.desired(api, existing)
         lists = self.association_lists(api, existing)
         if source is None:
             plan = self.plan_object(api, existing, desired, lists)
-            plan.made_in_bulk = made_in_bulk
-            return plan
+            return plan if made_in_bulk is None else Plan(None, [made_in_bulk]).extend(plan)
 
         plan = Plan(None)
 
@@ -402,18 +432,28 @@ class Resource:
                                      answer=dict(existing, **after))])
 
     def run(self, api):
-        """Make the object match: plan, then apply. The object (None when absent), and whether it is new."""
+        """Make the object match: plan, then apply, where the task's service keeps it (placed()). The object (None
+        when absent), and whether it is new. A gateway resource also does as ansible.platform's modules do:
+        ``state: exists`` checks that the object is there and never makes it, and the result has its ``name``."""
+        placed = self.placed(api)
+        if placed.service != 'gateway':
+            return placed.apply_plan(api)
+        if api.params.get('state') == 'exists' and placed.find(api) is None:
+            raise NotFound('%s %r does not exist.' % (placed.label.capitalize(), api.params[placed.name]),
+                           total_results=0)
+        made, new = placed.apply_plan(api)
+        if made is not None:
+            api.returns(name=made.get('name'))
+        return made, new
+
+    def apply_plan(self, api):
+        """plan(), then the executor sends it; the object (None when absent), and whether it is new."""
         plan = self.plan(api)
         state = api.params.get('state', 'present')
         if state == 'absent':
             api.ensure_absent(plan.existing, self.endpoint)
             return None, False
         made = api.apply(plan)
-        if plan.made_in_bulk is not None:
-            # made by this item's loop in bulk: said as this item's create
-            api.change({}, plan.made_in_bulk, self.secret)
-            api.returns_object(None, made, self.secret)
-            return made, True
         if state == 'exists' and plan.existing is not None:
             api.returns_object(made, made, self.secret)
             return made, False

@@ -273,24 +273,21 @@ def run(api):
     if project is None or not project.get('scm_type'):
         return
     if params['update_project']:
-        start = _jobs.start_update('projects/%d/update' % project['id'], _jobs.PROJECT_UPDATE,
-                                   'projects/%d/project_updates/' % project['id'])
+        def waited(update):
+            api.returns(project_update=update)
+            return wait_for_update(api, update['id']) if params['wait'] else update
+
         # Started, it changed something; unless the task waits for it: then a new revision says so.
-        start.changes = api.check_mode or not params['wait']
-        started = api.apply(Plan(project, [start]))
-        if api.check_mode:
-            return
-        api.returns(project_update=started)
-        update_id = started['id']
+        judged = params['wait'] and not api.check_mode
+        api.apply(Plan(project, [_jobs.start_update(
+            'projects/%d/update' % project['id'], _jobs.PROJECT_UPDATE, 'projects/%d/project_updates/' % project['id'],
+            settle=waited,
+            changes=(lambda done: done is not None and done.get('scm_revision') != project.get('scm_revision'))
+            if judged else True)]))
     elif params['wait'] and not api.check_mode:
         current = api.client.get('projects/%d' % project['id']).get('summary_fields', {}).get('current_update')
-        if not current:
-            return
-        update_id = current['id']
-    else:
-        return
-    if params['wait']:
-        wait_for_update(api, project, update_id)
+        if current:
+            wait_for_update(api, current['id'])
 
 
 def update_result(result):
@@ -298,13 +295,13 @@ def update_result(result):
     return {'project_update': result.get('job'), 'stdout': result.get('stdout')}
 
 
-def wait_for_update(api, project, update_id):
+def wait_for_update(api, update_id):
+    """Wait for the project's update ``update_id``, and return it as it ended."""
     timeout = api.params['timeout'] if api.params['timeout'] and api.params['timeout'] > 0 else None
     done = _jobs.wait(api.client, update_id, timeout, api.params['interval'], kind=_jobs.PROJECT_UPDATE,
                       shape=update_result)
     api.returns(**done)
-    if api.params['update_project'] and done['project_update'].get('scm_revision') != project.get('scm_revision'):
-        api.change()
+    return done['project_update']
 
 
 SPEC = RESOURCE.spec(ARGUMENT_SPEC, adjust=adjust)

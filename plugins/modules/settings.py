@@ -244,6 +244,16 @@ class Place:
     def body(self):
         return dict(self.changed, **dict((name, self.wanted[name]) for name in self.resend))
 
+    def made(self, answer, check_mode):
+        """The settings the write changed, judged by the service's ``answer`` (it may keep one as it was)."""
+        kept = [] if check_mode else kept_as_they_were(self.changed, self.before, answer)
+        return dict((name, value) for name, value in self.changed.items() if name not in kept)
+
+    def took(self, answer):
+        """The service answered the write with ``answer``: the settings as they now are."""
+        self.current = answer
+        return []
+
 
 def read_settings(api, path, where):
     found = api.client.get(path)
@@ -296,44 +306,40 @@ def run(api):
             merged.update(getattr(place, attribute))
         return merged
 
-    def said_done(written):
-        """Say the changes of the places written so far (a later place's refusal leaves them made)."""
-        for place in written:
-            if place.changed:
-                api.change(place.before, place.changed, secrets)
-        if len(places) > 1:
-            api.returns(written_at=[place.name for place in written if place.changed])
-
-    sent = []
+    plan = Plan()
 
     def refusal(place):
         def refused(exc):
             # awx.awx's words first (playbooks look for them), then the service's answer. The places written
             # before keep what was written there, and the task says so.
             api.returns(old_values=masked(all_of('before')), new_values=masked(all_of('changed')))
-            said_done(sent)
+            if len(places) > 1:
+                api.returns(written_at=plan.written_at())
             where = ' (the platform gateway)' if place.name == GATEWAY else ''
             done = ''
-            if any(p.changed for p in sent):
+            if plan.changed:
                 done = ' (the settings %s were written at the platform gateway)' % ', '.join(
-                    sorted(n for p in sent for n in p.changed))
+                    sorted(n for p in places if p.name == GATEWAY for n in p.changed))
             raise ApiError('Unable to update settings%s: %s%s' % (where, exc, done), status=exc.status,
                            detail=exc.detail, method=exc.method, url=exc.url)
         return refused
 
-    # What changed is said below, from the answers: the service may keep a setting as it was.
-    for place in places:
-        if not place.body:
-            continue
-        write = Write(place.method, place.path, place.body, makes=True, answer=place.existing,
-                      refused=refusal(place), changes=False, at=place.name if len(places) > 1 else None)
-        place.current = api.apply(Plan(place.existing, [write]))
-        sent.append(place)
+    def write(place):
+        # what changed follows from the answer: the service may keep a setting as it was
+        def made(answer):
+            return place.made(answer, api.check_mode)
+
+        def before(answer):
+            return dict((name, place.before[name]) for name in made(answer)) or None
+
+        return Write(place.method, place.path, place.body, makes=True, answer=dict(place.existing, **masked(place.changed)),
+                     before=before, after=lambda answer: made(answer) or None, changes=made, secret=secrets,
+                     refused=refusal(place), then=place.took, at=place.name if len(places) > 1 else None)
+
+    api.apply(plan.add(*[write(place) for place in places if place.body]))
     resent = []
     for place in places:
-        if api.check_mode:
-            place.current = dict(place.existing, **masked(place.changed))
-        elif place.body:
+        if place.body and not api.check_mode:
             resent.extend(place.resend)
             kept = kept_as_they_were(place.changed, place.before, place.current)
             if kept and params['settings'] is None and params['value'] is None:
@@ -353,7 +359,8 @@ def run(api):
     if resent:
         api.returns(secrets_sent=sorted(resent))
     api.returns(old_values=masked(all_of('before')), new_values=masked(all_of('changed')))
-    said_done([place for place in places if place.body])
+    if len(places) > 1:
+        api.returns(written_at=plan.written_at())
     values = dict((name, place_of(name).current.get(name)) for name in wanted)
     if params['settings'] is not None:
         api.returns(current_values=values)

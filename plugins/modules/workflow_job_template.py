@@ -517,14 +517,6 @@ def node_params(api, node):
     return params
 
 
-def merge(api, task, identifier):
-    """Fold the result of the task on one node into the workflow's."""
-    diff = task.result.get('diff') or {}
-    if task.outcome.changed:
-        api.change(diff.get('before'), diff.get('after'), under=('workflow_nodes', identifier))
-    api.warnings.extend(task.warnings)
-
-
 def ensure_nodes(api, workflow):
     """The nodes of ``workflow_nodes``: each created, updated or deleted, then their edges."""
     nodes = api.params.get('workflow_nodes')
@@ -532,14 +524,14 @@ def ensure_nodes(api, workflow):
         for node in list(api.client.iterate(NODE_ENDPOINT, {'workflow_job_template': workflow, 'page_size': 200})):
             task = node_task(api, {'identifier': node['identifier'], 'state': 'absent'})
             task.ensure_absent(node)
-            merge(api, task, node['identifier'])
+            api.merge(task, under=('workflow_nodes', node['identifier']))
     if not nodes:
         return
     pending = set()
     for node in nodes:
         task = node_task(api, node_params(api, node))
         ensure_node(task, workflow)
-        merge(api, task, node['identifier'])
+        api.merge(task, under=('workflow_nodes', node['identifier']))
         if node['state'] == 'present' and task.result.get('id') is None:
             pending.add(node['identifier'])  # created in check mode only
     for node in nodes:
@@ -550,7 +542,7 @@ def ensure_nodes(api, workflow):
             continue
         task = node_task(api, dict(edges, identifier=node['identifier']))
         ensure_node(task, workflow, pending)
-        merge(api, task, node['identifier'])
+        api.merge(task, under=('workflow_nodes', node['identifier']))
 
 
 def run(api):

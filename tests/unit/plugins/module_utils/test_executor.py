@@ -130,3 +130,84 @@ def test_but_makes_a_new_write_and_leaves_the_first_as_it_was():
         ('PATCH', 'hosts/1', {'name': 'a'}, (200,), ('x',))
     assert second.makes and second.after == {'name': 'a'}
     assert not first.makes and first.after is None
+
+
+def started(settle, changes):
+    """A write that starts something (an update) the task waits for (``settle``) and judges (``changes``)."""
+    return Plan(None, [Write('POST', 'things/5/update', {}, expect=(202,), makes=True, settle=settle, changes=changes,
+                             answer={'id': None})])
+
+
+def test_a_settled_write_is_judged_by_how_what_it_started_ended():
+    api = task({('POST', 'things/5/update'): {'id': 9, 'status': 'pending'}})
+    ended = api.apply(started(lambda update: dict(update, status='successful', revision='b'),
+                              lambda done: done is None or done['revision'] != 'a'))
+    assert ended == {'id': 9, 'status': 'successful', 'revision': 'b'}
+    assert api.outcome.result()['changed']
+
+    api = task({('POST', 'things/5/update'): {'id': 9, 'status': 'pending'}})
+    api.apply(started(lambda update: dict(update, revision='a'), lambda done: done is None or done['revision'] != 'a'))
+    assert not api.outcome.result()['changed']
+
+
+def test_a_write_whose_settling_failed_is_said_as_its_changes_says_for_none():
+    def failed(update):
+        raise NotFound('the update %d failed' % update['id'])
+
+    for changes, changed in ((lambda done: done is None, True), (lambda done: done is not None, False), (True, True)):
+        api = task({('POST', 'things/5/update'): {'id': 9}})
+        with pytest.raises(NotFound):
+            api.apply(started(failed, changes))
+        assert api.outcome.result()['changed'] is changed
+
+
+def test_a_judged_write_in_check_mode_is_judged_by_what_it_would_answer_and_not_settled():
+    api = task({}, check_mode=True)
+    api.apply(Plan(None, [Write('PATCH', 'settings', {'a': 1}, settle=pytest.fail, answer={'a': 1},
+                                changes=lambda answer: answer['a'] == 1, before={'a': 0}, after=lambda answer: answer)]))
+    assert api.client.sent == []
+    assert api.outcome.result()['changed']
+    assert api.outcome.result()['diff'] == {'before': {'a': 0}, 'after': {'a': 1}}
+
+
+def test_a_diff_and_change_judged_from_the_answer_leave_out_what_the_service_kept():
+    api = task({('PATCH', 'settings'): {'a': 0, 'b': 2}})
+    wanted, before = {'a': 1, 'b': 2}, {'a': 0, 'b': 1}
+
+    def made(answer):
+        return dict((k, v) for k, v in wanted.items() if answer[k] == v)
+
+    plan = Plan(None, [Write('PATCH', 'settings', wanted, before=lambda answer: dict((k, before[k]) for k in made(answer)),
+                             after=made, changes=made, at='controller')])
+    api.apply(plan)
+    assert api.outcome.result()['diff'] == {'before': {'b': 1}, 'after': {'b': 2}}
+    assert plan.written_at() == ['controller']
+
+    api = task({('PATCH', 'settings'): {'a': 0, 'b': 1}})
+    plan = Plan(None, [Write('PATCH', 'settings', wanted, after=made, changes=made, at='controller')])
+    api.apply(plan)
+    assert not api.outcome.result()['changed'] and plan.written_at() == []
+
+
+def test_a_write_answered_already_is_said_and_not_sent_again():
+    api = task({('PATCH', 'things/3'): {'id': 3, 'name': 't', 'enabled': False}})
+    made = {'id': 3, 'name': 't', 'enabled': True}
+    plan = Plan(None, [Write('POST', 'bulk/things', {'name': 't'}, before={}, after={'name': 't'}, makes=True,
+                             answered=made),
+                       Write('PATCH', lambda obj: 'things/%d' % obj['id'], {'enabled': False}, makes=True)])
+    assert api.apply(plan) == {'id': 3, 'name': 't', 'enabled': False}
+    assert api.client.sent == [('PATCH', 'things/3', {'enabled': False})]
+    assert api.outcome.result()['changed'] and api.outcome.result()['diff']['after'] == {'name': 't'}
+
+
+def test_a_sub_task_is_merged_under_its_keys_without_its_values():
+    api = task({})
+    sub = task({('POST', 'nodes'): {'id': 4}})
+    sub.apply(Plan(None, [Write('POST', 'nodes', {'identifier': 'n'}, expect=(201,), before={}, after={'identifier': 'n'})]))
+    sub.returns(id=4)
+    sub.warn('careful')
+    assert api.merge(sub, under=('workflow_nodes', 'n')) is True
+    result = api.outcome.result()
+    assert result['changed'] and 'id' not in result and api.warnings == ['careful']
+    assert result['diff'] == {'before': {'workflow_nodes': {'n': {}}}, 'after': {'workflow_nodes': {'n': {'identifier': 'n'}}}}
+    assert task({}).merge(task({})) is False

@@ -6,6 +6,7 @@ import pytest
 from ansible_collections.automation.service.plugins.module_utils import _jobs
 from ansible_collections.automation.service.plugins.module_utils._api_module import ApiTask, ModuleSpec
 from ansible_collections.automation.service.plugins.module_utils._errors import NotFound, ServiceError
+from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
 
 
 class Response:
@@ -142,12 +143,15 @@ def test_a_failed_or_timed_out_wait_carries_the_shaped_result_and_the_task_resul
                    shape=shape)
     assert info.value.result == {'update': {'id': 5, 'status': 'running'}, 'stdout': None}
 
-    def run(api):
-        api.change()
+    def waited(_started):
         api.returns(id=9)
-        api.returns(**_jobs.wait(client, 5, None, 1, shape=shape))
+        return api.returns(**_jobs.wait(client, 5, None, 1, shape=shape))
 
-    result = ApiTask(ModuleSpec({}), {}).execute(run)
+    def run(api):
+        api.apply(Plan(None, [Write('POST', 'things/9/update', {}, expect=(202,), settle=waited)]))
+
+    api = Task(client)
+    result = api.execute(run)
     assert result['failed'] and result['msg'].startswith('Job 5 failed')
     assert result['id'] == 9 and result['changed'] and result['update'] == {'id': 5, 'status': 'failed'}
     assert result['stdout'] == 'boom'
