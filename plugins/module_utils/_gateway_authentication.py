@@ -19,7 +19,7 @@ __metaclass__ = type
 import re
 import unicodedata
 
-from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, NotFound
+from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
 
 PLUGINS = 'ansible_base.authentication.authenticator_plugins.'
 # The configuration keys each of django-ansible-base's plugins keeps encrypted
@@ -82,14 +82,3 @@ def gateway_endpoint(api, endpoint, module):
                           '%s is AWX, which has no %s (the gateway\'s /api/gateway/v1/%s/).'
                           % (module, api.client.base_url, endpoint.replace('_', ' '), endpoint))
     return layout.gateway_path(endpoint)
-
-
-def run_named(api, resource):
-    """Make the object match (``resource.run``), and return its name too, as ansible.platform's modules do.
-    ``state: exists`` is ansible.platform's: the object is checked, never made; a missing one fails the task."""
-    if api.params.get('state') == 'exists' and resource.find(api) is None:
-        raise NotFound('%s %r does not exist.' % (resource.label.capitalize(), api.params[resource.name]),
-                       total_results=0)
-    made = resource.run(api)[0]
-    if made is not None:
-        api.returns(name=made.get('name'))

@@ -5,14 +5,13 @@
 keys, the services (API routes), routes and UI plugin routes it forwards, and the CA certificates it trusts.
 
 Each is named by ``name`` (or an id) at ``/api/gateway/v1/<kind>/``, and refers to the others by id (given by
-name or id). A module declares a ``Routing`` and runs it; on AWX 24, which has no gateway, the task fails before
-anything is read or written."""
+name or id). A module declares a ``GatewayResource`` of its kind, as a controller module declares a
+``Resource``; on AWX 24, which has no gateway, the task fails before anything is read or written."""
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.automation.service.plugins.module_utils._gateway_authentication import gateway_endpoint, run_named
 from ansible_collections.automation.service.plugins.module_utils._resource import ENCRYPTED, Resource, is_set
 
 # option -> the kind of object it names
@@ -41,11 +40,16 @@ FORWARDED = dict(
 
 
 class GatewayResource(Resource):
-    """A Resource with fields that are sent to create an object and never compared (``write_only``: a secret the
-    gateway reads back as $encrypted$ and does not let change, a length, a one-off instruction)."""
+    """A Resource of the gateway's own API (``service='gateway'``), with fields that are sent to create an object
+    and never compared (``write_only``: a secret the gateway reads back as $encrypted$ and does not let change, a
+    length, a one-off instruction). ``references`` may be given as the options of ``REFERENCES`` they are."""
 
     def __init__(self, *args, **kwargs):
         self.write_only = tuple(kwargs.pop('write_only', ()))
+        references = kwargs.get('references')
+        if isinstance(references, (tuple, list)):
+            kwargs['references'] = dict((option, REFERENCES[option]) for option in references)
+        kwargs.setdefault('service', 'gateway')
         super(GatewayResource, self).__init__(*args, **kwargs)
 
     def desired(self, api, existing):
@@ -62,40 +66,3 @@ class GatewayResource(Resource):
                 write.answer = dict(write.answer, **dict((key, ENCRYPTED) for key in self.secret
                                                          if is_set(write.answer.get(key))))
         return plan
-
-
-class Routing:
-    """What a routing module manages: its kind (the endpoint's last segment), result key and label, the options
-    sent as given, those that name another routing object (``REFERENCES``), and those needed to create one."""
-
-    def __init__(self, kind, result_key, label, fields=(), references=(), required_on_create=(), write_only=(),
-                 secret=(), compared_as=None):
-        self.kind = kind
-        self.result_key = result_key
-        self.label = label
-        self.fields = tuple(fields)
-        self.references = tuple(references)
-        self.required_on_create = tuple(required_on_create)
-        self.write_only = tuple(write_only)
-        self.secret = tuple(secret)
-        self.compared_as = compared_as
-
-    def declared(self, path_of):
-        """The Resource, with ``path_of(kind)`` the path of each kind of object."""
-        return GatewayResource(
-            path_of(self.kind), self.result_key, self.label,
-            fields=self.fields,
-            references=dict((option, path_of(REFERENCES[option])) for option in self.references),
-            required_on_create=self.required_on_create,
-            write_only=self.write_only,
-            secret=self.secret,
-            compared_as=self.compared_as,
-        )
-
-    def spec(self, argument_spec, **spec_kwargs):
-        # The declaration as documented (the gateway's paths are settled per task, from the service's layout).
-        return self.declared(lambda kind: kind).spec(argument_spec, **spec_kwargs)
-
-    def run(self, api):
-        """Make the object match, at the gateway's paths (a ConfigError on AWX 24)."""
-        run_named(api, self.declared(lambda kind: gateway_endpoint(api, kind, self.result_key)))

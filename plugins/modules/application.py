@@ -201,9 +201,25 @@ HIDDEN = '************'
 
 
 class Application(Resource):
-    def __init__(self, *args, **kwargs):
-        self.users = kwargs.pop('users', None)    # the gateway's users, behind a platform gateway
-        super(Application, self).__init__(*args, **kwargs)
+    """The applications of the service's OAuth2 provider: behind a platform gateway the gateway's (django-ansible-base's
+    oauth2_provider, with the gateway's organizations and users, and two more fields), else the controller's."""
+
+    users = 'users'     # where the option ``user`` is looked up
+
+    def placed(self, api):
+        if self.placed_at is not None:
+            return self
+        layout = api.client.settled_layout()
+        if not layout.is_gateway:
+            given = [key for key in GATEWAY_ONLY if api.params.get(key) is not None]
+            if given:
+                raise ConfigError('%s: only a platform gateway\'s applications have %s; AWX 24\'s do not.'
+                                  % (', '.join(given), 'this field' if len(given) == 1 else 'these fields'))
+            return self
+        placed = self.at_paths(layout.gateway_path, 'gateway')
+        placed.users = layout.gateway_path(self.users)
+        placed.fields = self.fields + GATEWAY_FIELDS
+        return placed
 
     def find(self, api):
         existing = super(Application, self).find(api)
@@ -240,16 +256,12 @@ class Application(Resource):
         return wanted
 
 
-DECLARATION = dict(
-    fields=('description', 'authorization_grant_type', 'client_type', 'skip_authorization'),
-    required_on_create=('authorization_grant_type', 'client_type'),
-    secret=('client_secret',),
-)
 # The gateway's applications have two more fields sent as given.
-GATEWAY_DECLARATION = dict((key, value + ('algorithm', 'app_url') if key == 'fields' else value)
-                           for key, value in DECLARATION.items())
+GATEWAY_FIELDS = ('algorithm', 'app_url')
 RESOURCE = Application('applications', 'application', 'application', scope={'organization': 'organizations'},
-                       **DECLARATION)
+                       fields=('description', 'authorization_grant_type', 'client_type', 'skip_authorization'),
+                       required_on_create=('authorization_grant_type', 'client_type'),
+                       secret=('client_secret',))
 
 
 def holds_secret(result):
@@ -260,23 +272,8 @@ def holds_secret(result):
 SPEC = RESOURCE.spec(ARGUMENT_SPEC, result_is_secret=holds_secret)
 
 
-def resource_for(api):
-    """Where the applications are: behind a platform gateway the gateway's (django-ansible-base's
-    oauth2_provider, with the gateway's organizations), else the controller's."""
-    layout = api.client.settled_layout()
-    if not layout.is_gateway:
-        given = [key for key in GATEWAY_ONLY if api.params.get(key) is not None]
-        if given:
-            raise ConfigError('%s: only a platform gateway\'s applications have %s; AWX 24\'s do not.'
-                              % (', '.join(given), 'this field' if len(given) == 1 else 'these fields'))
-        return RESOURCE
-    return Application(layout.gateway_path('applications'), 'application', 'application',
-                       scope={'organization': layout.gateway_path('organizations')}, users=layout.gateway_path('users'),
-                       **GATEWAY_DECLARATION)
-
-
 def run(api):
-    application = resource_for(api).run(api)[0] or {}
+    application = RESOURCE.run(api)[0] or {}
     if application.get('client_id'):
         api.returns(client_id=application['client_id'])
     secret = application.get('client_secret')

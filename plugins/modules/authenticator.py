@@ -167,7 +167,7 @@ authenticator:
 
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
 from ansible_collections.automation.service.plugins.module_utils._gateway_authentication import (
-    SecretNames, gateway_endpoint, run_named, secret_keys, slug_of,
+    SecretNames, secret_keys, slug_of,
 )
 from ansible_collections.automation.service.plugins.module_utils._resource import (
     STATE_EXISTS, Encrypted, Resource, as_data,
@@ -215,31 +215,19 @@ class Authenticator(Resource):
         return wanted
 
 
-def declared(endpoint):
-    return Authenticator(
-        endpoint, 'authenticator', 'authenticator',
-        fields=('enabled', 'create_objects', 'remove_users', 'order'),
-        references={'auto_migrate_users_to': endpoint},
-        json_data=(CONFIG,),
-        create_only=('type',),
-        required_on_create=('type',),
-        encrypted=Encrypted(CONFIG, lambda api, existing, desired: secret_keys(plugin_type(api, existing), stored(existing)),
-                            defaults=not_given, logged_secrets=SecretNames()),
-    )
-
-
-# The declaration as documented (the gateway's endpoint is settled per task, from the service's layout).
-RESOURCE = declared('authenticators')
+RESOURCE = Authenticator(
+    'authenticators', 'authenticator', 'authenticator',
+    fields=('enabled', 'create_objects', 'remove_users', 'order'),
+    references={'auto_migrate_users_to': 'authenticators'},
+    json_data=(CONFIG,),
+    create_only=('type',),
+    required_on_create=('type',),
+    encrypted=Encrypted(CONFIG, lambda api, existing, desired: secret_keys(plugin_type(api, existing), stored(existing)),
+                        defaults=not_given, logged_secrets=SecretNames()),
+    service='gateway',
+)
 SPEC = RESOURCE.spec(ARGUMENT_SPEC)
-
-
-def resource_for(api):
-    """The gateway's authenticators (AWX 24 has none: a ConfigError)."""
-    return declared(gateway_endpoint(api, 'authenticators', 'authenticator'))
-
-
-def run(api):
-    run_named(api, resource_for(api))
+run = RESOURCE.run
 
 
 def main():

@@ -167,7 +167,6 @@ authenticator_map:
            "triggers": {"groups": {"has_and": ["cn=aap-admins,cn=groups,dc=example,dc=com"]}}, "order": 1}
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._gateway_authentication import gateway_endpoint, run_named
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS, Resource
 
 ARGUMENT_SPEC = dict(
@@ -216,29 +215,16 @@ class AuthenticatorMap(Resource):
         return fields
 
 
-def declared(maps, authenticators):
-    return AuthenticatorMap(
-        maps, 'authenticator_map', 'authenticator map',
-        scope={'authenticator': authenticators},
-        fields=('revoke', 'map_type', 'team', 'organization', 'role', 'order'),
-        references={'new_authenticator': authenticators},
-        json_data=('triggers',),
-    )
-
-
-# The declaration as documented (the gateway's endpoints are settled per task, from the service's layout).
-RESOURCE = declared('authenticator_maps', 'authenticators')
+RESOURCE = AuthenticatorMap(
+    'authenticator_maps', 'authenticator_map', 'authenticator map',
+    scope={'authenticator': 'authenticators'},
+    fields=('revoke', 'map_type', 'team', 'organization', 'role', 'order'),
+    references={'new_authenticator': 'authenticators'},
+    json_data=('triggers',),
+    service='gateway',
+)
 SPEC = RESOURCE.spec(ARGUMENT_SPEC)
-
-
-def resource_for(api):
-    """The gateway's authenticator maps (AWX 24 has none: a ConfigError)."""
-    return declared(gateway_endpoint(api, 'authenticator_maps', 'authenticator_map'),
-                    gateway_endpoint(api, 'authenticators', 'authenticator_map'))
-
-
-def run(api):
-    run_named(api, resource_for(api))
+run = RESOURCE.run
 
 
 def main():

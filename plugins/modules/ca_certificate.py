@@ -73,7 +73,7 @@ ca_certificate:
            "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._gateway_routing import Routing
+from ansible_collections.automation.service.plugins.module_utils._gateway_routing import GatewayResource
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE
 
 ARGUMENT_SPEC = dict(
@@ -85,12 +85,9 @@ ARGUMENT_SPEC = dict(
     state=STATE,
 )
 
-ROUTING = Routing('ca_certificates', 'ca_certificate', 'CA certificate', fields=('pem_data', 'remote_id', 'sha256'))
-SPEC = ROUTING.spec(ARGUMENT_SPEC)
-
-
-def run(api):
-    ROUTING.run(api)
+RESOURCE = GatewayResource('ca_certificates', 'ca_certificate', 'CA certificate', fields=('pem_data', 'remote_id', 'sha256'))
+SPEC = RESOURCE.spec(ARGUMENT_SPEC)
+run = RESOURCE.run
 
 
 def main():

@@ -69,7 +69,7 @@ http_port:
   sample: {"id": 3, "name": "Public HTTPS", "number": 8443, "use_https": true, "is_api_port": false}
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._gateway_routing import Routing
+from ansible_collections.automation.service.plugins.module_utils._gateway_routing import GatewayResource
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS
 
 ARGUMENT_SPEC = dict(
@@ -81,13 +81,10 @@ ARGUMENT_SPEC = dict(
     state=STATE_EXISTS,
 )
 
-ROUTING = Routing('http_ports', 'http_port', 'HTTP port', fields=('number', 'use_https', 'is_api_port'),
-                  required_on_create=('number',))
-SPEC = ROUTING.spec(ARGUMENT_SPEC)
-
-
-def run(api):
-    ROUTING.run(api)
+RESOURCE = GatewayResource('http_ports', 'http_port', 'HTTP port', fields=('number', 'use_https', 'is_api_port'),
+                           required_on_create=('number',))
+SPEC = RESOURCE.spec(ARGUMENT_SPEC)
+run = RESOURCE.run
 
 
 def main():

@@ -67,7 +67,7 @@ route:
            "enable_gateway_auth": true, "is_internal_route": false, "node_tags": ""}
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._gateway_routing import FORWARDED, TRAFFIC, Routing
+from ansible_collections.automation.service.plugins.module_utils._gateway_routing import FORWARDED, TRAFFIC, GatewayResource
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS
 
 ARGUMENT_SPEC = dict(
@@ -79,16 +79,13 @@ ARGUMENT_SPEC = dict(
     **dict(TRAFFIC, **FORWARDED)
 )
 
-ROUTING = Routing('routes', 'route', 'route',
-                  fields=('description', 'gateway_path', 'is_service_https', 'enable_gateway_auth', 'is_internal_route',
-                          'enable_mtls', 'service_path', 'service_port', 'node_tags'),
-                  references=('http_port', 'service_cluster'),
-                  required_on_create=('gateway_path', 'http_port', 'service_cluster', 'service_path', 'service_port'))
-SPEC = ROUTING.spec(ARGUMENT_SPEC)
-
-
-def run(api):
-    ROUTING.run(api)
+RESOURCE = GatewayResource('routes', 'route', 'route',
+                           fields=('description', 'gateway_path', 'is_service_https', 'enable_gateway_auth', 'is_internal_route',
+                                   'enable_mtls', 'service_path', 'service_port', 'node_tags'),
+                           references=('http_port', 'service_cluster'),
+                           required_on_create=('gateway_path', 'http_port', 'service_cluster', 'service_path', 'service_port'))
+SPEC = RESOURCE.spec(ARGUMENT_SPEC)
+run = RESOURCE.run
 
 
 def main():

@@ -121,7 +121,7 @@ service_cluster:
            "dns_discovery_type": "STRICT_DNS", "health_checks_enabled": true}
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._gateway_routing import Routing
+from ansible_collections.automation.service.plugins.module_utils._gateway_routing import GatewayResource
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS
 
 NUMBERS = (
@@ -145,15 +145,12 @@ ARGUMENT_SPEC = dict(
     **dict((option, dict(type='int')) for option in NUMBERS)
 )
 
-ROUTING = Routing('service_clusters', 'service_cluster', 'service cluster',
-                  fields=('auth_type', 'upstream_hostname', 'dns_discovery_type', 'dns_lookup_family',
-                          'outlier_detection_enabled', 'health_checks_enabled') + NUMBERS,
-                  references=('service_type',), required_on_create=('service_type',))
-SPEC = ROUTING.spec(ARGUMENT_SPEC)
-
-
-def run(api):
-    ROUTING.run(api)
+RESOURCE = GatewayResource('service_clusters', 'service_cluster', 'service cluster',
+                           fields=('auth_type', 'upstream_hostname', 'dns_discovery_type', 'dns_lookup_family',
+                                   'outlier_detection_enabled', 'health_checks_enabled') + NUMBERS,
+                           references=('service_type',), required_on_create=('service_type',))
+SPEC = RESOURCE.spec(ARGUMENT_SPEC)
+run = RESOURCE.run
 
 
 def main():

@@ -83,7 +83,7 @@ service_key:
            "secret": "$encrypted$", "secret_length": 32}
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._gateway_routing import Routing
+from ansible_collections.automation.service.plugins.module_utils._gateway_routing import GatewayResource
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS
 
 ARGUMENT_SPEC = dict(
@@ -98,14 +98,11 @@ ARGUMENT_SPEC = dict(
     state=STATE_EXISTS,
 )
 
-ROUTING = Routing('service_keys', 'service_key', 'service key', fields=('is_active', 'algorithm'),
-                  references=('service_cluster',), required_on_create=('service_cluster',),
-                  write_only=('secret', 'secret_length', 'mark_previous_inactive'), secret=('secret',))
-SPEC = ROUTING.spec(ARGUMENT_SPEC)
-
-
-def run(api):
-    ROUTING.run(api)
+RESOURCE = GatewayResource('service_keys', 'service_key', 'service key', fields=('is_active', 'algorithm'),
+                           references=('service_cluster',), required_on_create=('service_cluster',),
+                           write_only=('secret', 'secret_length', 'mark_previous_inactive'), secret=('secret',))
+SPEC = RESOURCE.spec(ARGUMENT_SPEC)
+run = RESOURCE.run
 
 
 def main():

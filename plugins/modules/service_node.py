@@ -66,7 +66,7 @@ service_node:
            "tags": "primary"}
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._gateway_routing import Routing
+from ansible_collections.automation.service.plugins.module_utils._gateway_routing import GatewayResource
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS
 
 ARGUMENT_SPEC = dict(
@@ -78,13 +78,10 @@ ARGUMENT_SPEC = dict(
     state=STATE_EXISTS,
 )
 
-ROUTING = Routing('service_nodes', 'service_node', 'service node', fields=('address', 'tags'),
-                  references=('service_cluster',), required_on_create=('address', 'service_cluster'))
-SPEC = ROUTING.spec(ARGUMENT_SPEC)
-
-
-def run(api):
-    ROUTING.run(api)
+RESOURCE = GatewayResource('service_nodes', 'service_node', 'service node', fields=('address', 'tags'),
+                           references=('service_cluster',), required_on_create=('address', 'service_cluster'))
+SPEC = RESOURCE.spec(ARGUMENT_SPEC)
+run = RESOURCE.run
 
 
 def main():

@@ -70,7 +70,7 @@ service_type:
            "logout_path": "/api/controller/logout/", "service_index_path": "/api/controller/v2/service-index/"}
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._gateway_routing import Routing
+from ansible_collections.automation.service.plugins.module_utils._gateway_routing import GatewayResource
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS
 
 ARGUMENT_SPEC = dict(
@@ -83,13 +83,10 @@ ARGUMENT_SPEC = dict(
     state=STATE_EXISTS,
 )
 
-ROUTING = Routing('service_types', 'service_type', 'service type',
-                  fields=('ping_url', 'login_path', 'logout_path', 'service_index_path'))
-SPEC = ROUTING.spec(ARGUMENT_SPEC)
-
-
-def run(api):
-    ROUTING.run(api)
+RESOURCE = GatewayResource('service_types', 'service_type', 'service type',
+                           fields=('ping_url', 'login_path', 'logout_path', 'service_index_path'))
+SPEC = RESOURCE.spec(ARGUMENT_SPEC)
+run = RESOURCE.run
 
 
 def main():

@@ -61,7 +61,10 @@ class SublistClient(FakeClient):
 
 def objects(**more):
     made = dict(copy.deepcopy(OBJECTS), instance_groups=GROUPS, labels=LABELS,
-                workflow_job_templates=[{'id': 12, 'name': 'wf', 'organization': 1}], workflow_job_template_nodes=[])
+                workflow_job_templates=[{'id': 12, 'name': 'wf', 'organization': 1}], workflow_job_template_nodes=[],
+                # the gateway's routing objects (the fake keeps them under the endpoints' own names: GatewayLayout)
+                http_ports=[{'id': 21, 'name': 'p1'}], service_clusters=[{'id': 22, 'name': 'c1'}],
+                service_types=[{'id': 23, 'name': 't1'}], authenticators=[{'id': 24, 'name': 'a1'}])
     made.update(more)
     return made
 
@@ -205,6 +208,8 @@ def bad_reference_cases():
             if key in resource.references or key in resource.scope:
                 endpoint = resource.references.get(key) or resource.scope[key]
                 good[key] = objects()[endpoint][0]['name']
+            elif spec[key].get('type') == 'int':
+                good[key] = 8443
             else:
                 good[key] = (spec[key].get('choices') or ['given'])[-1]
         for option in sorted(resource.references):
