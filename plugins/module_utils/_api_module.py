@@ -553,11 +553,18 @@ class ApiTask:
                                      secret=secret, makes=True, answer=dict(existing, **delta))])
 
     def ensure_absent(self, existing, resource=None):
+        """Delete ``existing`` (nothing when it is None): plan_absent(), applied by apply_absent()."""
+        self.apply_absent(self.plan_absent(existing, resource))
+
+    def apply_absent(self, plan):
+        """Apply the plan of a deletion (plan_absent()'s), and return what awx.awx returns for one: the object
+        as it was (``existing``), its ``id``, and an empty ``end_state``."""
+        existing = plan.existing
         if existing is None:
             self.returns(existing={}, end_state={})
-            return
-        self.returns(id=existing.get('id'), existing=existing, end_state={})
-        self.apply(self.plan_absent(existing, resource))
+        else:
+            self.returns(id=existing.get('id'), existing=existing, end_state={})
+        self.apply(plan)
 
     def plan_absent(self, existing, resource=None):
         """The DELETE of ``existing`` (none when there is nothing to delete); ``resource``: as for plan_present()."""
@@ -596,6 +603,7 @@ class ApiTask:
                     if write.undo is not None:
                         undo.append(write.undo(answer))
                 plan.sent.append(write)
+                plan.answers[write] = answer
                 if write.shown_once_taken():
                     before, after = write.shown(answer)
                     self.show(before, after, write.secret, write.under)

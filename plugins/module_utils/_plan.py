@@ -118,6 +118,7 @@ class Plan:
         self.writes = list(writes or [])
         self.copy = None    # the copy its first write made (copy_from), once made
         self.sent = []      # the writes the executor sent (in check mode, would have sent), in order
+        self.answers = {}   # write -> what the service answered it (in check mode, its ``answer``)
         self.changed = []   # those of them that changed something
 
     def add(self, *writes):

@@ -234,13 +234,6 @@ class Resource:
         return Write('POST', '%s/%d/copy' % (self.endpoint, source['id']), {'name': existing[self.name]},
                      expect=(201,), makes=True, answer=existing, then=copied)
 
-    def copy(self, api, existing, source):
-        """The copy of ``source`` that locate() decided on, made now (``existing`` as it is when there is
-        no copy to make; in check mode, the would-be copy)."""
-        if source is None:
-            return existing
-        return api.apply(Plan(existing, [self.copy_write(api, existing, source)]))
-
     # -- what the user asks for --------------------------------------------------
 
     def desired(self, api, existing):
@@ -300,20 +293,6 @@ class Resource:
                               % (self.label, params[self.name],
                                  ' and '.join(missing) + (' are' if len(missing) > 1 else ' is'),
                                  self.label, params[self.name]))
-
-    def settle(self, api, existing):
-        """Deal with ``state`` absent, and exists when found; fail when an object to create lacks an
-        option it needs. True when nothing is left to do."""
-        state = api.params.get('state', 'present')
-        if state == 'absent':
-            api.ensure_absent(existing, self.endpoint)
-            return True
-        if state == 'exists' and existing is not None:
-            api.ensure_present(existing, {}, resource=self.endpoint)
-            return True
-        if existing is None:
-            self.require_on_create(api)
-        return False
 
     def plan(self, api):
         """What the task will write, every name resolved and every object read first: the copy of
@@ -431,27 +410,31 @@ class Resource:
         return Plan(existing, [Write('PATCH', path, body, before=before, after=after, secret=hidden, makes=True,
                                      answer=dict(existing, **after))])
 
-    def run(self, api):
+    def run(self, api, planned=None):
         """Make the object match: plan, then apply, where the task's service keeps it (placed()). The object (None
-        when absent), and whether it is new. A gateway resource also does as ansible.platform's modules do:
-        ``state: exists`` checks that the object is there and never makes it, and the result has its ``name``."""
+        when absent), and whether it is new. ``planned(plan)``: called once the plan is made, before anything is
+        written: a module resolves there the names of what it writes once the object is there (a workflow's
+        nodes). A gateway resource also does as ansible.platform's modules do: ``state: exists`` checks that the
+        object is there and never makes it, and the result has its ``name``."""
         placed = self.placed(api)
         if placed.service != 'gateway':
-            return placed.apply_plan(api)
+            return placed.apply_plan(api, planned)
         if api.params.get('state') == 'exists' and placed.find(api) is None:
             raise NotFound('%s %r does not exist.' % (placed.label.capitalize(), api.params[placed.name]),
                            total_results=0)
-        made, new = placed.apply_plan(api)
+        made, new = placed.apply_plan(api, planned)
         if made is not None:
             api.returns(name=made.get('name'))
         return made, new
 
-    def apply_plan(self, api):
+    def apply_plan(self, api, planned=None):
         """plan(), then the executor sends it; the object (None when absent), and whether it is new."""
         plan = self.plan(api)
+        if planned is not None:
+            planned(plan)
         state = api.params.get('state', 'present')
         if state == 'absent':
-            api.ensure_absent(plan.existing, self.endpoint)
+            api.apply_absent(plan)
             return None, False
         made = api.apply(plan)
         if state == 'exists' and plan.existing is not None:
@@ -463,14 +446,10 @@ class Resource:
         return made, existing is None
 
     def association_lists(self, api, existing):
-        """The ids of the objects each association given names (option -> ids); resolve them
-        before writing anything, and keep them with set_sublists() once the object is there."""
+        """The ids of the objects each association given names (option -> ids), resolved before anything is
+        written (plan_object() plans the sub-lists' writes from them)."""
         return dict((option, self.association_ids(api, existing, option, *association))
                     for option, association in sorted(self.associations.items()) if api.params.get(option) is not None)
-
-    def set_sublists(self, api, obj, new, lists):
-        for option in sorted(lists):
-            self.set_sublist(api, obj, new, option, *self.associations[option], wanted=lists[option])
 
     def association_ids(self, api, existing, option, sublist, endpoint, name_field='name'):
         """The ids of the objects ``option`` names (by ``name_field`` or id)."""
@@ -482,15 +461,6 @@ class Resource:
         return [self.reference_id(api, None, option, endpoint, value, name_field, label, self.missing.get(option),
                                   **filters)
                 for value in api.params[option]]
-
-    def associate(self, api, obj, new, option, sublist, endpoint, name_field='name'):
-        """Make the sub-list hold exactly the objects ``option`` names (by ``name_field`` or id)."""
-        wanted = self.association_ids(api, None if new else obj, option, sublist, endpoint, name_field)
-        self.set_sublist(api, obj, new, option, sublist, endpoint, name_field, wanted=wanted)
-
-    def set_sublist(self, api, obj, new, option, sublist, endpoint=None, name_field='name', wanted=()):
-        """Make the sub-list ``sublist`` of ``obj`` hold exactly the ids ``wanted`` (see plan_sublist())."""
-        api.apply(self.plan_sublist(api, obj, new, option, sublist, endpoint, name_field, wanted))
 
     def plan_sublist(self, api, obj, new, option, sublist, endpoint=None, name_field='name', wanted=()):
         """The writes that make the sub-list ``sublist`` of ``obj`` hold exactly the ids ``wanted`` of objects of

@@ -17,7 +17,7 @@ __metaclass__ = type
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec, is_id
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, MultipleFound, NotFound
-from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
+from ansible_collections.automation.service.plugins.module_utils._plan import Write
 from ansible_collections.automation.service.plugins.module_utils._resource import Resource, as_data, names_of
 
 ENDPOINT = 'workflow_job_template_nodes'
@@ -113,28 +113,24 @@ def desired(api, existing):
     return wanted
 
 
-def ensure_approval(api, node, new):
-    """Make the node's approval template hold the fields of ``approval_node``."""
+def approval_write(api, existing):
+    """The write that makes the node's approval template hold the fields of ``approval_node`` (None when it does):
+    of the template read now, or, for a node without one, made once the node is there."""
     wanted = dict((key, value) for key, value in api.params['approval_node'].items() if value is not None)
-    current = (node.get('summary_fields') or {}).get('unified_job_template') or {}
+    current = ((existing or {}).get('summary_fields') or {}).get('unified_job_template') or {}
     have = None
-    if not new and current.get('unified_job_type') == 'workflow_approval':
+    if existing is not None and current.get('unified_job_type') == 'workflow_approval':
         have = api.client.get('workflow_approval_templates/%s' % current['id'])
         api.returns(approval_template=have)
     delta = dict((key, value) for key, value in wanted.items() if have is None or have.get(key) != value)
     if not delta:
-        return
+        return None
     if have is None:
         # (a node not made yet, in check mode: the path is never asked for)
-        write = Write('POST', lambda _made: '%s/%s/create_approval_template' % (ENDPOINT, node['id']), wanted,
-                      expect=(200, 201), before=None, after={'approval_node': wanted})
-    else:
-        write = Write('PATCH', 'workflow_approval_templates/%s' % have['id'], delta, answer=dict(have, **delta),
-                      before={'approval_node': dict((key, have.get(key)) for key in delta)}, after={'approval_node': delta})
-    write.makes = True
-    made = api.apply(Plan(have, [write]))
-    if not api.check_mode:
-        api.returns(approval_template=made)
+        return Write('POST', lambda node: '%s/%s/create_approval_template' % (ENDPOINT, node['id']), wanted,
+                     expect=(200, 201), before=None, after={'approval_node': wanted})
+    return Write('PATCH', 'workflow_approval_templates/%s' % have['id'], delta, answer=dict(have, **delta),
+                 before={'approval_node': dict((key, have.get(key)) for key in delta)}, after={'approval_node': delta})
 
 
 def node_ids(api, workflow, option, pending=()):
@@ -151,30 +147,47 @@ def node_ids(api, workflow, option, pending=()):
 
 
 def ensure_node(api, workflow, pending=()):
-    """Bring the node ``api.params`` describes, in the workflow of id ``workflow``, to its state."""
-    params = api.params
-    existing = None if workflow is None else api.get_one(ENDPOINT, identifier=params['identifier'],
+    """Bring the node ``api.params`` describes, in the workflow of id ``workflow``, to its state: plan_node(),
+    applied."""
+    existing = None if workflow is None else api.get_one(ENDPOINT, identifier=api.params['identifier'],
                                                          workflow_job_template=workflow)
-    if params.get('state', 'present') == 'absent':
+    state = api.params.get('state', 'present')
+    if state == 'absent':
         api.ensure_absent(existing)
         return
-    if params.get('state') == 'exists' and existing is not None:
-        api.ensure_present(existing, {})
+    if state == 'exists' and existing is not None:
+        api.returns_object(existing, existing)
         return
+    plan, approval = plan_node(api, workflow, existing, pending)
+    node = api.apply(plan)
+    api.returns_object(existing, node)
+    if approval is not None and not api.check_mode:
+        api.returns(approval_template=plan.answers.get(approval))
+
+
+def plan_node(api, workflow, existing, pending=()):
+    """The writes that make the node hold what the options say, every name resolved and every object read first
+    (the node's references, its approval template, the nodes its edges name): the node's create or update, its
+    approval template's, its prompts' and edges' sub-lists; and the approval template's write (None: none)."""
+    params = api.params
     if params.get('approval_node') is not None and params['approval_node'].get('name') is None:
         raise ConfigError('Approval node name is required to create approval node.')    # awx.awx's words
-    node = api.ensure_present(existing, desired(api, existing), create=lambda: {'workflow_job_template': workflow},
-                              normalize={'extra_data': as_data})
     new = existing is None
-    if params.get('approval_node') is not None:
-        ensure_approval(api, node, new)
+    plan = api.plan_present(existing, desired(api, existing), create=lambda: {'workflow_job_template': workflow},
+                            normalize={'extra_data': as_data})
+    approval = approval_write(api, existing) if params.get('approval_node') is not None else None
+    if approval is not None:
+        plan.add(approval)
     for option in PROMPT_LISTS:
         if params.get(option) is not None:
-            RESOURCE.associate(api, node, new, option, *RESOURCE.associations[option])
+            association = RESOURCE.associations[option]
+            plan.extend(RESOURCE.plan_sublist(api, existing, new, option, *association,
+                                              wanted=RESOURCE.association_ids(api, existing, option, *association)))
     for option in EDGES:
         if params.get(option) is not None:
-            RESOURCE.set_sublist(api, node, new, option, option, ENDPOINT, 'identifier',
-                                 wanted=node_ids(api, workflow, option, pending))
+            plan.extend(RESOURCE.plan_sublist(api, existing, new, option, option, ENDPOINT, 'identifier',
+                                              wanted=node_ids(api, workflow, option, pending)))
+    return plan, approval
 
 
 def node_task(api, params):

@@ -517,9 +517,16 @@ def node_params(api, node):
     return params
 
 
-def ensure_nodes(api, workflow):
-    """The nodes of ``workflow_nodes``: each created, updated or deleted, then their edges."""
-    nodes = api.params.get('workflow_nodes')
+def resolved_nodes(api):
+    """The entries of ``workflow_nodes`` and the options of the node module for each, every name they give
+    resolved (nothing is written here)."""
+    return [(node, node_params(api, node)) for node in api.params.get('workflow_nodes') or ()]
+
+
+def ensure_nodes(api, workflow, resolved):
+    """The nodes of ``workflow_nodes`` (``resolved``: resolved_nodes()): each created, updated or deleted, then
+    their edges."""
+    nodes = [node for node, _params in resolved]
     if api.params.get('destroy_current_nodes') and workflow is not None:
         for node in list(api.client.iterate(NODE_ENDPOINT, {'workflow_job_template': workflow, 'page_size': 200})):
             task = node_task(api, {'identifier': node['identifier'], 'state': 'absent'})
@@ -528,8 +535,8 @@ def ensure_nodes(api, workflow):
     if not nodes:
         return
     pending = set()
-    for node in nodes:
-        task = node_task(api, node_params(api, node))
+    for node, params in resolved:
+        task = node_task(api, params)
         ensure_node(task, workflow)
         api.merge(task, under=('workflow_nodes', node['identifier']))
         if node['state'] == 'present' and task.result.get('id') is None:
@@ -546,10 +553,19 @@ def ensure_nodes(api, workflow):
 
 
 def run(api):
-    obj, new = RESOURCE.run(api)
-    if obj is not None and (new or api.params['state'] != 'exists'):
+    state = api.params['state']
+    resolved = []
+
+    def planned(plan):
+        # The names the nodes give are looked up once the template is planned and before it is written, so that a
+        # bad one writes nothing (a template found with ``exists`` is kept as it is, its nodes left alone).
+        if state == 'present' or (state == 'exists' and plan.existing is None):
+            resolved.extend(resolved_nodes(api))
+
+    obj, new = RESOURCE.run(api, planned)
+    if obj is not None and (new or state != 'exists'):
         ensure_survey(api, RESOURCE.endpoint, obj, new, api.params.get('survey_spec'))
-        ensure_nodes(api, obj.get('id'))
+        ensure_nodes(api, obj.get('id'), resolved)
 
 
 def main():
