@@ -7,6 +7,7 @@ from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import ensure_csrf_cookie
 from ansible_base.oauth2_provider.permissions import OAuth2ScopePermission
 from rest_framework import generics, permissions
+from rest_framework.request import clone_request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -39,6 +40,10 @@ class GatewayPermission(permissions.BasePermission):
 class GatewayMixin(ApiMixin):
     permission_classes = [GatewayPermission]
     endpoint_access = "superuser"
+
+    def can_write_metadata(self, request, method):
+        """OPTIONS lists the writable fields for whom GatewayPermission lets send ``method``."""
+        return GatewayPermission().has_permission(clone_request(request, method), self)
 
     def finalize_response(self, request, response, *args, **kwargs):
         response = super().finalize_response(request, response, *args, **kwargs)
