@@ -2,7 +2,8 @@
 ../shared/platform-api/ beside the checkout, never copied into the repository).
 
     python tests/schema/check.py --schema gateway-2.7.json --url URL [--ca CA] --username NAME \\
-        [--password-env VAR] [--known tests/schema/known-gateway.yml] [--out DIR] [--prefix FROM=TO]
+        [--password-env VAR] [--known tests/schema/known-gateway.yml] [--out DIR] [--prefix FROM=TO] \\
+        [--seed tests/schema/seed-gateway.yml]
 
 For every path of the schema (its templates filled from what the service lists: ``{id}`` of
 ``/teams/{id}/`` is the id of a team ``/teams/`` answers):
@@ -14,7 +15,11 @@ For every path of the schema (its templates filled from what the service lists: 
 - ``OPTIONS`` answers 200 (``options``).
 
 A template whose value the service lists nothing for is said (``unfilled``), and so is a path that
-is not checked. A difference that is deliberate, or not built yet, is listed with its reason in the
+is not checked. ``--seed FILE`` makes objects first, so that the lists have something to fill the
+templates from: a YAML list of ``{path, body}`` POSTed in order, where a value ``{id_of: PATH}`` is the
+id of the first object PATH lists and ``{unique: TEXT}`` TEXT with a suffix of the run; what was made is
+deleted, last first, at the end. An answer the schema describes as a string (``type: string``) may be
+text (a PEM key), not JSON. A difference that is deliberate, or not built yet, is listed with its reason in the
 known file (``path``: the schema's path template, ``kind``: one of the kinds above, ``field``
 optional, ``reason``); any other fails the check. The report (``report.md``, ``report.json``) goes to
 ``--out``. ``--prefix /api/v2/=/api/controller/v2/`` maps the schema's paths to where the service
@@ -28,6 +33,7 @@ import json
 import os
 import re
 import sys
+import uuid
 
 import requests
 import yaml
@@ -95,8 +101,8 @@ class Service:
                 return new + path[len(old):]
         return path
 
-    def request(self, method, path):
-        return self.http.request(method, self.url + self.served(path), timeout=60, allow_redirects=False)
+    def request(self, method, path, body=None):
+        return self.http.request(method, self.url + self.served(path), json=body, timeout=60, allow_redirects=False)
 
     def first_page(self, path):
         if path not in self.pages:
@@ -107,6 +113,54 @@ class Service:
                 body = None
             self.pages[path] = body
         return self.pages[path]
+
+
+def seed_value(value, service, run):
+    """A seed body's value with its ``{id_of: PATH}`` and ``{unique: TEXT}`` made real."""
+    if isinstance(value, dict) and set(value) == {'id_of'}:
+        page = service.first_page(value['id_of'])
+        results = page.get('results') if isinstance(page, dict) else None
+        if not results:
+            raise LookupError('%s lists nothing' % value['id_of'])
+        return results[0]['id']
+    if isinstance(value, dict) and set(value) == {'unique'}:
+        return '%s-%s' % (value['unique'], run)
+    if isinstance(value, dict):
+        return dict((key, seed_value(item, service, run)) for key, item in value.items())
+    if isinstance(value, list):
+        return [seed_value(item, service, run) for item in value]
+    return value
+
+
+def seed(entries, service):
+    """POSTs the seed's objects in order: [(path, id)] of those made, and the problems of those not."""
+    made, failed, run = [], [], uuid.uuid4().hex[:8]
+    for entry in entries:
+        try:
+            body = seed_value(entry.get('body') or {}, service, run)
+            answer = service.request('POST', entry['path'], body)
+        except (LookupError, requests.RequestException) as exc:
+            failed.append((entry['path'], str(exc)))
+            continue
+        if answer.status_code not in (200, 201):
+            failed.append((entry['path'], 'POST answered %d: %s' % (answer.status_code, answer.text[:200])))
+            continue
+        service.pages.pop(entry['path'], None)
+        try:
+            made.append((entry['path'], answer.json().get('id')))
+        except ValueError:
+            pass
+    service.pages.clear()
+    return made, failed
+
+
+def unseed(made, service):
+    for path, pk in reversed(made):
+        if pk is not None:
+            try:
+                service.request('DELETE', '%s%s/' % (path, pk))
+            except requests.RequestException:
+                pass
 
 
 def fill(template, service):
@@ -198,7 +252,8 @@ def check(schema, service):
                     try:
                         body = answer.json()
                     except ValueError:
-                        problems.append(('unanswered', '', 'GET %s answered no JSON' % path))
+                        if (schema.answer_schema(template) or {}).get('type') != 'string':
+                            problems.append(('unanswered', '', 'GET %s answered no JSON' % path))
                     else:
                         check_answer(schema, template, body, problems)
         except requests.RequestException as exc:
@@ -261,6 +316,7 @@ def main(argv=None):
     parser.add_argument('--known')
     parser.add_argument('--out')
     parser.add_argument('--prefix', action='append', default=[], metavar='FROM=TO')
+    parser.add_argument('--seed', help='a YAML list of objects to make first ({path, body})')
     args = parser.parse_args(argv)
     path = schema_path(args.schema)
     if not os.path.exists(path):
@@ -271,7 +327,16 @@ def main(argv=None):
         schema = Schema(json.load(handle))
     prefixes = [tuple(item.split('=', 1)) for item in args.prefix]
     service = Service(args.url, args.ca, args.username, os.environ.get(args.password_env, ''), prefixes)
-    found = check(schema, service)
+    made = []
+    if args.seed:
+        with open(args.seed, encoding='utf-8') as handle:
+            made, failed = seed(yaml.safe_load(handle) or [], service)
+        for where, detail in failed:
+            print('schema check: seed %s not made: %s' % (where, detail))
+    try:
+        found = check(schema, service)
+    finally:
+        unseed(made, service)
     summary, rows = report(found, load_known(args.known), args.out, 'Held against %s' % os.path.basename(path))
     print('schema check (%s): %d paths, %d without a difference; %d differences, %d unexplained'
           % (os.path.basename(path), summary['paths'], summary['clean'], summary['differences'],

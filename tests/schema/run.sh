@@ -24,7 +24,7 @@ for release in "${releases[@]}"; do
     SCHEMA_CHECK_PASSWORD=$SERVICE_ADMIN_PASSWORD python "$root/tests/schema/check.py" \
         --schema "gateway-$release.json" --url "$SERVICE_URL" --ca "$SERVICE_CA_PATH" \
         --username "$SERVICE_ADMIN_USERNAME" --password-env SCHEMA_CHECK_PASSWORD \
-        --known "$root/tests/schema/known-gateway.yml" --out "$root/tests/output/schema/gateway-$release" || status=1
+        --known "$root/tests/schema/known-gateway.yml" --seed "$root/tests/schema/seed-gateway.yml" --out "$root/tests/output/schema/gateway-$release" || status=1
 done
 exit "$status"
 }

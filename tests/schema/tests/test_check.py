@@ -89,3 +89,62 @@ def test_without_the_schema_the_check_says_so(tmp_path, capsys):
     code = check.main(['--schema', str(tmp_path / 'absent.json'), '--url', 'https://127.0.0.1:9', '--username', 'x'])
     assert code == 0
     assert 'is not there' in capsys.readouterr().out
+
+
+def test_seed_values_name_what_the_service_lists_and_a_run_suffix():
+    class Listing:
+        pages = {'/api/v2/labels/?order_by=-id': {'results': [{'id': 7}]}, '/api/v2/none/': {'results': []}}
+
+        def first_page(self, path):
+            return self.pages[path]
+
+    value = check.seed_value({'organization': {'id_of': '/api/v2/labels/?order_by=-id'}, 'name': {'unique': 'x'},
+                              'ids': [{'id_of': '/api/v2/labels/?order_by=-id'}], 'n': 3}, Listing(), 'r1')
+    assert value == {'organization': 7, 'name': 'x-r1', 'ids': [7], 'n': 3}
+    with pytest.raises(LookupError):
+        check.seed_value({'id_of': '/api/v2/none/'}, Listing(), 'r1')
+
+
+def test_a_text_answer_is_taken_where_the_schema_says_string():
+    class Answer:
+        status_code = 200
+        text = '-----BEGIN PUBLIC KEY-----'
+
+        def json(self):
+            raise ValueError('not JSON')
+
+    class TextService:
+        def request(self, method, path, body=None):
+            return Answer()
+
+    responses = {'200': {'content': {'application/json': {'schema': {'type': 'string'}}}}}
+    schema = check.Schema({'paths': {'/key/': {'get': {'responses': responses}},
+                                     '/object/': {'get': {'responses': {'200': {'content': {'application/json': {
+                                         'schema': {'type': 'object'}}}}}}}}})
+    found = check.check(schema, TextService())
+    assert found['/key/'] == []
+    assert [kind for kind, _field, _detail in found['/object/']] == ['unanswered']
+
+
+def test_the_seed_makes_objects_to_fill_templates_and_deletes_them(service, tmp_path, monkeypatch):
+    deleted = []
+    unseed = check.unseed
+    monkeypatch.setattr(check, 'unseed', lambda made, svc: (deleted.extend(made), unseed(made, svc)))
+    document = {'paths': {
+        '/api/v2/inventories/': {'get': {}},
+        '/api/v2/inventories/{id}/': {'get': {}},
+    }}
+    schema_file = tmp_path / 'schema.json'
+    schema_file.write_text(json.dumps(document))
+    seed = tmp_path / 'seed.yml'
+    seed.write_text('- path: /api/v2/inventories/\n  body: {name: {unique: schema-seed}, organization: 1}\n')
+    os.environ['SCHEMA_CHECK_PASSWORD'] = service.admin_password
+    out = tmp_path / 'out'
+    check.main(['--schema', str(schema_file), '--url', service.url, '--ca', str(service.ca_path),
+                '--username', service.admin_username, '--password-env', 'SCHEMA_CHECK_PASSWORD',
+                '--seed', str(seed), '--out', str(out)])
+    report = json.loads((out / 'report.json').read_text())
+    assert not [row for row in report['differences'] if row['kind'] in ('unfilled', 'unanswered')]
+    status, left = service.admin_request('GET', '/api/v2/inventories/?name__startswith=schema-seed-')
+    assert status == 200 and left['count'] == 0
+    assert len(deleted) == 1 and deleted[0][0] == '/api/v2/inventories/' and deleted[0][1]

@@ -334,3 +334,56 @@ class UserSerializer(_Common):
 
     def update(self, instance, validated):
         return self._save(instance, validated)
+
+
+class AppUrlSerializer(serializers.Serializer):
+    """An OAuth2 application's name and URL (``app_urls/``; the 2.7 schema's ``AppUrl``), the
+    application's own fields (django-ansible-base's ``OAuth2Application``); ``url`` is the application's."""
+
+    id = serializers.IntegerField(read_only=True)
+    url = serializers.SerializerMethodField()
+    related = serializers.SerializerMethodField()
+    summary_fields = serializers.SerializerMethodField()
+    created = serializers.DateTimeField(read_only=True)
+    created_by = serializers.IntegerField(source="created_by_id", read_only=True)
+    modified = serializers.DateTimeField(read_only=True)
+    modified_by = serializers.IntegerField(source="modified_by_id", read_only=True)
+    name = serializers.CharField(read_only=True)
+    app_url = serializers.CharField(read_only=True, allow_null=True)
+
+    def get_url(self, obj):
+        return _url("applications", obj.pk)
+
+    def get_related(self, obj):
+        return {}
+
+    def get_summary_fields(self, obj):
+        return {}
+
+
+class AuthenticatorUserSerializer(serializers.ModelSerializer):
+    """A user's link to an authenticator (``authenticator_users/``; the 2.7 schema's ``AuthenticatorUser``):
+    django-ansible-base's ``AuthenticatorUser``; ``provider`` is the authenticator's slug (its key)."""
+
+    url = serializers.SerializerMethodField()
+    related = serializers.SerializerMethodField()
+    summary_fields = serializers.SerializerMethodField()
+    provider = serializers.CharField(source="provider_id", read_only=True)
+    created = serializers.DateTimeField(read_only=True)
+    modified = serializers.DateTimeField(read_only=True)
+
+    class Meta:
+        model = AuthenticatorUser
+        fields = ["id", "url", "related", "summary_fields", "provider", "user", "claims", "last_login_map_results",
+                  "access_allowed", "uid", "created", "modified"]
+        read_only_fields = fields
+
+    def get_url(self, obj):
+        return _url("authenticator_users", obj.pk)
+
+    def get_related(self, obj):
+        return {"user": _url("users", obj.user_id), "authenticator": _url("authenticators", obj.provider.pk)}
+
+    def get_summary_fields(self, obj):
+        return {"user": {"id": obj.user_id, "username": obj.user.username},
+                "authenticator": {"id": obj.provider.pk, "name": obj.provider.name, "type": obj.provider.type}}

@@ -13,6 +13,9 @@ gateway_v1 = [
     path("", views.GatewayV1RootView.as_view()),
     path("ping/", views.PingView.as_view()),
     path("jwt_key/", views.JwtKeyView.as_view()),
+    path("status/", views.StatusView.as_view()),
+    path("session/", views.SessionView.as_view()),
+    path("app_urls/", views.AppUrlList.as_view()),
     path("login/", views.login_view),
     path("logout/", views.logout_view),
     path("me/", views.MeView.as_view()),
@@ -22,6 +25,9 @@ gateway_v1 = [
     path("organizations/<int:pk>/", views.OrganizationDetail.as_view()),
     path("teams/", views.TeamList.as_view()),
     path("teams/<int:pk>/", views.TeamDetail.as_view()),
+    *views.membership_urls(),
+    path("authenticator_users/", views.AuthenticatorUserList.as_view()),
+    path("authenticator_users/<int:pk>/", views.AuthenticatorUserDetail.as_view()),
     # django-ansible-base's RBAC API, answered by the service's rbac views over the controller's rows.
     *[path(p, v.as_view()) for p, v in rbac_gateway.URLS],
     # The gateway's routing (refsvc/gateway/routing.py).

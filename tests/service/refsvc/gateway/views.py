@@ -7,6 +7,7 @@ from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import ensure_csrf_cookie
 from ansible_base.oauth2_provider.permissions import OAuth2ScopePermission
 from rest_framework import generics, permissions
+from rest_framework.request import clone_request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -39,6 +40,10 @@ class GatewayPermission(permissions.BasePermission):
 class GatewayMixin(ApiMixin):
     permission_classes = [GatewayPermission]
     endpoint_access = "superuser"
+
+    def can_write_metadata(self, request, method):
+        """OPTIONS lists the writable fields for whom GatewayPermission lets send ``method``."""
+        return GatewayPermission().has_permission(clone_request(request, method), self)
 
     def finalize_response(self, request, response, *args, **kwargs):
         response = super().finalize_response(request, response, *args, **kwargs)
@@ -99,21 +104,91 @@ class PingView(GatewayMixin, APIView):
 
 
 class JwtKeyView(APIView):
-    """The public key of the tokens the gateway gives the services it forwards to (PEM), where
+    """The public key of the tokens the gateway gives the services it forwards to (PEM, as text), where
     django-ansible-base's jwt_consumer fetches it (``ANSIBLE_BASE_JWT_KEY`` the gateway's URL:
-    ``<url>/api/gateway/v1/jwt_key/``, ``ansible_base/jwt_consumer/common/cert.py``)."""
+    ``<url>/api/gateway/v1/jwt_key/``, ``ansible_base/jwt_consumer/common/cert.py``, which reads the
+    answer's text). Every gateway has its key pair (svcctl makes it at start)."""
 
     authentication_classes = []
     permission_classes = []
 
     def get(self, request):
-        from django.http import Http404, HttpResponse
+        from django.http import HttpResponse
 
         from refsvc.gateway import controller
 
-        if not controller.enabled():
-            raise Http404
         return HttpResponse(controller.public_key(), content_type="text/plain")
+
+
+class StatusView(GatewayMixin, APIView):
+    """The status of the platform's services (the 2.7 schema's ``Status``): the gateway's overall
+    ``status``, the ``time`` and one entry per service cluster of its routing with its nodes
+    (``?service_keys=true``: a dictionary by service name instead of a list). The reference gateway
+    does not probe its nodes: a node is ``good``."""
+
+    def get(self, request):
+        from django.utils import timezone
+
+        from .models import ServiceCluster
+
+        services = []
+        for cluster in ServiceCluster.objects.select_related("service_type").prefetch_related("nodes").order_by("id"):
+            nodes = {node.name: {"status": "good", "url": node.address} for node in cluster.nodes.order_by("id")}
+            services.append({"service_name": cluster.service_type.name, "status": "good", "nodes": nodes})
+        if request.query_params.get("service_keys", "").lower() in ("1", "true", "yes"):
+            services = {service["service_name"]: service for service in services}
+        return Response({"status": "good", "time": timezone.now().isoformat(), "services": services})
+
+
+@access.register("own_session")
+class OwnSessionAccess(access.Access):
+    """The caller's own session: every signed-in user reads and extends it."""
+
+    def can_use(self, user, method):
+        return True
+
+
+class SessionView(GatewayMixin, APIView):
+    """The caller's session (the 2.7 schema's ``session_view``): GET its time left, POST extends it by
+    ``SESSION_COOKIE_AGE``; a request authenticated otherwise (a token, Basic) has no session: 404."""
+
+    endpoint_access = "own_session"
+
+    def _session(self, request):
+        from django.http import Http404
+
+        session = getattr(request._request, "session", None)
+        # a session that holds the signed-in user (a token's or Basic's request has none of its own)
+        if session is None or not session.session_key or session.get("_auth_user_id") != str(request.user.pk):
+            raise Http404
+        return session
+
+    def get(self, request):
+        from django.utils import timezone
+
+        session = self._session(request)
+        now = timezone.now()
+        expires = session.get_expiry_date()
+        return Response({"now": now.isoformat(), "expires_on": expires.isoformat(),
+                         "expires_in_seconds": max(0, int((expires - now).total_seconds()))})
+
+    def post(self, request):
+        session = self._session(request)
+        session.set_expiry(None)
+        session.modified = True
+        return Response({"message": "Session extended."})
+
+
+class AppUrlList(GatewayMixin, generics.ListAPIView):
+    """The OAuth2 applications' names and URLs (the 2.7 schema's ``AppUrl``), for any signed-in user."""
+
+    serializer_class = gs.AppUrlSerializer
+    filter_backends = [FieldLookupBackend]
+
+    def get_queryset(self):
+        from ansible_base.oauth2_provider.models import OAuth2Application
+
+        return OAuth2Application.objects.order_by("id")
 
 
 # The login and logout pages: the controller's (a Django session login with CSRF), at the
@@ -171,3 +246,162 @@ class TeamList(_List):
 class TeamDetail(_Detail):
     serializer_class = gs.TeamSerializer
     queryset = Team.objects.select_related("organization")
+
+
+# ---------------------------------------------------------------- the memberships' sub-lists
+# An organization's users and admins, a team's users and admins (the 2.7 schema's
+# organizations/<id>/users/, .../admins/, teams/<id>/users/, .../admins/, each with associate/ and
+# disassociate/), and an organization's teams, a user's organizations and teams (lists only). As
+# django-ansible-base's association router answers them (ansible_base/lib/routers/
+# association_resource_router.py): POST {"instances": [ids]} to associate/ or disassociate/, 204; an
+# empty list 400; a disassociated id that is not in the relation 400. The memberships are the
+# controller's (an organization's members and admins, a team's member and admin roles), mirrored with
+# the role assignments (refsvc/rbac/gateway.py).
+
+def _team_role(field):
+    from refsvc.rbac import registry
+
+    return lambda team: registry.roles_of(team)[field].members
+
+
+MEMBERSHIPS = {
+    # (parent model, relation name): the users' manager of a parent
+    (Organization, "users"): lambda org: org.members,
+    (Organization, "admins"): lambda org: org.admins,
+    (Team, "users"): _team_role("member_role"),
+    (Team, "admins"): _team_role("admin_role"),
+}
+
+
+class _SubList(GatewayMixin, generics.ListAPIView):
+    parent_model = None
+    filter_backends = [FieldLookupBackend]
+
+    def parent(self):
+        from django.shortcuts import get_object_or_404
+
+        return get_object_or_404(self.parent_model, pk=self.kwargs["pk"])
+
+
+class MembersList(_SubList):
+    """The users of a membership (``relation``: users, admins) of an organization or a team."""
+
+    serializer_class = gs.UserSerializer
+    relation = None
+
+    def get_queryset(self):
+        return MEMBERSHIPS[(self.parent_model, self.relation)](self.parent()).all().order_by("id")
+
+
+class _InstancesSerializer:
+    @staticmethod
+    def instances(request, queryset):
+        from rest_framework import serializers as drf
+
+        field = drf.PrimaryKeyRelatedField(queryset=queryset, many=True)
+        data = request.data.get("instances") if isinstance(request.data, dict) else None
+        if data is None:
+            raise drf.ValidationError({"instances": ["This field is required."]})
+        try:
+            found = field.run_validation(data)
+        except drf.ValidationError as exc:
+            raise drf.ValidationError({"instances": exc.detail})
+        return found
+
+
+class MembersChange(GatewayMixin, APIView):
+    """POST {"instances": [user ids]} adds them to (``associate``) or removes them from the membership."""
+
+    parent_model = None
+    relation = None
+    associate = True
+
+    def post(self, request, pk):
+        from django.shortcuts import get_object_or_404
+        from rest_framework import serializers as drf, status
+
+        manager = MEMBERSHIPS[(self.parent_model, self.relation)](get_object_or_404(self.parent_model, pk=pk))
+        queryset = get_user_model().objects.all() if self.associate else manager.all()
+        users = _InstancesSerializer.instances(request, queryset)
+        if not users:
+            raise drf.ValidationError({"instances": "Please pass in one or more instances to %s"
+                                       % ("associate" if self.associate else "disassociate")})
+        (manager.add if self.associate else manager.remove)(*users)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class OrganizationTeamsList(_SubList):
+    parent_model = Organization
+    serializer_class = gs.TeamSerializer
+
+    def get_queryset(self):
+        return Team.objects.filter(organization=self.parent()).select_related("organization").order_by("id")
+
+
+class UserOrganizationsList(_SubList):
+    """The organizations a user is a member of."""
+
+    parent_model = get_user_model()
+    serializer_class = gs.OrganizationSerializer
+
+    def get_queryset(self):
+        return Organization.objects.filter(members=self.parent()).order_by("id")
+
+
+class UserTeamsList(_SubList):
+    """The teams a user is a member of (the member role of the team)."""
+
+    parent_model = get_user_model()
+    serializer_class = gs.TeamSerializer
+
+    def get_queryset(self):
+        from django.contrib.contenttypes.models import ContentType
+
+        from refsvc.rbac.models import Role
+
+        roles = Role.objects.filter(content_type=ContentType.objects.get_for_model(Team), role_field="member_role",
+                                    members=self.parent())
+        return Team.objects.filter(pk__in=roles.values("object_id")).select_related("organization").order_by("id")
+
+
+def membership_urls():
+    from django.urls import path
+
+    urls = []
+    for (model, relation) in MEMBERSHIPS:
+        kind = "organizations" if model is Organization else "teams"
+        attrs = {"parent_model": model, "relation": relation}
+        urls.append(path("%s/<int:pk>/%s/" % (kind, relation), MembersList.as_view(**attrs)))
+        for verb in ("associate", "disassociate"):
+            urls.append(path("%s/<int:pk>/%s/%s/" % (kind, relation, verb),
+                             MembersChange.as_view(associate=verb == "associate", **attrs)))
+    urls += [
+        path("organizations/<int:pk>/teams/", OrganizationTeamsList.as_view()),
+        path("users/<int:pk>/organizations/", UserOrganizationsList.as_view()),
+        path("users/<int:pk>/teams/", UserTeamsList.as_view()),
+    ]
+    return urls
+
+
+# ---------------------------------------------------------------- the users' links to authenticators
+
+class _AuthenticatorUsers(GatewayMixin):
+    """The users' links to the authenticators they log in through (django-ansible-base's AuthenticatorUser),
+    read by superusers and system auditors (as django-ansible-base's IsSuperuserOrAuditor)."""
+
+    endpoint_access = "settings"
+    serializer_class = gs.AuthenticatorUserSerializer
+    filter_backends = [FieldLookupBackend]
+
+    def get_queryset(self):
+        from ansible_base.authentication.models import AuthenticatorUser
+
+        return AuthenticatorUser.objects.select_related("provider", "user").order_by("id")
+
+
+class AuthenticatorUserList(_AuthenticatorUsers, generics.ListAPIView):
+    pass
+
+
+class AuthenticatorUserDetail(_AuthenticatorUsers, generics.RetrieveAPIView):
+    pass

@@ -1,10 +1,13 @@
 """OPTIONS answers shaped like the real service's: `actions.GET` lists every
 field with its type and whether it can be filtered on; `actions.POST` (list)
 or `actions.PUT` (detail) lists the writable fields, for users who may write."""
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.utils.encoding import force_str
-from rest_framework import serializers
+from rest_framework import exceptions, serializers
 from rest_framework.metadata import BaseMetadata
 from rest_framework.relations import RelatedField
+from rest_framework.request import clone_request
 
 NOT_FILTERABLE = {"type", "url", "related", "summary_fields", "password", "token", "refresh_token", "auth", "external_account", "ldap_dn", "total_hosts", "is_system_auditor", "kind_display"}
 
@@ -48,8 +51,8 @@ def field_info(name, field, serializer, write=False):
             info["max_length"] = field.max_length
     else:
         info["filterable"] = name not in NOT_FILTERABLE
-    if name == "type" and serializer.type_name:
-        info["choices"] = [[serializer.type_name, serializer.type_name.replace("_", " ").title()]]
+    if name == "type" and type_name(serializer):
+        info["choices"] = [[type_name(serializer), type_name(serializer).replace("_", " ").title()]]
     elif isinstance(field, serializers.ChoiceField):
         info["choices"] = [[k, force_str(v)] for k, v in field.choices.items()]
     return info
@@ -67,7 +70,7 @@ class Metadata(BaseMetadata):
             if getattr(view, "empty_metadata", False):
                 # A view of the real service whose serializer has no fields (a survey spec).
                 actions = {"GET": {}}
-                if "POST" in view.allowed_methods and view.can_write_metadata(request, "POST"):
+                if "POST" in view.allowed_methods and may_write(view, request, "POST"):
                     actions = {"POST": {}, "GET": {}}
                 data["actions"] = actions
             return data
@@ -80,20 +83,20 @@ class Metadata(BaseMetadata):
         actions["GET"] = {name: field_info(name, f, serializer) for name, f in fields.items() if not getattr(f, "write_only", False)}
         excluded = set(getattr(view, "metadata_post_exclude", ()))
         for method in ("POST", "PUT"):
-            if method in view.allowed_methods and view.can_write_metadata(request, method):
+            if method in view.allowed_methods and may_write(view, request, method):
                 actions[method] = {name: field_info(name, f, serializer, write=True) for name, f in fields.items()
                                    if not f.read_only and not (method == "POST" and name in excluded)}
         if "POST" in actions and attaches(view):
             # A sub-list that attaches objects takes their "id" (the real metadata keeps
             # that read-only field); one that cannot create takes nothing else.
             id_info = {"type": "integer", "required": False, "hidden": False, "label": "ID",
-                       "help_text": "Database ID for this %s." % (serializer.type_name or "object").replace("_", " "),
+                       "help_text": "Database ID for this %s." % (type_name(serializer) or "object").replace("_", " "),
                        "filterable": True}
             others = actions["POST"] if creates(view) else {}
             actions["POST"] = dict({"id": id_info}, **others)
         data["actions"] = actions
-        if serializer.type_name:
-            data["types"] = [serializer.type_name]
+        if type_name(serializer):
+            data["types"] = [type_name(serializer)]
         data["search_fields"] = list(getattr(view, "search_fields", ()))
         data["related_search_fields"] = []
         roles = model_role_fields(getattr(getattr(serializer, "Meta", None), "model", None))
@@ -104,6 +107,29 @@ class Metadata(BaseMetadata):
         if isinstance(view, ListModelMixin) and getattr(view, "paginator", None) is not None:
             data["max_page_size"] = view.paginator.max_page_size
         return data
+
+
+def type_name(serializer):
+    """The object type a serializer of the controller names (``type``); None for the serializers
+    that are not the controller's (the gateway's, django-ansible-base's)."""
+    return getattr(serializer, "type_name", None)
+
+
+def may_write(view, request, method):
+    """Whether the OPTIONS answer lists ``method``'s writable fields: the view's own rule
+    (``can_write_metadata``), or, for a view that has none (django-ansible-base's), its permission
+    classes asked about that method, as DRF's SimpleMetadata asks them."""
+    own = getattr(view, "can_write_metadata", None)
+    if own is not None:
+        return own(request, method)
+    view.request = clone_request(request, method)
+    try:
+        view.check_permissions(view.request)
+    except (exceptions.APIException, PermissionDenied, Http404):
+        return False
+    finally:
+        view.request = request
+    return True
 
 
 def attaches(view):

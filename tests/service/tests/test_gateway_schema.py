@@ -1,0 +1,116 @@
+"""The gateway layout answering as the Automation Platform's published gateway schema (2.7, read from
+../shared/platform-api/gateway-2.7.json beside the checkout; tests/schema/check.py holds the whole API
+against it): these tests pin what was made to match it, one thing each."""
+import pytest
+
+from test_gateway_layout import GW, Gateway
+
+
+@pytest.fixture(scope="module")
+def gateway(tmp_path_factory):
+    instance = Gateway(tmp_path_factory.mktemp("gateway")).start()
+    yield instance
+    instance.stop()
+
+
+@pytest.fixture(scope="module")
+def api(gateway):
+    s = gateway.session()
+    s.headers.update(gateway.basic())
+    s.headers["Accept"] = "application/json"
+
+    def call(method, path, **body):
+        r = s.request(method, gateway.url + (path if path.startswith("/") else GW + path),
+                      json=body if method in ("POST", "PATCH", "PUT") else None)
+        try:
+            return r.status_code, r.json() if r.content else None
+        except ValueError:
+            return r.status_code, r.text
+
+    return call
+
+
+@pytest.mark.parametrize("path", ["users/", "users/1/", "me/", "organizations/", "teams/", "applications/", "tokens/",
+                                  "authenticators/", "authenticator_maps/", "routes/", "services/", "feature_flags/"])
+def test_options_answers_on_the_gateways_and_django_ansible_bases_views(api, path):
+    status, body = api("OPTIONS", path)
+    assert status == 200, body
+    assert "GET" in body["actions"]
+
+
+def test_options_lists_writable_fields_for_a_superuser(api):
+    assert "username" in api("OPTIONS", "users/")[1]["actions"]["POST"]
+    # django-ansible-base's view: its own permission classes decide
+    assert "scope" in api("OPTIONS", "tokens/")[1]["actions"]["POST"]
+
+
+def test_status_lists_the_service_clusters(api):
+    status, body = api("GET", "status/")
+    assert status == 200 and body["status"] == "good" and isinstance(body["services"], list) and body["time"]
+    kind = api("POST", "service_types/", name="schema-type", ping_url="/ping/")[1]
+    cluster = api("POST", "service_clusters/", name="schema-cluster", service_type=kind["id"])[1]
+    api("POST", "service_nodes/", name="schema-node", address="node.example.com", service_cluster=cluster["id"])
+    services = api("GET", "status/")[1]["services"]
+    assert {"service_name": "schema-type", "status": "good",
+            "nodes": {"schema-node": {"status": "good", "url": "node.example.com"}}} in services
+    assert "schema-type" in api("GET", "status/?service_keys=true")[1]["services"]
+
+
+def test_session_is_the_callers_session_only(gateway, api):
+    assert api("GET", "session/")[0] == 404     # Basic: no session
+    s, r = gateway.login()
+    assert r.status_code == 302
+    r = s.get(gateway.url + GW + "session/", headers={"Accept": "application/json"})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert set(body) == {"now", "expires_on", "expires_in_seconds"} and 0 < body["expires_in_seconds"] <= 1800
+    r = s.post(gateway.url + GW + "session/", headers={"X-CSRFToken": s.cookies["csrftoken"],
+                                                        "Referer": gateway.url + GW, "Accept": "application/json"})
+    assert r.status_code == 200 and "message" in r.json()
+
+
+def test_app_urls_list_the_applications_names_and_urls(api):
+    made = api("POST", "applications/", name="schema-app", organization=1, client_type="confidential",
+               authorization_grant_type="password", app_url="https://app.example.com/")
+    assert made[0] == 201, made
+    found = [app for app in api("GET", "app_urls/")[1]["results"] if app["id"] == made[1]["id"]]
+    assert found and found[0]["name"] == "schema-app" and found[0]["app_url"] == "https://app.example.com/"
+    assert "created_by" in found[0] and "client_secret" not in found[0]
+
+
+def test_jwt_key_is_the_gateways_public_key_without_a_controller(gateway):
+    r = gateway.session().get(gateway.url + GW + "jwt_key/")
+    assert r.status_code == 200 and r.text.startswith("-----BEGIN PUBLIC KEY-----")
+
+
+def test_organization_and_team_members_associate_and_disassociate(api):
+    org = api("POST", "organizations/", name="schema-org")[1]
+    team = api("POST", "teams/", name="schema-team", organization=org["id"])[1]
+    user = api("POST", "users/", username="schema-member", password="pw-schema-1")[1]
+    for parent in ("organizations/%d/" % org["id"], "teams/%d/" % team["id"]):
+        for relation in ("users", "admins"):
+            assert api("GET", parent + relation + "/")[1]["count"] == 0
+            assert api("POST", parent + relation + "/associate/", instances=[user["id"]])[0] == 204
+            assert [u["id"] for u in api("GET", parent + relation + "/")[1]["results"]] == [user["id"]]
+            assert api("POST", parent + relation + "/associate/", instances=[])[0] == 400
+    assert [o["id"] for o in api("GET", "users/%d/organizations/" % user["id"])[1]["results"]] == [org["id"]]
+    assert [t["id"] for t in api("GET", "users/%d/teams/" % user["id"])[1]["results"]] == [team["id"]]
+    assert [t["id"] for t in api("GET", "organizations/%d/teams/" % org["id"])[1]["results"]] == [team["id"]]
+    # the membership is the role assignment the gateway lists
+    assignments = api("GET", "role_user_assignments/?user=%d" % user["id"])[1]["results"]
+    assert len(assignments) >= 2
+    assert api("POST", "organizations/%d/users/disassociate/" % org["id"], instances=[user["id"]])[0] == 204
+    assert api("GET", "organizations/%d/users/" % org["id"])[1]["count"] == 0
+    status, body = api("POST", "organizations/%d/users/disassociate/" % org["id"], instances=[user["id"]])
+    assert status == 400 and "instances" in body
+
+
+def test_authenticator_users_are_the_users_links(api):
+    auth = api("POST", "authenticators/", name="schema-auth", type="ansible_base.authentication.authenticator_plugins.github",
+               enabled=True, configuration={"KEY": "k", "SECRET": "s"})[1]
+    user = api("POST", "users/", username="schema-linked",
+               associated_authenticators={str(auth["id"]): {"uid": "linked-uid"}})[1]
+    links = [link for link in api("GET", "authenticator_users/")[1]["results"] if link["user"] == user["id"]]
+    assert len(links) == 1 and links[0]["uid"] == "linked-uid" and links[0]["provider"] == auth["slug"]
+    status, link = api("GET", "authenticator_users/%d/" % links[0]["id"])
+    assert status == 200 and link["id"] == links[0]["id"]
