@@ -137,3 +137,18 @@ class Plan:
             if write.at is not None and write.at not in where:
                 where.append(write.at)
         return where
+
+    @property
+    def changes(self):
+        """Whether the plan would change something (a write judged by its answer counts as one that would)."""
+        return any(write.changes is not False for write in self.writes)
+
+    def diff(self):
+        """The diff the writes planned so far show (before, after), as the outcome merges them; a part said from
+        an answer is not known yet and left out."""
+        before, after = {}, {}
+        for write in self.writes:
+            if write.shows():
+                before.update(masked({} if callable(write.before) else write.before or {}, write.secret))
+                after.update(masked({} if callable(write.after) else write.after or {}, write.secret))
+        return before, after

@@ -4,6 +4,7 @@ returns is the plan's. Against the reference service: each module plans a change
 or a new value for one that is there) with a client that fails on any write, then runs in check
 mode with diff, and the two diffs are compared."""
 
+import os
 import uuid
 
 import pytest
@@ -12,9 +13,22 @@ from ansible.module_utils.common.parameters import remove_values
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import ApiTask
 
+from ..module_utils.helpers import connect_as
+
 from ansible_collections.automation.service.tests.unit.plugins.modules.module_runner import load, module_names, run_module
 
 NEW = 'plan-%s' % uuid.uuid4().hex[:8]
+
+
+def collection_root():
+    here = os.path.dirname(os.path.abspath(__file__))
+    while not os.path.exists(os.path.join(here, 'galaxy.yml')):
+        here = os.path.dirname(here)
+    return here
+
+
+with open(os.path.join(collection_root(), 'tests', 'integration', 'targets', 'gateway_routing', 'files', 'ca.pem')) as pem:
+    CA_PEM = pem.read()
 
 # What each module with a RESOURCE is asked: a new object, with its references and sub-lists
 # named, or a new value for an object of the service's demo content.
@@ -52,9 +66,23 @@ ASKED = {
                  'rrule': 'DTSTART:20300101T000000Z RRULE:FREQ=DAILY'},
     'team': {'name': NEW, 'organization': 'Default'},
     'workflow_job_template': {'name': NEW, 'organization': 'Default', 'labels': []},
+    # the gateway's routing objects, referring to a type, a port and a cluster made first (plumbing())
+    'http_port': {'name': NEW, 'number': 18443, 'use_https': True},
+    'service_type': {'name': NEW, 'ping_url': '/api/ping/'},
+    'service_cluster': {'name': NEW, 'service_type': NEW + '-type', 'health_checks_enabled': True},
+    'service_node': {'name': NEW, 'service_cluster': NEW + '-cluster', 'address': 'plan.example.com'},
+    'service_key': {'name': NEW, 'service_cluster': NEW + '-cluster', 'secret_length': 64},
+    'service': {'name': NEW, 'http_port': NEW + '-port', 'service_cluster': NEW + '-cluster', 'service_path': '/',
+                'service_port': 8080, 'api_slug': NEW, 'request_timeout_seconds': 60},
+    'route': {'name': NEW, 'http_port': NEW + '-port', 'service_cluster': NEW + '-cluster', 'service_path': '/',
+              'service_port': 8080, 'gateway_path': '/%s/' % NEW},
+    'ui_plugin_route': {'name': NEW, 'http_port': NEW + '-port', 'service_cluster': NEW + '-cluster',
+                        'service_port': 8080, 'ui_plugin_path': NEW},
+    'ca_certificate': {'name': NEW, 'related_id_reference': NEW, 'pem_data': CA_PEM},
 }
 # The modules of the platform gateway's own objects, asked on a service in the gateway's layout.
-GATEWAY_ONLY = ('authenticator', 'authenticator_map')
+GATEWAY_ONLY = ('authenticator', 'authenticator_map', 'http_port', 'service_type', 'service_cluster', 'service_node',
+                'service_key', 'service', 'route', 'ui_plugin_route', 'ca_certificate')
 # A module with a RESOURCE that builds its steps by hand: a workflow's node (its edges are written once
 # every node of the workflow is there).
 BY_HAND = ('workflow_job_template_node',)
@@ -93,13 +121,24 @@ def task_for(service, module, asked):
     return code, api, params
 
 
+def plumbing(svc):
+    """The service type, HTTP port and service cluster the routing modules' cases name (made once per service)."""
+    client = connect_as(svc, service_auth='basic')
+    gateway = '/api/gateway/v1/'
+    if client.get(gateway + 'service_clusters/', params={'name': NEW + '-cluster'})['count']:
+        return
+    kind = client.request('POST', gateway + 'service_types/', json_body={'name': NEW + '-type'})
+    client.request('POST', gateway + 'http_ports/', json_body={'name': NEW + '-port', 'number': 18444})
+    client.request('POST', gateway + 'service_clusters/', json_body={'name': NEW + '-cluster', 'service_type': kind['id']})
+
+
 @pytest.mark.parametrize('module', sorted(ASKED))
 def test_planning_writes_nothing_and_its_diff_is_the_modules(service, gateway_service_factory, module):
     if module in GATEWAY_ONLY:
         service = gateway_service_factory()
+        plumbing(service)
     code, api, params = task_for(service, module, ASKED[module])
-    resource = code.resource_for(api) if hasattr(code, 'resource_for') else code.RESOURCE
-    plan = resource.plan(api)
+    plan = code.RESOURCE.placed(api).plan(api)
     assert api.client.writes_sent == 0
     result = run_module(module, params, check_mode=True, diff=True)
     assert not result.get('failed'), result

@@ -62,13 +62,15 @@ def playbooks(project):
     if root is None:
         return []
     found = []
-    for path in sorted(root.rglob("*")):
-        relative = path.relative_to(root)
-        if any(part.startswith(".") for part in relative.parts) or "roles" in relative.parts:
-            continue
-        if path.is_file() and path.suffix in PLAYBOOK_SUFFIXES and _is_playbook(path):
-            found.append(str(relative))
-    return found
+    # Hidden folders (.git) and roles are never entered: an update running meanwhile changes .git, and a
+    # folder that goes away while it is walked is passed over (os.walk ignores what it can no longer list).
+    for folder, folders, files in os.walk(root):
+        folders[:] = sorted(name for name in folders if not name.startswith(".") and name != "roles")
+        for name in sorted(files):
+            path = Path(folder) / name
+            if not name.startswith(".") and path.suffix in PLAYBOOK_SUFFIXES and _is_playbook(path):
+                found.append(str(path.relative_to(root)))
+    return sorted(found, key=lambda relative: Path(relative).parts)   # as paths sort
 
 
 def settle(project, seconds=300):
