@@ -66,6 +66,20 @@ options:
     description:
       - Tags separated by commas; only the cluster's nodes with one of them get the traffic.
     type: str
+  request_timeout_seconds:
+    description:
+      - How long, in seconds, the gateway waits for the whole answer to a request it forwards; unset, the gateway's
+        default.
+      - Automation Platform 2.7 and later (their published API schema); a gateway that does not take it (2.6 and
+        earlier) fails the task before anything is written, rather than leave it unset unsaid. Asked of the
+        gateway when the object is new (the OPTIONS of its list), else read from the object.
+    type: int
+  idle_timeout_seconds:
+    description:
+      - How long, in seconds, the gateway keeps a forwarded connection that carries nothing; unset, the gateway's
+        default.
+      - Automation Platform 2.7 and later, as O(request_timeout_seconds).
+    type: int
 '''
 
     # The options routes and services share, which a UI plugin route's gateway sets itself.

@@ -12,6 +12,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
 from ansible_collections.automation.service.plugins.module_utils._resource import ENCRYPTED, Resource, is_set
 
 # option -> the kind of object it names
@@ -30,7 +31,12 @@ TRAFFIC = dict(
     is_service_https=dict(type='bool', default=False),
     service_port=dict(type='int'),
     node_tags=dict(type='str'),
+    request_timeout_seconds=dict(type='int'),
+    idle_timeout_seconds=dict(type='int'),
 )
+# The fields of TRAFFIC the gateway has from Automation Platform 2.7 (its published API schema), sent as given.
+TIMEOUTS = ('request_timeout_seconds', 'idle_timeout_seconds')
+SINCE_2_7 = dict((key, '2.7') for key in TIMEOUTS)
 FORWARDED = dict(
     service_path=dict(type='str'),
     enable_gateway_auth=dict(type='bool'),
@@ -41,11 +47,14 @@ FORWARDED = dict(
 
 class GatewayResource(Resource):
     """A Resource of the gateway's own API (``service='gateway'``), with fields that are sent to create an object
-    and never compared (``write_only``: a secret the gateway reads back as $encrypted$ and does not let change, a
-    length, a one-off instruction). ``references`` may be given as the options of ``REFERENCES`` they are."""
+    and never compared (``write_only``: a length, a one-off instruction). ``references`` may be given as the
+    options of ``REFERENCES`` they are. ``since``: fields a gateway has from a release on (field -> release): one
+    given is checked to be taken (the object shows it; for a new one, the OPTIONS of the list says its POST takes
+    it), else the task fails before anything is written."""
 
     def __init__(self, *args, **kwargs):
         self.write_only = tuple(kwargs.pop('write_only', ()))
+        self.since = dict(kwargs.pop('since', {}))
         references = kwargs.get('references')
         if isinstance(references, (tuple, list)):
             kwargs['references'] = dict((option, REFERENCES[option]) for option in references)
@@ -56,7 +65,23 @@ class GatewayResource(Resource):
         wanted = super(GatewayResource, self).desired(api, existing)
         if existing is None:
             wanted.update((key, api.params[key]) for key in self.write_only if api.params.get(key) is not None)
+        self.check_taken(api, existing, [key for key in sorted(self.since) if key in wanted])
         return wanted
+
+    def check_taken(self, api, existing, given):
+        """Fail when the gateway does not take the fields ``given`` (of ``since``)."""
+        if not given:
+            return
+        if existing is not None:
+            taken = set(existing)
+        else:
+            described = api.client.request('OPTIONS', self.endpoint, expect=(200,)) or {}
+            taken = set(((described.get('actions') or {}).get('POST') or {}))
+        missing = [key for key in given if key not in taken]
+        if missing:
+            raise ConfigError('This platform gateway has no %s (Automation Platform %s and later have): %s %s was '
+                              'not written.' % (' and '.join(missing), max(self.since[key] for key in missing),
+                                                self.label, api.params[self.name]))
 
     def plan_object(self, api, existing, desired, lists):
         plan = super(GatewayResource, self).plan_object(api, existing, desired, lists)

@@ -118,13 +118,13 @@ def refuse_on_awx(api):
     return {'is_system_auditor': auditor}
 
 
-def gateway_authenticators(api, values, option):
-    """The gateway's authenticators named (by id or name) in ``values``, one for each, in that order; all of them
-    found before the first write, the missing ones named together."""
+def gateway_authenticators(api, values, option, name_field='name'):
+    """The gateway's authenticators named (by id, or by ``name_field``) in ``values``, one for each, in that order;
+    all of them found before the first write, the missing ones named together."""
     path = api.client.layout.gateway_path('authenticators')
     found, missing = [], []
     for value in values:
-        obj = api.lookup(path, str(value).strip(), label='authenticator')
+        obj = api.lookup(path, str(value).strip(), name_field, label='authenticator')
         if obj is None:
             missing.append(value)
         found.append(obj)
@@ -135,14 +135,46 @@ def gateway_authenticators(api, values, option):
     return found
 
 
-def current_links(user):
-    """The user's links as the gateway shows them: {authenticator id (text): {'uid': ..., 'email': ...}}. A gateway
-    whose users do not show associated_authenticators shows the ids and one uid (authenticators, authenticator_uid)."""
+def current_links(api, user):
+    """The user's links as the gateway shows them: {authenticator id (text), or its slug: {'uid': ..., 'email': ...}}.
+    A gateway whose users show associated_authenticators shows them there. The platform's published schemas (2.6,
+    2.7) make the user's three link fields write-only: such a gateway's users are read through its
+    ``authenticator_users/`` (django-ansible-base's links: ``provider`` the authenticator's slug, ``uid``; no
+    e-mail), one request."""
     user = user or {}
-    if 'associated_authenticators' not in user and user.get('authenticators') is not None:
-        return dict((str(key), {'uid': user.get('authenticator_uid')}) for key in user['authenticators'])
-    shown = user.get('associated_authenticators') or {}
-    return dict((str(key), dict(value)) for key, value in shown.items() if isinstance(value, dict))
+    if 'associated_authenticators' in user:
+        shown = user.get('associated_authenticators') or {}
+        return dict((str(key), dict(value)) for key, value in shown.items() if isinstance(value, dict))
+    if user.get('id') is None:
+        return {}
+    path = api.client.layout.gateway_path('authenticator_users')
+    links = {}
+    for link in api.client.iterate(path, {'user': user['id'], 'page_size': 200}):
+        provider = link.get('provider')
+        if isinstance(provider, dict):
+            provider = provider.get('slug', provider.get('id'))
+        if provider is not None:
+            links[str(provider)] = {'uid': link.get('uid')}
+    return links
+
+
+def keyed_by_id(api, current, objects):
+    """``current`` (current_links()) keyed by authenticator id where a link names its authenticator by slug: those of
+    ``objects`` (the authenticators the task names), the others read in one request."""
+    ids = dict((str(obj.get('slug')), str(obj['id'])) for obj in objects if obj.get('slug') is not None)
+    unknown = sorted(key for key in current if key not in ids and not key.isdigit())
+    if unknown:
+        path = api.client.layout.gateway_path('authenticators')
+        page = api.client.get(path, params={'slug__in': ','.join(unknown), 'page_size': 200})
+        ids.update((str(obj.get('slug')), str(obj['id'])) for obj in (page or {}).get('results', ()))
+    return dict((ids.get(key, key), value) for key, value in current.items())
+
+
+def compared(wanted, current, emails_shown):
+    """``wanted`` as ``current`` can show it: without the e-mails when the gateway does not show them."""
+    if emails_shown:
+        return wanted
+    return dict((key, dict((k, v) for k, v in link.items() if k != 'email')) for key, link in wanted.items())
 
 
 def unique(objects):
@@ -154,14 +186,12 @@ def unique(objects):
     return found
 
 
-def links_wanted(api, found, username):
-    """The links the task asks for: (the body the gateway's user takes, the links it then shows), or None when the
-    options say nothing of them. Every authenticator is found and the body checked before the first write."""
+def links_wanted(api, username, current):
+    """The links the task asks for: (the body the gateway's user takes, the links it then shows, the authenticators
+    named); ``current``: the user's links (current_links()). Every authenticator is found and the body checked
+    before the first write."""
     params = api.params
     if params.get('associated_authenticators') is not None:
-        if found is not None and 'associated_authenticators' not in found:
-            raise ConfigError('The users of this platform gateway do not show associated_authenticators, so the task '
-                              'cannot tell whether they need changing: use authenticators and authenticator_uid.')
         wanted = {}
         named = list(params['associated_authenticators'].items())
         objects = gateway_authenticators(api, [key for key, _value in named], 'associated_authenticators')
@@ -183,12 +213,9 @@ def links_wanted(api, found, username):
             wanted[str(obj['id'])] = link
         if len(wanted) != len(named):
             raise ConfigError('associated_authenticators names one authenticator twice (by id and by name).')
-        return {'associated_authenticators': wanted}, wanted
-    if params.get('authenticators') is None and params.get('authenticator_uid') is None:
-        return None
+        return {'associated_authenticators': wanted}, wanted, objects
     # ansible.platform's deprecated pair, sent as the gateway takes it: the links not listed go, one new one is
     # linked with the uid (here also set on the listed ones the user has)
-    current = current_links(found)
     uid = params.get('authenticator_uid')
     if params.get('authenticators') is not None:
         objects = unique(gateway_authenticators(api, params['authenticators'], 'authenticators'))
@@ -197,7 +224,12 @@ def links_wanted(api, found, username):
             raise ConfigError('authenticator_uid without authenticators sets the uid of the user\'s authenticators, '
                               'and user %s has none: name them in authenticators (or use associated_authenticators).'
                               % username)
-        objects = gateway_authenticators(api, sorted(current, key=int), 'authenticator_uid')
+        # the user's links: by authenticator id where the user shows them, else by slug (authenticator_users/)
+        keys = sorted(current)
+        by_id = all(key.isdigit() for key in keys)
+        objects = gateway_authenticators(api, sorted(keys, key=int) if by_id else keys, 'authenticator_uid',
+                                         'name' if by_id else 'slug')
+    current = keyed_by_id(api, current, objects)
     new = [obj for obj in objects if str(obj['id']) not in current]
     if not objects and uid:
         raise ConfigError('authenticators is empty, which removes the user\'s links: the gateway takes no '
@@ -221,19 +253,20 @@ def links_wanted(api, found, username):
     body = {'authenticators': [obj['id'] for obj in objects]}
     if uid and objects:
         body['authenticator_uid'] = uid
-    return body, wanted
+    return body, wanted, objects
 
 
 def plan_links(api, found, username):
     """(the fields a new user is created with, the write that changes a user's links, None when it has them)."""
-    asked = links_wanted(api, found, username)
-    if asked is None:
+    params = api.params
+    if all(params.get(option) is None for option in ('associated_authenticators', 'authenticators', 'authenticator_uid')):
         return {}, None
-    body, wanted = asked
+    shown = current_links(api, found) if found is not None else {}
+    body, wanted, objects = links_wanted(api, username, shown)
     if found is None:
         return body, None
-    current = current_links(found)
-    if wanted == current:
+    current = keyed_by_id(api, shown, objects)
+    if compared(wanted, current, 'associated_authenticators' in found) == current:
         return {}, None
     write = at_gateway(Write('PATCH', found['url'], body,
                              before={'associated_authenticators': current}, after={'associated_authenticators': wanted}),

@@ -146,10 +146,18 @@ SPEC = ModuleSpec(ARGUMENT_SPEC, result_key='authenticator_user',
 
 
 def provider_of(link):
+    """The authenticator ``link`` is at, as the gateway names it: django-ansible-base's ``AuthenticatorUser.provider``
+    keys on the authenticator's slug (the 2.7 and 2.6 schemas' ``provider`` is a string); some answers give its id."""
     provider = link.get('provider')
     if isinstance(provider, dict):
         provider = provider.get('id')
     return provider if provider is not None else ((link.get('summary_fields') or {}).get('provider') or {}).get('id')
+
+
+def linked_to(link, authenticator):
+    """Whether ``link`` is at ``authenticator`` (named by its slug or its id)."""
+    provider = provider_of(link)
+    return provider is not None and str(provider) in (str(authenticator['id']), str(authenticator.get('slug')))
 
 
 def read_link(api, links):
@@ -166,7 +174,7 @@ def read_link(api, links):
 def plan(api, link, authenticator):
     """The move of ``link`` to ``authenticator`` (none when it is there already)."""
     params = api.params
-    if provider_of(link) == authenticator['id']:
+    if linked_to(link, authenticator):
         if params.get('new_uid') and params['new_uid'] != link.get('uid'):
             api.warn('Authenticator user %s is at authenticator %s already: its uid stays %r (the gateway sets a new '
                      'uid only when it moves a user).' % (link.get('id'), authenticator.get('name'), link.get('uid')))
@@ -179,7 +187,7 @@ def plan(api, link, authenticator):
             body[option] = params[option]
     before = {'authenticator': provider_of(link), 'uid': link.get('uid')}
     after = {'authenticator': authenticator['id'], 'uid': params.get('new_uid') or link.get('uid')}
-    answer = dict(link, provider=authenticator['id'], uid=after['uid'])
+    answer = dict(link, provider=authenticator.get('slug') or authenticator['id'], uid=after['uid'])
     return Plan(link, [Write('POST', link['url'] + 'move/', body, before=before, after=after, makes=True,
                              answer=answer)])
 
@@ -191,7 +199,7 @@ def run(api):
     authenticator = api.lookup(authenticators, api.params['authenticator'], label='authenticator', required=True)
     if api.params['state'] == 'exists':
         wrong = []
-        if provider_of(link) != authenticator['id']:
+        if not linked_to(link, authenticator):
             wrong.append('its authenticator is %s, not %s (%s)'
                          % (provider_of(link), authenticator['id'], authenticator.get('name')))
         if api.params.get('new_uid') and api.params['new_uid'] != link.get('uid'):

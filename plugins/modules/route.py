@@ -67,7 +67,7 @@ route:
            "enable_gateway_auth": true, "is_internal_route": false, "node_tags": ""}
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._gateway_routing import FORWARDED, TRAFFIC, GatewayResource
+from ansible_collections.automation.service.plugins.module_utils._gateway_routing import FORWARDED, GatewayResource, SINCE_2_7, TIMEOUTS, TRAFFIC
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS
 
 ARGUMENT_SPEC = dict(
@@ -81,8 +81,8 @@ ARGUMENT_SPEC = dict(
 
 RESOURCE = GatewayResource('routes', 'route', 'route',
                            fields=('description', 'gateway_path', 'is_service_https', 'enable_gateway_auth', 'is_internal_route',
-                                   'enable_mtls', 'service_path', 'service_port', 'node_tags'),
-                           references=('http_port', 'service_cluster'),
+                                   'enable_mtls', 'service_path', 'service_port', 'node_tags') + TIMEOUTS,
+                           references=('http_port', 'service_cluster'), since=SINCE_2_7,
                            required_on_create=('gateway_path', 'http_port', 'service_cluster', 'service_path', 'service_port'))
 SPEC = RESOURCE.spec(ARGUMENT_SPEC)
 run = RESOURCE.run

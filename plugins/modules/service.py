@@ -72,7 +72,7 @@ service:
            "order": 50}
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._gateway_routing import FORWARDED, TRAFFIC, GatewayResource
+from ansible_collections.automation.service.plugins.module_utils._gateway_routing import FORWARDED, GatewayResource, SINCE_2_7, TIMEOUTS, TRAFFIC
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS
 
 ARGUMENT_SPEC = dict(
@@ -87,8 +87,8 @@ ARGUMENT_SPEC = dict(
 
 RESOURCE = GatewayResource('services', 'service', 'service',
                            fields=('description', 'api_slug', 'is_service_https', 'enable_gateway_auth', 'is_internal_route',
-                                   'enable_mtls', 'service_path', 'service_port', 'node_tags', 'order'),
-                           references=('http_port', 'service_cluster'),
+                                   'enable_mtls', 'service_path', 'service_port', 'node_tags', 'order') + TIMEOUTS,
+                           references=('http_port', 'service_cluster'), since=SINCE_2_7,
                            required_on_create=('http_port', 'service_cluster', 'service_path', 'service_port'))
 SPEC = RESOURCE.spec(ARGUMENT_SPEC)
 run = RESOURCE.run

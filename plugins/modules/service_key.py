@@ -34,14 +34,15 @@ options:
     choices: [HS256, HS384, HS512]
   secret:
     description:
-      - The key's secret, sent only to create the key (the gateway reads it back as C($encrypted$) and does not let
-        it change); without it, the gateway makes one.
+      - Taken, as ansible.platform's module takes it, and never sent: the gateway makes a key's secret itself (the
+        platform's published API schemas, 2.6 and 2.7, have C(secret) read-only), so a secret given is warned about
+        and left out. Use O(secret_length) for the length of the one the gateway makes.
       - Never shown in a diff, a result or a log.
     type: str
   secret_length:
     description:
-      - The number of random bytes of the secret the gateway makes for a new key given no O(secret); sent only to
-        create the key.
+      - The number of random bytes of the secret the gateway makes for a new key (the published schemas: at least
+        64, and 64 when not given); sent only to create the key.
     type: int
   mark_previous_inactive:
     description:
@@ -98,9 +99,19 @@ ARGUMENT_SPEC = dict(
     state=STATE_EXISTS,
 )
 
-RESOURCE = GatewayResource('service_keys', 'service_key', 'service key', fields=('is_active', 'algorithm'),
-                           references=('service_cluster',), required_on_create=('service_cluster',),
-                           write_only=('secret', 'secret_length', 'mark_previous_inactive'), secret=('secret',))
+class ServiceKey(GatewayResource):
+    """A service key, whose secret the gateway makes (``secret`` is taken and never sent)."""
+
+    def desired(self, api, existing):
+        if api.params.get('secret') not in (None, ''):
+            api.warn('secret is not sent: the platform gateway makes the secret of a service key itself (it is '
+                     'read-only); secret_length sets the length of the one it makes.')
+        return super(ServiceKey, self).desired(api, existing)
+
+
+RESOURCE = ServiceKey('service_keys', 'service_key', 'service key', fields=('is_active', 'algorithm'),
+                      references=('service_cluster',), required_on_create=('service_cluster',),
+                      write_only=('secret_length', 'mark_previous_inactive'), secret=('secret',))
 SPEC = RESOURCE.spec(ARGUMENT_SPEC)
 run = RESOURCE.run
 

@@ -75,7 +75,7 @@ ui_plugin_route:
            "order": 50}
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._gateway_routing import TRAFFIC, GatewayResource
+from ansible_collections.automation.service.plugins.module_utils._gateway_routing import GatewayResource, SINCE_2_7, TIMEOUTS, TRAFFIC
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS
 
 
@@ -95,8 +95,8 @@ ARGUMENT_SPEC = dict(
 )
 
 RESOURCE = GatewayResource('ui_plugin_routes', 'ui_plugin_route', 'UI plugin route',
-                           fields=('description', 'ui_plugin_path', 'is_service_https', 'service_port', 'node_tags', 'order'),
-                           references=('http_port', 'service_cluster'),
+                           fields=('description', 'ui_plugin_path', 'is_service_https', 'service_port', 'node_tags', 'order') + TIMEOUTS,
+                           references=('http_port', 'service_cluster'), since=SINCE_2_7,
                            required_on_create=('ui_plugin_path', 'http_port', 'service_cluster', 'service_port'),
                            compared_as={'ui_plugin_path': plugin_path})
 SPEC = RESOURCE.spec(ARGUMENT_SPEC)

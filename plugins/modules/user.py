@@ -125,6 +125,9 @@ options:
       - The user's links become exactly these (the gateway replaces them all; V({}) removes them). They are written
         as the gateway's user's C(associated_authenticators), only when they differ from what the user shows (a
         link with an e-mail differs from one without).
+      - A gateway whose users do not show their links (the platform's published 2.6 and 2.7 API schemas make the
+        user's link fields write-only) is read at its C(/api/gateway/v1/authenticator_users/), one more request;
+        it shows no e-mail, so there the links are compared by authenticator and uid.
       - A local authenticator's uid is always the username (the gateway keeps it so); another uid given for one is
         warned about and not sent.
       - B(Needs a platform gateway); against AWX, which has no authenticators of this kind, the task fails before

@@ -112,6 +112,72 @@ def test_the_deprecated_pair(gateway, two):
     assert not alone['changed'] and writes == [], alone
 
 
+# -- a gateway whose users do not show their links (the published 2.6 and 2.7 schemas: write-only) -------------
+
+
+@pytest.fixture(scope='module')
+def hiding(gateway_service_factory):
+    """A gateway whose users' answers leave out authenticators, authenticator_uid and associated_authenticators, as
+    the platform's published schemas have them; their links are read at authenticator_users/."""
+    return gateway_service_factory(GATEWAY_USER_LINKS_SHOWN=False)
+
+
+def links_of(svc, username):
+    """The user's links as authenticator_users/ shows them: {authenticator slug: uid}."""
+    user = gateway_user(svc, username)
+    assert 'associated_authenticators' not in user and 'authenticators' not in user
+    return dict((link['provider'], link['uid'])
+                for link in admin(svc).get(GW + 'authenticator_users/', params={'user': user['id']})['results'])
+
+
+def test_links_hidden_by_the_gateway_are_read_at_authenticator_users(hiding):
+    first, second = authenticator(hiding), authenticator(hiding)
+    username = 'ua-hidden-' + tag()
+    params = dict(username=username, password='pw-' + tag(),
+                  associated_authenticators={first['name']: {'uid': 'gh-' + username, 'email': username + '@example.com'},
+                                             str(second['id']): {'uid': 'gh2-' + username}})
+    made, writes = run(hiding, 'user', **params)
+    assert made['changed'] and not made.get('failed'), made
+    assert links_of(hiding, username) == {first['slug']: 'gh-' + username, second['slug']: 'gh2-' + username}
+
+    # the e-mail cannot be read back: the links are the same when their uids are
+    again, writes = run(hiding, 'user', diff=True, **params)
+    assert not again['changed'] and writes == [] and not again.get('failed'), again
+
+    fewer = dict(params, associated_authenticators={str(second['id']): {'uid': 'other-' + username}})
+    checked, writes = run(hiding, 'user', check_mode=True, diff=True, **fewer)
+    assert checked['changed'] and writes == []
+    assert checked['diff']['before']['associated_authenticators'] == {
+        str(first['id']): {'uid': 'gh-' + username}, str(second['id']): {'uid': 'gh2-' + username}}
+    changed, writes = run(hiding, 'user', **fewer)
+    found = gateway_user(hiding, username)
+    assert changed['changed'] and writes == [('PATCH', GW + 'users/%d/' % found['id'], 200)], changed
+    assert links_of(hiding, username) == {second['slug']: 'other-' + username}
+    again, writes = run(hiding, 'user', **fewer)
+    assert not again['changed'] and writes == []
+
+    # the deprecated pair's uid alone: of the links the user has (named by their slugs there)
+    alone, writes = run(hiding, 'user', username=username, authenticator_uid='other-' + username)
+    assert not alone['changed'] and writes == [] and not alone.get('failed'), alone
+
+
+def test_authenticator_user_finds_a_link_named_by_its_authenticator_slug(hiding):
+    first = authenticator(hiding)
+    username = 'ua-link-' + tag()
+    made, _writes = run(hiding, 'user', username=username, password='pw-' + tag(),
+                        associated_authenticators={first['name']: {'uid': 'gh-' + username}})
+    assert made['changed'] and not made.get('failed'), made
+    user = gateway_user(hiding, username)
+    link = admin(hiding).get(GW + 'authenticator_users/', params={'user': user['id']})['results'][0]
+    assert link['provider'] == first['slug']
+    there, writes = run(hiding, 'authenticator_user', authenticator_user_id=str(link['id']),
+                        authenticator=first['name'], state='exists')
+    assert not there.get('failed') and not there['changed'] and writes == [], there
+    kept, writes = run(hiding, 'authenticator_user', authenticator_user_id=str(link['id']),
+                       authenticator=str(first['id']))
+    assert not kept.get('failed') and not kept['changed'] and writes == [], kept
+
+
 def test_refused_before_anything_is_written(gateway, two):
     first, second = two
     username = 'ua-user-' + tag()

@@ -112,6 +112,9 @@ class _Routed(models.Model):
     is_service_https = models.BooleanField(default=False)
     service_port = models.PositiveIntegerField()
     node_tags = models.CharField(max_length=512, blank=True, default="")
+    # Automation Platform 2.7's (its published gateway schema): null, the proxy's global setting
+    request_timeout_seconds = models.PositiveIntegerField(null=True, blank=True, default=None)
+    idle_timeout_seconds = models.PositiveIntegerField(null=True, blank=True, default=None)
     created = models.DateTimeField(auto_now_add=True)
     modified = models.DateTimeField(auto_now=True)
 
@@ -153,7 +156,7 @@ class UIPluginRoute(_Routed):
 class CACertificate(models.Model):
     name = models.CharField(max_length=512, unique=True)
     pem_data = models.TextField()
-    remote_id = models.CharField(max_length=512, blank=True, default="")
+    related_id_reference = models.CharField(max_length=64, blank=True, default="")
     sha256 = models.CharField(max_length=64, blank=True, default="")
     created = models.DateTimeField(auto_now_add=True)
     modified = models.DateTimeField(auto_now=True)

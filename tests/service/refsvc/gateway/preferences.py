@@ -93,6 +93,7 @@ SETTINGS = [
     _s("proxy", "status_endpoint_backend_verify", "bool", True),
     _s("proxy", "resource_client_request_timeout", "float", 10.0, min_value=0.0),
     _s("proxy", "request_timeout", "int", 30),
+    _s("proxy", "idle_timeout", "int", 15),
     _s("local_login", "password_min_length", "int", 0, min_value=0, max_value=100),
     _s("local_login", "password_min_digits", "int", 0, min_value=0, max_value=100),
     _s("local_login", "password_min_upper", "int", 0, min_value=0, max_value=100),

@@ -11,7 +11,10 @@ from django.db.models import ProtectedError
 from django.urls import path
 from rest_framework import serializers
 
+from refsvc.svc import runtime
+
 from . import models as m
+from . import preferences
 from .serializers import _Common, _url
 from .views import _Detail, _List
 
@@ -137,8 +140,56 @@ class ServiceKeySerializer(_Routing):
         return self._previous(super().update(instance, validated), mark)
 
 
+# The timeouts of a route, a service and a UI plugin route (the 2.7 gateway schema): each null (the proxy's global
+# setting of that name) or at least that setting, up to its maximum; the effective one is the larger of the two,
+# as text. A gateway standing for 2.6 (GATEWAY_RELEASE) has none of these fields.
+TIMEOUTS = {"request_timeout_seconds": ("request_timeout", 604800, "effective_timeout_seconds"),
+            "idle_timeout_seconds": ("idle_timeout", 86400, "effective_idle_timeout_seconds")}
+
+
+def release_at_least(release):
+    wanted = tuple(int(part) for part in release.split("."))
+    return tuple(int(part) for part in str(runtime.get("GATEWAY_RELEASE")).split(".")) >= wanted
+
+
 class _RoutedSerializer(_Routing):
     refs = ("http_port", "service_cluster")
+    effective_timeout_seconds = serializers.SerializerMethodField()
+    effective_idle_timeout_seconds = serializers.SerializerMethodField()
+
+    def get_fields(self):
+        fields = super().get_fields()
+        if not release_at_least("2.7"):
+            for name, (_setting, _maximum, effective) in TIMEOUTS.items():
+                fields.pop(name, None)
+                fields.pop(effective, None)
+        return fields
+
+    @staticmethod
+    def _effective(obj, field):
+        setting = preferences.value(TIMEOUTS[field][0])
+        given = getattr(obj, field)
+        return str(setting if given is None else max(given, setting))
+
+    def get_effective_timeout_seconds(self, obj):
+        return self._effective(obj, "request_timeout_seconds")
+
+    def get_effective_idle_timeout_seconds(self, obj):
+        return self._effective(obj, "idle_timeout_seconds")
+
+    def validate(self, data):
+        data = super().validate(data)
+        errors = {}
+        for field, (setting, maximum, _effective) in TIMEOUTS.items():
+            given = data.get(field)
+            if given is None:
+                continue
+            least = preferences.value(setting)
+            if given < least or given > maximum:
+                errors[field] = ["Ensure this value is between the global %s setting (%d) and %d." % (setting, least, maximum)]
+        if errors:
+            raise serializers.ValidationError(errors)
+        return data
 
 
 class ServiceSerializer(_RoutedSerializer):
@@ -149,7 +200,7 @@ class ServiceSerializer(_RoutedSerializer):
 
     class Meta:
         model = m.Service
-        fields = _fields(m.Service, "gateway_path")
+        fields = _fields(m.Service, "gateway_path", "effective_timeout_seconds", "effective_idle_timeout_seconds")
 
     def get_gateway_path(self, obj):
         return "/api/%s/" % obj.api_slug if obj.api_slug else ""
@@ -160,7 +211,7 @@ class RouteSerializer(_RoutedSerializer):
 
     class Meta:
         model = m.Route
-        fields = _fields(m.Route)
+        fields = _fields(m.Route, "effective_timeout_seconds", "effective_idle_timeout_seconds")
 
 
 class UIPluginRouteSerializer(_RoutedSerializer):
@@ -176,7 +227,8 @@ class UIPluginRouteSerializer(_RoutedSerializer):
 
     class Meta:
         model = m.UIPluginRoute
-        fields = _fields(m.UIPluginRoute, "gateway_path", "service_path", "enable_gateway_auth", "is_internal_route")
+        fields = _fields(m.UIPluginRoute, "gateway_path", "service_path", "enable_gateway_auth", "is_internal_route",
+                         "effective_timeout_seconds", "effective_idle_timeout_seconds")
 
     def validate_ui_plugin_path(self, value):
         value = value.strip("/")

@@ -10,6 +10,7 @@ from rest_framework import serializers
 from refsvc.gateway import controller
 from refsvc.gateway.models import SharedDescription
 from refsvc.rbac.models import Team
+from refsvc.svc import runtime
 from refsvc.svc.models import Organization, UserProfile
 
 V1 = "/api/gateway/v1/"
@@ -171,6 +172,15 @@ class UserSerializer(_Common):
         data["password"] = "$encrypted$"
         profile = UserProfile.objects.filter(user=obj).first()
         data["is_platform_auditor"] = bool(profile and profile.is_system_auditor)
+        if runtime.get("GATEWAY_USER_LINKS_SHOWN"):     # else write-only, as the published schemas have them
+            data.update(self._shown_links(obj))
+        warnings = getattr(self, "_warnings", None)
+        if warnings:
+            data["warnings"] = list(warnings)
+        return data
+
+    def _shown_links(self, obj):
+        data = {}
         links = self._links(obj)
         data["authenticators"] = [link.provider.id for link in links]
         # the uid of the link the user last logged in through (the real gateway's last_login_from); here the
@@ -182,9 +192,6 @@ class UserSerializer(_Common):
             if link.email:
                 associated[str(link.provider.id)]["email"] = link.email
         data["associated_authenticators"] = associated
-        warnings = getattr(self, "_warnings", None)
-        if warnings:
-            data["warnings"] = list(warnings)
         return data
 
     # -- the links, as the gateway's own tests describe them (tests/service/README.md) --

@@ -76,6 +76,14 @@ RUNTIME_DEFAULTS.update(
         "ACCESS_TOKEN_EXPIRE_SECONDS": 31536000,
         # The gateway's read-only setting that allows toggling run-time feature flags (refsvc/gateway/feature_flags.py).
         "RUNTIME_FEATURE_FLAGS": True,
+        # Whether a user's answers show its links (authenticators, authenticator_uid, associated_authenticators):
+        # the gateway's own tests of its user serializer show them; the platform's published schemas (2.6, 2.7) make
+        # the three fields write-only. Off (svcctl start --set GATEWAY_USER_LINKS_SHOWN=false), the answers are as
+        # the schemas say, and the links are read at authenticator_users/.
+        "GATEWAY_USER_LINKS_SHOWN": True,
+        # The platform release the gateway stands for where releases differ (the routes' timeouts are 2.7's):
+        # svcctl start --layout gateway --set GATEWAY_RELEASE=2.6.
+        "GATEWAY_RELEASE": "2.7",
     }
 )
 GATEWAY_VERSION = "2.5"
