@@ -13,7 +13,7 @@ Configurations, in one run against one reference service:
 """
 from .base import WORK, log, ms
 from .configurations import PATTERN_ASYNC, Config
-from .plays import pattern_playbook
+from .plays import pattern_playbook, pattern_setup, run_playbook
 
 SCALE_HOSTS = 1000
 SCALE_OTHERS = 100
@@ -65,7 +65,6 @@ class ScaleRun:
 
 
 def run_scale(config, service, counts, use_async, prefix, inventory, project, description="benchmark"):
-    from .runner import run_playbook  # the runner imports this module
     jobs = WORK / "async-jobs"
     extra = {"bench_n": counts["job templates"], "bench_hosts_n": counts["hosts"],
              "bench_async": PATTERN_ASYNC if use_async else 0, "bench_prefix": prefix, "bench_inventory": inventory,
@@ -83,7 +82,6 @@ def measure_at_scale(service, token_config, awx_config, runs):
     of it), awx.awx a configuration of its own, smaller; every run is checked: the create changes every object,
     a re-apply none."""
     out = {"runs": runs, "labels": {}, "create": {}, "unchanged": {}, "counts": {}}
-    from .runner import pattern_setup  # the runner imports this module
     organization = service.api("GET", "/api/v2/organizations/?name=Default")["results"][0]["id"]
     project = pattern_setup(service, organization)
     full, part = counts_of(SCALE_HOSTS, SCALE_OTHERS), counts_of(SCALE_ASYNC_HOSTS, SCALE_ASYNC_OTHERS)

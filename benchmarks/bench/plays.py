@@ -1,5 +1,8 @@
-"""The plays the benchmark writes under .work (those it runs as they are live in benchmarks/playbooks)."""
+"""The plays the benchmark writes under .work (those it runs as they are live in benchmarks/playbooks), how it runs
+a play, and the project its pattern plays use."""
 import json
+import subprocess
+import time
 
 from .base import PLAYBOOKS, WORK
 
@@ -122,3 +125,38 @@ FANOUT_PLAY = play(
     + LOOP +
     "      async: 1000\n"
     "      poll: 0\n")
+
+
+def run_playbook(config, service, extra_vars, inventory="localhost,", forks=None, playbook=None):
+    timings = WORK / "timings.jsonl"
+    if timings.exists():
+        timings.unlink()
+    env = dict(config.env, BENCH_TIMINGS=str(timings))
+    command = ["ansible-playbook", str(playbook or config.playbook), "-i", inventory]
+    if forks:
+        command += ["-f", str(forks)]
+    command += ["-e", json.dumps(dict(config.extra_vars, **extra_vars))]
+    mark = service.mark()
+    started = time.time()
+    result = subprocess.run(command, env=env, capture_output=True, text=True, cwd=str(WORK))
+    wall = time.time() - started
+    entries = service.since(mark)
+    tasks = []
+    if timings.exists():
+        tasks = [json.loads(line) for line in timings.read_text().splitlines() if line.strip()]
+    failed = [t for t in tasks if t.get("failed")]
+    if result.returncode != 0 or failed:
+        (WORK / "last-failure.log").write_text(result.stdout + "\n" + result.stderr)
+        raise RuntimeError("%s: ansible-playbook failed (rc %s); see %s\n%s"
+                           % (config.key, result.returncode, WORK / "last-failure.log", result.stdout[-2000:]))
+    return tasks, entries, wall
+
+
+def pattern_setup(service, organization=1):
+    """The project the job templates use (a manual project of the service's demo playbooks; one project only may
+    use a directory, so the async pattern and the configuration at scale share it)."""
+    found = service.api("GET", "/api/v2/projects/?name=bench-pattern")["results"]
+    if found:
+        return found[0]["name"]
+    body = {"name": "bench-pattern", "organization": organization, "scm_type": "", "local_path": "demo"}
+    return service.api("POST", "/api/v2/projects/", json=body)["name"]

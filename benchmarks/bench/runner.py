@@ -21,7 +21,7 @@ from .at_scale import measure_at_scale
 from .base import AWX_VENV, GATEWAY_SERVICE_DIR, PLAYBOOKS, ROOT, SERVICE_DIR, WORK, log, ms
 from .configurations import (LOOKUP_PAGE_SIZE, PATTERN_ASYNC, PATTERN_CONFIGS, PATTERN_KINDS, SSO_NOTE, Config,
                              make_configs, sso_wanted)
-from .plays import ASYNC_PLAY, FANOUT_PLAY, pattern_playbook, separate_playbook
+from .plays import ASYNC_PLAY, FANOUT_PLAY, pattern_playbook, pattern_setup, run_playbook, separate_playbook
 
 ANSIBLE_CORE_PIN = "ansible-core==2.19.14"
 
@@ -213,31 +213,6 @@ class Measurement:
         self.inside = None        # separate tasks: the mean time from a task's start to its result
 
 
-def run_playbook(config, service, extra_vars, inventory="localhost,", forks=None, playbook=None):
-    timings = WORK / "timings.jsonl"
-    if timings.exists():
-        timings.unlink()
-    env = dict(config.env, BENCH_TIMINGS=str(timings))
-    command = ["ansible-playbook", str(playbook or config.playbook), "-i", inventory]
-    if forks:
-        command += ["-f", str(forks)]
-    command += ["-e", json.dumps(dict(config.extra_vars, **extra_vars))]
-    mark = service.mark()
-    started = time.time()
-    result = subprocess.run(command, env=env, capture_output=True, text=True, cwd=str(WORK))
-    wall = time.time() - started
-    entries = service.since(mark)
-    tasks = []
-    if timings.exists():
-        tasks = [json.loads(line) for line in timings.read_text().splitlines() if line.strip()]
-    failed = [t for t in tasks if t.get("failed")]
-    if result.returncode != 0 or failed:
-        (WORK / "last-failure.log").write_text(result.stdout + "\n" + result.stderr)
-        raise RuntimeError("%s: ansible-playbook failed (rc %s); see %s\n%s"
-                           % (config.key, result.returncode, WORK / "last-failure.log", result.stdout[-2000:]))
-    return tasks, entries, wall
-
-
 def measure_loop(config, service, n, inventory_name, description="benchmark", playbook=None):
     """One task looping over n items: time per item is the task's wall time divided by n."""
     extra = {"bench_n": n, "bench_inventory": inventory_name, "bench_description": description}
@@ -412,16 +387,6 @@ class PatternRun:
         self.requests = len(entries)
         self.errors = sum(1 for e in entries if (e.get("status") or 0) >= 500)
         self.wall = wall
-
-
-def pattern_setup(service, organization=1):
-    """The project the job templates use (a manual project of the service's demo playbooks; one project only may
-    use a directory, so the async pattern and the configuration at scale share it)."""
-    found = service.api("GET", "/api/v2/projects/?name=bench-pattern")["results"]
-    if found:
-        return found[0]["name"]
-    body = {"name": "bench-pattern", "organization": organization, "scm_type": "", "local_path": "demo"}
-    return service.api("POST", "/api/v2/projects/", json=body)["name"]
 
 
 def run_pattern(config, service, key, use_async, n, project, description="benchmark"):
