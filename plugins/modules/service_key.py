@@ -34,14 +34,14 @@ options:
     choices: [HS256, HS384, HS512]
   secret:
     description:
-      - Taken, as ansible.platform's module takes it, and never sent: the gateway makes a key's secret itself (the
+      - Taken, as ansible.platform's module takes it, and never sent, as the gateway makes a key's secret itself (the
         platform's published API schemas, 2.6 and 2.7, have C(secret) read-only), so a secret given is warned about
         and left out. Use O(secret_length) for the length of the one the gateway makes.
       - Never shown in a diff, a result or a log.
     type: str
   secret_length:
     description:
-      - The number of random bytes of the secret the gateway makes for a new key (the published schemas: at least
+      - The number of random bytes of the secret the gateway makes for a new key (the published schemas say at least
         64, and 64 when not given); sent only to create the key.
     type: int
   mark_previous_inactive:
