@@ -5,7 +5,9 @@ write-only fields, references and required fields are left alone; a field descri
 one warning; and no OPTIONS is sent without state: enforced, nor more than one a task."""
 
 import copy
+from types import SimpleNamespace
 
+from ansible_collections.automation.service.plugins.module_utils._gateway_routing import GatewayResource
 from ansible_collections.automation.service.plugins.modules import (
     authenticator, http_port, route, service_cluster, service_key,
 )
@@ -204,3 +206,18 @@ def test_a_list_the_options_does_not_describe_leaves_everything_and_says_so():
     assert client.writes == [] and not result['changed']
     assert len(api.warnings) == 1 and api.warnings[0].startswith('state=enforced left auth_type, upstream_hostname, ')
     assert 'outlier_detection_enabled' in api.warnings[0] and 'service_type' not in api.warnings[0]
+
+
+def test_a_declared_secret_or_write_only_field_is_never_reset_even_when_the_module_sets_it():
+    # a declaration that sends its secret and a write-only field as fields: enforced still leaves them
+    declared = GatewayResource('service_keys', 'service_key', 'service key',
+                               fields=('is_active', 'algorithm', 'secret', 'secret_length'),
+                               references=('service_cluster',), write_only=('secret_length',), secret=('secret',))
+    module = SimpleNamespace(SPEC=declared.spec(dict(service_key.ARGUMENT_SPEC)), run=declared.run)
+    key = {'id': 31, 'name': 'k1', 'service_cluster': 22, 'is_active': True, 'algorithm': 'HS384',
+           'secret': '$encrypted$', 'secret_length': 80}
+    client = gateway(service_keys=[key])
+    result, api = run(module, dict(name='k1', state='enforced'), client)
+    assert not result.get('failed'), result
+    assert client.writes == [('PATCH', 'service_keys/31', {'algorithm': 'HS256'})]
+    assert api.warnings == []
