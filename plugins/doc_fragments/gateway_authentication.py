@@ -17,6 +17,4 @@ notes:
     its release 2.6.20250924 (commit 7ea604569395a5b8e89097ffd5dcc94c4f16ecaa; the same in 2.5.20250702). The
     fields the gateway keeps and the checks it makes are django-ansible-base's (C(ansible_base.authentication),
     2025.12.3) and the platform gateway's.
-  - ansible.platform's O(state) also offers C(enforced), which its own modules do not carry out (they always fail
-    with it); it is not offered here.
 '''

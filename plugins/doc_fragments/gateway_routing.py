@@ -25,19 +25,20 @@ options:
     description:
       - V(present) creates or updates the object, V(absent) deletes it.
       - V(exists) creates the object when it is missing and leaves one found as it is.
+      - V(enforced) is V(present), and the fields this module has an option for that are not given go back to the
+        gateway's defaults (as its OPTIONS says them; see the notes).
     type: str
-    choices: [present, absent, exists]
+    choices: [present, absent, exists, enforced]
     default: present
 notes:
   - B(Needs an Automation Platform gateway) (2.5 to 2.7). On AWX 24, which has no gateway, the task fails before it
     reads or writes anything, and says so.
   - The options, their defaults and their meaning are those of ansible.platform's module of the same name, as of
     its release 2.6.20250924 (commit 7ea604569395a5b8e89097ffd5dcc94c4f16ecaa). Options left out are not sent; the
-    gateway keeps what it has, or gives a new object its own default.
+    gateway keeps what it has, or gives a new object its own default (with O(state=enforced), see the notes, an
+    existing object goes back to those defaults).
   - An object another one refers to (an HTTP port or a service cluster a route uses, a service type a cluster is
     of) is given by name or id.
-  - ansible.platform's O(state) also offers C(enforced), which its own modules do not carry out; it is not offered
-    here.
 '''
 
     # The options routes, services and UI plugin routes share: where the gateway sends the traffic it takes.

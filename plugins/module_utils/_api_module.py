@@ -258,10 +258,12 @@ class ApiTask:
         self.error = None  # the typed error that ended the task, if one did
         # What the task looked up, kept for the rest of it: the names of the objects it named ((endpoint, id) ->
         # name, for its diff), the scope objects its options name ((option, value) -> object), and the object a
-        # resource found (endpoint -> object or None).
+        # resource found (endpoint -> object or None); and what the OPTIONS of a list said its POST takes
+        # (endpoint -> field -> what it says of it), read once a task.
         self.names = {}
         self.scope_objects = {}
         self.found = {}
+        self.described = {}
         # The client: None until the task first needs it and connects (a task within another is given its client).
         self._client = client
         # The reads the items of the task's loop share (a LoopReads, see _loop_reads), None for none; the

@@ -72,16 +72,16 @@ class GatewayResource(Resource):
         """Fail when the gateway does not take the fields ``given`` (of ``since``)."""
         if not given:
             return
-        if existing is not None:
-            taken = set(existing)
-        else:
-            described = api.client.request('OPTIONS', self.endpoint, expect=(200,)) or {}
-            taken = set(((described.get('actions') or {}).get('POST') or {}))
+        taken = set(existing if existing is not None else self.described(api))
         missing = [key for key in given if key not in taken]
         if missing:
             raise ConfigError('This platform gateway has no %s (Automation Platform %s and later have): %s %s was '
                               'not written.' % (' and '.join(missing), max(self.since[key] for key in missing),
                                                 self.label, api.params[self.name]))
+
+    def never_reset(self):
+        # a field sent only to create the object is not the object's to go back to a default
+        return super(GatewayResource, self).never_reset() | set(self.write_only)
 
     def plan_object(self, api, existing, desired, lists):
         plan = super(GatewayResource, self).plan_object(api, existing, desired, lists)

@@ -40,6 +40,9 @@ IGNORED = {'custom_virtualenv': 'the service no longer takes it (execution envir
 CUSTOM_VIRTUALENV = dict(type='str')
 # ``exists``: create the object when it is missing, leave it as it is when found.
 STATE_EXISTS = dict(type='str', choices=['present', 'absent', 'exists'], default='present')
+# ``enforced`` (the platform gateway's own objects): as ``present``, and the fields the module sets that the task
+# does not give go back to the defaults the gateway says (Resource.enforce).
+STATE_ENFORCED = dict(STATE_EXISTS, choices=STATE_EXISTS['choices'] + ['enforced'])
 
 
 def as_data(value):
@@ -256,6 +259,50 @@ class Resource:
                 wanted[option] = self.reference_id(api, existing, option, endpoint, value, **self.within(api, option))
         return wanted
 
+    def described(self, api):
+        """What the OPTIONS of the list says its POST takes (field -> what it says of it: its type, whether it is
+        required, its default), read once a task whoever asks."""
+        if self.endpoint not in api.described:
+            answer = api.client.request('OPTIONS', self.endpoint, expect=(200,)) or {}
+            api.described[self.endpoint] = dict(((answer.get('actions') or {}).get('POST') or {}))
+        return api.described[self.endpoint]
+
+    def never_reset(self):
+        """The fields ``state: enforced`` leaves as they are when they are not given: the name, the scope, the
+        references (no default to go back to), the fields fixed at creation, and the secrets."""
+        kept = set([self.name]) | set(self.scope) | set(self.references) | set(self.create_only) | set(self.secret)
+        if self.encrypted is not None:
+            kept.add(self.encrypted.field)
+        return kept
+
+    def enforce(self, api, existing, wanted):
+        """``wanted`` with ``state: enforced``: with the fields the module sets (its ``fields``, ``text_data`` and
+        ``json_data``) that the task does not give back at their defaults, which the OPTIONS of the list says
+        (``actions.POST.<field>.default``, one request). A new object gets the service's defaults anyway: nothing
+        is added and nothing read. A field the list does not describe (the service has no such field), or says is
+        required, is left as it is; one it describes without a default too, and the task warns once, naming them."""
+        kept = self.never_reset()
+        resettable = [key for key in self.fields + self.text_data + self.json_data
+                      if key not in wanted and key not in kept]
+        if existing is None or not resettable:
+            return wanted
+        described = self.described(api)
+        unknown = []
+        for key in resettable:
+            about = described.get(key) if described else {}
+            if not isinstance(about, dict) or about.get('read_only') or about.get('required'):
+                continue
+            if 'default' in about:
+                wanted[key] = about['default']
+            else:
+                unknown.append(key)
+        if unknown:
+            api.warn('state=enforced left %s of %s %s as %s: the OPTIONS of %s gives no default for %s.'
+                     % (', '.join(unknown), self.label, existing.get(self.name),
+                        'they are' if len(unknown) > 1 else 'it is', self.endpoint,
+                        'them' if len(unknown) > 1 else 'it'))
+        return wanted
+
     @staticmethod
     def reference_id(api, existing, option, endpoint, value, name_field='name', label=None, missing=None, **filters):
         """The id of ``value`` (a name, an id or a named URL); no request when it names the
@@ -322,6 +369,8 @@ class Resource:
         if existing is None:
             self.require_on_create(api)
         desired = self.desired(api, existing)
+        if state == 'enforced':
+            desired = self.enforce(api, existing, desired)
         lists = self.association_lists(api, existing)
         if source is None:
             plan = self.plan_object(api, existing, desired, lists)

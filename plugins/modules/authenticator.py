@@ -14,7 +14,7 @@ version_added: 0.3.0
 description:
   - Makes one of a platform gateway's authenticators (a way for users to log in, through a plugin of
     django-ansible-base such as OIDC, SAML, LDAP, GitHub or Azure AD) match the options given; options not given are
-    left alone.
+    left alone, but with O(state=enforced).
   - The authenticator is found by O(name), or by id when O(name) is one (its digits), at the gateway's
     C(/api/gateway/v1/authenticators/).
   - B(Needs an Automation Platform gateway) (2.5 to 2.7). On AWX 24, which has no authenticators of its own, the
@@ -89,8 +89,11 @@ options:
       - V(present) creates or updates the authenticator, V(absent) deletes it.
       - V(exists) (ansible.platform's) only checks that the authenticator is there, and fails when it is not; it changes
         nothing.
+      - V(enforced) is V(present), and the options not given among O(enabled), O(create_objects) and O(order) go back
+        to the gateway's defaults (as its OPTIONS says them; see the notes). O(configuration), O(type), O(slug) and
+        O(auto_migrate_users_to) are left as they are.
     type: str
-    choices: [present, absent, exists]
+    choices: [present, absent, exists, enforced]
     default: present
 notes:
   - The gateway reads a secret setting of O(configuration) back as C($encrypted$). Such a setting compares as set or
@@ -104,6 +107,7 @@ extends_documentation_fragment:
   - automation.service.auth
   - automation.service.attributes
   - automation.service.gateway_authentication
+  - automation.service.gateway_enforced
 '''
 
 EXAMPLES = r'''
@@ -150,13 +154,13 @@ id:
   sample: 3
 name:
   description: Name of the authenticator.
-  returned: with O(state=present) or O(state=exists)
+  returned: with O(state=present), O(state=enforced) or O(state=exists)
   type: str
   sample: Corporate SSO
 authenticator:
   description: The authenticator as the gateway returns it, secret settings read as C($encrypted$) (the would-be
     authenticator in check mode).
-  returned: with O(state=present) or O(state=exists)
+  returned: with O(state=present), O(state=enforced) or O(state=exists)
   type: dict
   sample: {"id": 3, "name": "Corporate SSO", "slug": "corporate-sso", "enabled": true, "create_objects": true,
            "remove_users": true, "order": 1, "type": "ansible_base.authentication.authenticator_plugins.oidc",
@@ -170,7 +174,7 @@ from ansible_collections.automation.service.plugins.module_utils._gateway_authen
     SecretNames, secret_keys, slug_of,
 )
 from ansible_collections.automation.service.plugins.module_utils._resource import (
-    STATE_EXISTS, Encrypted, Resource, as_data,
+    STATE_ENFORCED, Encrypted, Resource, as_data,
 )
 
 CONFIG = 'configuration'
@@ -185,7 +189,7 @@ ARGUMENT_SPEC = dict(
     configuration=dict(type='dict', default={}, no_log=True),
     order=dict(type='int'),
     auto_migrate_users_to=dict(type='str'),
-    state=STATE_EXISTS,
+    state=STATE_ENFORCED,
 )
 
 

@@ -13,9 +13,9 @@ short_description: Create, update or delete a rule of a platform gateway's authe
 version_added: 0.3.0
 description:
   - Makes one of the maps of a platform gateway's authenticator match the options given; options not given are
-    left alone. A map is a rule the gateway applies when a user logs in through the authenticator; when its
-    O(triggers) hold for the user, it lets the user in (V(allow)), makes them a superuser (V(is_superuser)), or gives
-    them a role in an organization, a team or the whole platform.
+    left alone, but with O(state=enforced). A map is a rule the gateway applies when a user logs in through the
+    authenticator; when its O(triggers) hold for the user, it lets the user in (V(allow)), makes them a superuser
+    (V(is_superuser)), or gives them a role in an organization, a team or the whole platform.
   - The map is found by O(name) (or by id when O(name) is one) among the maps of O(authenticator), at the gateway's
     C(/api/gateway/v1/authenticator_maps/).
   - B(Needs an Automation Platform gateway) (2.5 to 2.7). On AWX 24, which has no authenticators of its own, the
@@ -91,8 +91,11 @@ options:
     description:
       - V(present) creates or updates the map, V(absent) deletes it.
       - V(exists) (ansible.platform's) only checks that the map is there, and fails when it is not; it changes nothing.
+      - V(enforced) is V(present), and the options not given among O(map_type), O(team), O(organization), O(role)
+        and O(order) go back to the gateway's defaults (as its OPTIONS says them; see the notes). O(triggers), which
+        the gateway requires, is left as it is.
     type: str
-    choices: [present, absent, exists]
+    choices: [present, absent, exists, enforced]
     default: present
 notes:
   - The gateway checks the map as a whole (which of O(team), O(organization) and O(role) each O(map_type) needs, and
@@ -101,6 +104,7 @@ extends_documentation_fragment:
   - automation.service.auth
   - automation.service.attributes
   - automation.service.gateway_authentication
+  - automation.service.gateway_enforced
 '''
 
 EXAMPLES = r'''
@@ -155,19 +159,19 @@ id:
   sample: 7
 name:
   description: Name of the map.
-  returned: with O(state=present) or O(state=exists)
+  returned: with O(state=present), O(state=enforced) or O(state=exists)
   type: str
   sample: Superusers
 authenticator_map:
   description: The map as the gateway returns it (the would-be map in check mode).
-  returned: with O(state=present) or O(state=exists)
+  returned: with O(state=present), O(state=enforced) or O(state=exists)
   type: dict
   sample: {"id": 7, "name": "Superusers", "authenticator": 3, "map_type": "is_superuser", "role": null,
            "organization": null, "team": null, "revoke": true,
            "triggers": {"groups": {"has_and": ["cn=aap-admins,cn=groups,dc=example,dc=com"]}}, "order": 1}
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS, Resource
+from ansible_collections.automation.service.plugins.module_utils._resource import STATE_ENFORCED, Resource
 
 ARGUMENT_SPEC = dict(
     name=dict(type='str', required=True),
@@ -181,7 +185,7 @@ ARGUMENT_SPEC = dict(
     role=dict(type='str'),
     triggers=dict(type='dict'),
     order=dict(type='int'),
-    state=STATE_EXISTS,
+    state=STATE_ENFORCED,
 )
 
 

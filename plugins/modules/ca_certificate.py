@@ -46,13 +46,16 @@ options:
   state:
     description:
       - V(present) adds or updates the certificate, V(absent) removes it.
+      - V(enforced) is V(present), and O(related_id_reference), when not given, goes back to the gateway's default
+        (as its OPTIONS says it; see the notes).
     type: str
-    choices: [present, absent]
+    choices: [present, absent, enforced]
     default: present
 extends_documentation_fragment:
   - automation.service.gateway_routing
   - automation.service.auth
   - automation.service.attributes
+  - automation.service.gateway_enforced
 '''
 
 EXAMPLES = r'''
@@ -70,12 +73,12 @@ id:
   sample: 11
 name:
   description: Name of the certificate.
-  returned: with O(state=present)
+  returned: with O(state=present) or O(state=enforced)
   type: str
   sample: Company CA
 ca_certificate:
   description: The certificate as the gateway returns it (the would-be one in check mode).
-  returned: with O(state=present)
+  returned: with O(state=present) or O(state=enforced)
   type: dict
   sample: {"id": 11, "name": "Company CA", "pem_data": "-----BEGIN CERTIFICATE-----...", "related_id_reference": "",
            "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}
@@ -95,7 +98,7 @@ ARGUMENT_SPEC = dict(
     pem_data=dict(type='str', required=True),
     related_id_reference=dict(type='str', aliases=['remote_id']),
     sha256=dict(type='str'),
-    state=STATE,
+    state=dict(STATE, choices=STATE['choices'] + ['enforced']),
 )
 CERTIFICATE = re.compile(r'-----BEGIN CERTIFICATE-----.+?-----END CERTIFICATE-----', re.DOTALL)
 

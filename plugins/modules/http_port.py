@@ -36,6 +36,7 @@ extends_documentation_fragment:
   - automation.service.gateway_routing
   - automation.service.auth
   - automation.service.attributes
+  - automation.service.gateway_enforced
 '''
 
 EXAMPLES = r'''
@@ -59,18 +60,18 @@ id:
   sample: 3
 name:
   description: Name of the port.
-  returned: with O(state=present) or O(state=exists)
+  returned: with O(state=present), O(state=enforced) or O(state=exists)
   type: str
   sample: Public HTTPS
 http_port:
   description: The port as the gateway returns it (the would-be port in check mode).
-  returned: with O(state=present) or O(state=exists)
+  returned: with O(state=present), O(state=enforced) or O(state=exists)
   type: dict
   sample: {"id": 3, "name": "Public HTTPS", "number": 8443, "use_https": true, "is_api_port": false}
 '''
 
 from ansible_collections.automation.service.plugins.module_utils._gateway_routing import GatewayResource
-from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS
+from ansible_collections.automation.service.plugins.module_utils._resource import STATE_ENFORCED
 
 ARGUMENT_SPEC = dict(
     name=dict(type='str', required=True),
@@ -78,7 +79,7 @@ ARGUMENT_SPEC = dict(
     number=dict(type='int'),
     use_https=dict(type='bool', default=False),
     is_api_port=dict(type='bool', default=False),
-    state=STATE_EXISTS,
+    state=STATE_ENFORCED,
 )
 
 RESOURCE = GatewayResource('http_ports', 'http_port', 'HTTP port', fields=('number', 'use_https', 'is_api_port'),

@@ -33,6 +33,7 @@ extends_documentation_fragment:
   - automation.service.gateway_routing.forwarded
   - automation.service.auth
   - automation.service.attributes
+  - automation.service.gateway_enforced
 '''
 
 EXAMPLES = r'''
@@ -55,12 +56,12 @@ id:
   sample: 8
 name:
   description: Name of the route.
-  returned: with O(state=present) or O(state=exists)
+  returned: with O(state=present), O(state=enforced) or O(state=exists)
   type: str
   sample: Controller metrics
 route:
   description: The route as the gateway returns it (the would-be one in check mode).
-  returned: with O(state=present) or O(state=exists)
+  returned: with O(state=present), O(state=enforced) or O(state=exists)
   type: dict
   sample: {"id": 8, "name": "Controller metrics", "gateway_path": "/metrics/controller/", "http_port": 3,
            "service_cluster": 4, "service_path": "/api/v2/metrics/", "service_port": 8052, "is_service_https": false,
@@ -68,14 +69,14 @@ route:
 '''
 
 from ansible_collections.automation.service.plugins.module_utils._gateway_routing import FORWARDED, GatewayResource, SINCE_2_7, TIMEOUTS, TRAFFIC
-from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS
+from ansible_collections.automation.service.plugins.module_utils._resource import STATE_ENFORCED
 
 ARGUMENT_SPEC = dict(
     name=dict(type='str', required=True),
     new_name=dict(type='str'),
     description=dict(type='str'),
     gateway_path=dict(type='str'),
-    state=STATE_EXISTS,
+    state=STATE_ENFORCED,
     **dict(TRAFFIC, **FORWARDED)
 )
 

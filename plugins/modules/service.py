@@ -39,6 +39,7 @@ extends_documentation_fragment:
   - automation.service.gateway_routing.forwarded
   - automation.service.auth
   - automation.service.attributes
+  - automation.service.gateway_enforced
 '''
 
 EXAMPLES = r'''
@@ -60,12 +61,12 @@ id:
   sample: 9
 name:
   description: Name of the service.
-  returned: with O(state=present) or O(state=exists)
+  returned: with O(state=present), O(state=enforced) or O(state=exists)
   type: str
   sample: Controller API
 service:
   description: The service as the gateway returns it (the would-be one in check mode).
-  returned: with O(state=present) or O(state=exists)
+  returned: with O(state=present), O(state=enforced) or O(state=exists)
   type: dict
   sample: {"id": 9, "name": "Controller API", "api_slug": "controller", "gateway_path": "/api/controller/",
            "http_port": 3, "service_cluster": 4, "service_path": "/api/controller/", "service_port": 8052,
@@ -73,7 +74,7 @@ service:
 '''
 
 from ansible_collections.automation.service.plugins.module_utils._gateway_routing import FORWARDED, GatewayResource, SINCE_2_7, TIMEOUTS, TRAFFIC
-from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS
+from ansible_collections.automation.service.plugins.module_utils._resource import STATE_ENFORCED
 
 ARGUMENT_SPEC = dict(
     name=dict(type='str', required=True),
@@ -81,7 +82,7 @@ ARGUMENT_SPEC = dict(
     description=dict(type='str'),
     api_slug=dict(type='str'),
     order=dict(type='int'),
-    state=STATE_EXISTS,
+    state=STATE_ENFORCED,
     **dict(TRAFFIC, **FORWARDED)
 )
 

@@ -92,6 +92,7 @@ extends_documentation_fragment:
   - automation.service.gateway_routing
   - automation.service.auth
   - automation.service.attributes
+  - automation.service.gateway_enforced
 '''
 
 EXAMPLES = r'''
@@ -110,19 +111,19 @@ id:
   sample: 4
 name:
   description: Name of the cluster.
-  returned: with O(state=present) or O(state=exists)
+  returned: with O(state=present), O(state=enforced) or O(state=exists)
   type: str
   sample: Automation Controller
 service_cluster:
   description: The cluster as the gateway returns it (the would-be one in check mode).
-  returned: with O(state=present) or O(state=exists)
+  returned: with O(state=present), O(state=enforced) or O(state=exists)
   type: dict
   sample: {"id": 4, "name": "Automation Controller", "service_type": 2, "auth_type": "JWT",
            "dns_discovery_type": "STRICT_DNS", "health_checks_enabled": true}
 '''
 
 from ansible_collections.automation.service.plugins.module_utils._gateway_routing import GatewayResource
-from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS
+from ansible_collections.automation.service.plugins.module_utils._resource import STATE_ENFORCED
 
 NUMBERS = (
     'outlier_detection_consecutive_5xx', 'outlier_detection_interval_seconds',
@@ -141,7 +142,7 @@ ARGUMENT_SPEC = dict(
     dns_lookup_family=dict(type='str', choices=['ALL', 'V4_ONLY', 'V6_ONLY', 'V4_PREFERRED', 'AUTO']),
     outlier_detection_enabled=dict(type='bool'),
     health_checks_enabled=dict(type='bool'),
-    state=STATE_EXISTS,
+    state=STATE_ENFORCED,
     **dict((option, dict(type='int')) for option in NUMBERS)
 )
 

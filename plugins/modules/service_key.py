@@ -53,6 +53,7 @@ extends_documentation_fragment:
   - automation.service.gateway_routing
   - automation.service.auth
   - automation.service.attributes
+  - automation.service.gateway_enforced
 '''
 
 EXAMPLES = r'''
@@ -73,19 +74,19 @@ id:
   sample: 6
 name:
   description: Name of the key.
-  returned: with O(state=present) or O(state=exists)
+  returned: with O(state=present), O(state=enforced) or O(state=exists)
   type: str
   sample: Controller key 2
 service_key:
   description: The key as the gateway returns it (the would-be one in check mode), its secret as C($encrypted$).
-  returned: with O(state=present) or O(state=exists)
+  returned: with O(state=present), O(state=enforced) or O(state=exists)
   type: dict
   sample: {"id": 6, "name": "Controller key 2", "service_cluster": 4, "is_active": true, "algorithm": "HS384",
            "secret": "$encrypted$", "secret_length": 32}
 '''
 
 from ansible_collections.automation.service.plugins.module_utils._gateway_routing import GatewayResource
-from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS
+from ansible_collections.automation.service.plugins.module_utils._resource import STATE_ENFORCED
 
 ARGUMENT_SPEC = dict(
     name=dict(type='str', required=True),
@@ -96,7 +97,7 @@ ARGUMENT_SPEC = dict(
     secret=dict(type='str', no_log=True),
     secret_length=dict(type='int', no_log=False),
     mark_previous_inactive=dict(type='bool'),
-    state=STATE_EXISTS,
+    state=STATE_ENFORCED,
 )
 
 

@@ -36,6 +36,7 @@ extends_documentation_fragment:
   - automation.service.gateway_routing
   - automation.service.auth
   - automation.service.attributes
+  - automation.service.gateway_enforced
 '''
 
 EXAMPLES = r'''
@@ -55,19 +56,19 @@ id:
   sample: 5
 name:
   description: Name of the node.
-  returned: with O(state=present) or O(state=exists)
+  returned: with O(state=present), O(state=enforced) or O(state=exists)
   type: str
   sample: controller-1
 service_node:
   description: The node as the gateway returns it (the would-be one in check mode).
-  returned: with O(state=present) or O(state=exists)
+  returned: with O(state=present), O(state=enforced) or O(state=exists)
   type: dict
   sample: {"id": 5, "name": "controller-1", "address": "controller-1.example.com", "service_cluster": 4,
            "tags": "primary"}
 '''
 
 from ansible_collections.automation.service.plugins.module_utils._gateway_routing import GatewayResource
-from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS
+from ansible_collections.automation.service.plugins.module_utils._resource import STATE_ENFORCED
 
 ARGUMENT_SPEC = dict(
     name=dict(type='str', required=True),
@@ -75,7 +76,7 @@ ARGUMENT_SPEC = dict(
     address=dict(type='str'),
     service_cluster=dict(type='str'),
     tags=dict(type='str'),
-    state=STATE_EXISTS,
+    state=STATE_ENFORCED,
 )
 
 RESOURCE = GatewayResource('service_nodes', 'service_node', 'service node', fields=('address', 'tags'),

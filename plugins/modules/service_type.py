@@ -39,6 +39,7 @@ extends_documentation_fragment:
   - automation.service.gateway_routing
   - automation.service.auth
   - automation.service.attributes
+  - automation.service.gateway_enforced
 '''
 
 EXAMPLES = r'''
@@ -59,19 +60,19 @@ id:
   sample: 2
 name:
   description: Name of the service type.
-  returned: with O(state=present) or O(state=exists)
+  returned: with O(state=present), O(state=enforced) or O(state=exists)
   type: str
   sample: controller
 service_type:
   description: The service type as the gateway returns it (the would-be one in check mode).
-  returned: with O(state=present) or O(state=exists)
+  returned: with O(state=present), O(state=enforced) or O(state=exists)
   type: dict
   sample: {"id": 2, "name": "controller", "ping_url": "/api/controller/v2/ping/", "login_path": "/api/controller/login/",
            "logout_path": "/api/controller/logout/", "service_index_path": "/api/controller/v2/service-index/"}
 '''
 
 from ansible_collections.automation.service.plugins.module_utils._gateway_routing import GatewayResource
-from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS
+from ansible_collections.automation.service.plugins.module_utils._resource import STATE_ENFORCED
 
 ARGUMENT_SPEC = dict(
     name=dict(type='str', required=True),
@@ -80,7 +81,7 @@ ARGUMENT_SPEC = dict(
     login_path=dict(type='str'),
     logout_path=dict(type='str'),
     service_index_path=dict(type='str'),
-    state=STATE_EXISTS,
+    state=STATE_ENFORCED,
 )
 
 RESOURCE = GatewayResource('service_types', 'service_type', 'service type',

@@ -42,6 +42,7 @@ extends_documentation_fragment:
   - automation.service.gateway_routing.traffic
   - automation.service.auth
   - automation.service.attributes
+  - automation.service.gateway_enforced
 '''
 
 EXAMPLES = r'''
@@ -62,12 +63,12 @@ id:
   sample: 10
 name:
   description: Name of the UI plugin route.
-  returned: with O(state=present) or O(state=exists)
+  returned: with O(state=present), O(state=enforced) or O(state=exists)
   type: str
   sample: Reports plugin
 ui_plugin_route:
   description: The UI plugin route as the gateway returns it (the would-be one in check mode).
-  returned: with O(state=present) or O(state=exists)
+  returned: with O(state=present), O(state=enforced) or O(state=exists)
   type: dict
   sample: {"id": 10, "name": "Reports plugin", "ui_plugin_path": "reports",
            "gateway_path": "/plugin/automation-controller/reports/", "service_path": "/reports/", "http_port": 3,
@@ -76,7 +77,7 @@ ui_plugin_route:
 '''
 
 from ansible_collections.automation.service.plugins.module_utils._gateway_routing import GatewayResource, SINCE_2_7, TIMEOUTS, TRAFFIC
-from ansible_collections.automation.service.plugins.module_utils._resource import STATE_EXISTS
+from ansible_collections.automation.service.plugins.module_utils._resource import STATE_ENFORCED
 
 
 def plugin_path(value):
@@ -90,7 +91,7 @@ ARGUMENT_SPEC = dict(
     description=dict(type='str'),
     ui_plugin_path=dict(type='str'),
     order=dict(type='int'),
-    state=STATE_EXISTS,
+    state=STATE_ENFORCED,
     **TRAFFIC
 )
 
