@@ -101,7 +101,7 @@ class Resource:
     def __init__(self, endpoint, result_key, label, name='name', scope=None, fields=(), references=None,
                  text_data=(), json_data=(), secret=(), associations=None, required_on_create=(),
                  scoped_associations=(), preserve=None, ordered=(), create_only=(), scope_within=None, missing=None,
-                 compared_as=None, encrypted=None, on_create=None, bulk=None, service=None):
+                 compared_as=None, encrypted=None, on_create=None, bulk=None, service=None, exists_checks=None):
         self.endpoint = endpoint
         self.result_key = result_key
         self.label = label
@@ -128,6 +128,9 @@ class Resource:
         # 'gateway', the platform gateway's own API (see placed()); a module whose objects are where the layout
         # says overrides placed()
         self.service = service
+        # ``state: exists`` as ansible.platform's modules have it: the object is looked for and never made, a missing
+        # one fails the task (the gateway's objects by default; else ``exists`` makes a missing object, as awx.awx's)
+        self.exists_checks = service == 'gateway' if exists_checks is None else exists_checks
         self.placed_at = None                     # set on the copy placed() makes: the layout it is placed in
 
     def spec(self, argument_spec, **spec_kwargs):
@@ -463,16 +466,18 @@ class Resource:
         """Make the object match: plan, then apply, where the task's service keeps it (placed()). The object (None
         when absent), and whether it is new. ``planned(plan)``: called once the plan is made, before anything is
         written: a module resolves there the names of what it writes once the object is there (a workflow's
-        nodes). A gateway resource also does as ansible.platform's modules do: ``state: exists`` checks that the
-        object is there and never makes it, and the result has its ``name``."""
+        nodes). With ``exists_checks``, ``state: exists`` only looks the object up (see __init__); a gateway
+        resource's result has its ``name``, as ansible.platform's modules return it."""
         placed = self.placed(api)
-        if placed.service != 'gateway':
-            return placed.apply_plan(api, planned)
-        if api.params.get('state') == 'exists' and placed.find(api) is None:
-            raise NotFound('%s %r does not exist.' % (placed.label.capitalize(), api.params[placed.name]),
-                           total_results=0)
-        made, new = placed.apply_plan(api, planned)
-        if made is not None:
+        if placed.exists_checks and api.params.get('state') == 'exists':
+            made, new = placed.find(api), False
+            if made is None:
+                raise NotFound('%s %r does not exist.' % (placed.label.capitalize(), api.params[placed.name]),
+                               total_results=0)
+            api.returns_object(made, made, placed.secret)
+        else:
+            made, new = placed.apply_plan(api, planned)
+        if placed.service == 'gateway' and made is not None:
             api.returns(name=made.get('name'))
         return made, new
 

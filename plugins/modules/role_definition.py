@@ -104,7 +104,6 @@ role_definition:
            "permissions": ["awx.execute_jobtemplate", "awx.view_jobtemplate"]}
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._errors import NotFound
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE, Resource
 
 ARGUMENT_SPEC = dict(
@@ -154,18 +153,10 @@ RESOURCE = Resource(
     create_only=('content_type',),
     compared_as={'permissions': permission_set},
     required_on_create=('permissions', 'content_type'),
+    exists_checks=True,     # ansible.platform's state: exists
 )
 SPEC = RESOURCE.spec(ARGUMENT_SPEC, adjust=adjust)
-
-
-def run(api):
-    if api.params['state'] == 'exists':
-        found = RESOURCE.find(api)
-        if found is None:
-            raise NotFound('Role definition %r does not exist.' % api.params['name'], total_results=0)
-        api.returns_object(found, found)
-        return
-    RESOURCE.run(api)
+run = RESOURCE.run
 
 
 def main():
