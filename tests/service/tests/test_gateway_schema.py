@@ -114,3 +114,42 @@ def test_authenticator_users_are_the_users_links(api):
     assert len(links) == 1 and links[0]["uid"] == "linked-uid" and links[0]["provider"] == auth["slug"]
     status, link = api("GET", "authenticator_users/%d/" % links[0]["id"])
     assert status == 200 and link["id"] == links[0]["id"]
+
+
+def _me(api):
+    return api("GET", "me/")[1]["results"][0]
+
+
+def test_created_by_and_modified_by_are_the_requests_user(api):
+    me = _me(api)["id"]
+    port = api("POST", "http_ports/", name="schema-authored", number=18077)[1]
+    assert (port["created_by"], port["modified_by"]) == (me, me), port
+    team = api("POST", "teams/", name="schema-authored", organization=1)[1]
+    assert (team["created_by"], team["modified_by"]) == (me, me), team
+    user = api("POST", "users/", username="schema-authored", password="x-Pass-123")[1]
+    assert (user["created_by"], user["modified_by"]) == (me, me), user
+    assert api("GET", "users/%d/" % user["id"])[1]["created_by"] == me
+    # an organization made before the gateway recorded anything: made by no user
+    assert api("GET", "organizations/1/")[1]["created_by"] is None
+    changed = api("PATCH", "organizations/1/", description="authored")[1]
+    assert changed["created_by"] is None and changed["modified_by"] == me
+
+
+def test_feature_flags_are_made_by_no_user(api):
+    flag = api("GET", "feature_flags/")[1]["results"][0]
+    assert "created_by" in flag and flag["created_by"] is None and flag["modified_by"] is None
+
+
+def test_last_login_from_is_null_until_a_login_through_an_authenticator(api):
+    user = api("POST", "users/", username="schema-never-in", password="x-Pass-123")[1]
+    assert "last_login_from" in user and user["last_login_from"] is None
+
+
+def test_ping_answers_the_schemas_fields(api):
+    from datetime import datetime
+
+    status, body = api("GET", "ping/")
+    assert status == 200
+    datetime.fromisoformat(body["pong"])
+    assert body["db_connected"] is True and body["db_exception"] == ""
+    assert body["proxy_connected"] is True and body["proxy_status_code"] == 200 and body["proxy_exception_type"] == ""

@@ -31,12 +31,16 @@ def definitions():
 
 
 def ensure_flags():
-    """The flags django-ansible-base defines, made once (a value changed since stays)."""
+    """The flags django-ansible-base defines, made once (a value changed since stays), by no user (``created_by``
+    null: the gateway makes them, not the user whose request came first)."""
+    from crum import impersonate
+
     known = set(m.FeatureFlag.objects.values_list("name", "condition"))
     for flag in definitions():
         if (flag["name"], flag.get("condition", "boolean")) in known:
             continue
-        m.FeatureFlag.objects.create(**dict((key, flag[key]) for key in FIELDS if key in flag))
+        with impersonate(None):
+            m.FeatureFlag.objects.create(**dict((key, flag[key]) for key in FIELDS if key in flag))
 
 
 def state(flag):
@@ -54,7 +58,8 @@ class FeatureFlagSerializer(_Common):
 
     class Meta:
         model = m.FeatureFlag
-        fields = ["id", "url", "related", "summary_fields", "created", "modified"] + FIELDS + ["state"]
+        fields = ["id", "url", "related", "summary_fields", "created", "created_by", "modified", "modified_by"] + \
+            FIELDS + ["state"]
         read_only_fields = [f for f in FIELDS if f != "value"]
 
     def get_state(self, obj):

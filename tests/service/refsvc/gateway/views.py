@@ -100,7 +100,21 @@ class PingView(GatewayMixin, APIView):
     anonymous_allowed = True
 
     def get(self, request):
-        return Response({"version": settings.GATEWAY_VERSION, "pong": True, "status": "good", "db_connected": True})
+        """The 2.7 schema's ``Ping``: ``pong`` the time (a date-time), the database's and the proxy's state. The
+        reference gateway has no proxy of its own: it answers for itself (connected, 200); the exception fields
+        are empty when there is none."""
+        from django.db import connection
+        from django.utils import timezone
+
+        try:
+            connection.ensure_connection()
+            db_connected, db_exception = True, ""
+        except Exception as exc:
+            db_connected, db_exception = False, type(exc).__name__
+        return Response({"version": settings.GATEWAY_VERSION, "pong": timezone.now().isoformat(),
+                         "status": "good" if db_connected else "failed", "db_connected": db_connected,
+                         "db_exception": db_exception, "proxy_connected": True, "proxy_status_code": 200,
+                         "proxy_exception_type": ""})
 
 
 class JwtKeyView(APIView):
