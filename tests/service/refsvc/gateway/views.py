@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import ensure_csrf_cookie
 from ansible_base.oauth2_provider.permissions import OAuth2ScopePermission
-from rest_framework import generics, permissions
+from rest_framework import generics, permissions, viewsets
 from rest_framework.request import clone_request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -235,6 +235,15 @@ class _Detail(GatewayMixin, generics.RetrieveUpdateDestroyAPIView):
 class UserList(_List):
     serializer_class = gs.UserSerializer
     queryset = get_user_model().objects.order_by("id")
+
+
+class UserViewSet(GatewayMixin, viewsets.ReadOnlyModelViewSet):
+    """The users as a view set, for django-ansible-base's ``authenticators/<id>/users/``
+    (``ANSIBLE_BASE_USER_VIEWSET``, ``ansible_base/authentication/views/authenticator_users.py``)."""
+
+    serializer_class = gs.UserSerializer
+    queryset = get_user_model().objects.order_by("id")
+    filter_backends = [FieldLookupBackend]
 
 
 class UserDetail(_Detail):
