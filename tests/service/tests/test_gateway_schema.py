@@ -108,9 +108,107 @@ def test_organization_and_team_members_associate_and_disassociate(api):
 def test_authenticator_users_are_the_users_links(api):
     auth = api("POST", "authenticators/", name="schema-auth", type="ansible_base.authentication.authenticator_plugins.github",
                enabled=True, configuration={"KEY": "k", "SECRET": "s"})[1]
-    user = api("POST", "users/", username="schema-linked",
+    user = api("POST", "users/", username="schema-sub-linked",
                associated_authenticators={str(auth["id"]): {"uid": "linked-uid"}})[1]
     links = [link for link in api("GET", "authenticator_users/")[1]["results"] if link["user"] == user["id"]]
     assert len(links) == 1 and links[0]["uid"] == "linked-uid" and links[0]["provider"] == auth["slug"]
     status, link = api("GET", "authenticator_users/%d/" % links[0]["id"])
     assert status == 200 and link["id"] == links[0]["id"]
+
+
+def _me(api):
+    return api("GET", "me/")[1]["results"][0]
+
+
+def test_created_by_and_modified_by_are_the_requests_user(api):
+    me = _me(api)["id"]
+    port = api("POST", "http_ports/", name="schema-authored", number=18077)[1]
+    assert (port["created_by"], port["modified_by"]) == (me, me), port
+    team = api("POST", "teams/", name="schema-authored", organization=1)[1]
+    assert (team["created_by"], team["modified_by"]) == (me, me), team
+    user = api("POST", "users/", username="schema-authored", password="x-Pass-123")[1]
+    assert (user["created_by"], user["modified_by"]) == (me, me), user
+    assert api("GET", "users/%d/" % user["id"])[1]["created_by"] == me
+    # an organization made before the gateway recorded anything: made by no user
+    assert api("GET", "organizations/1/")[1]["created_by"] is None
+    changed = api("PATCH", "organizations/1/", description="authored")[1]
+    assert changed["created_by"] is None and changed["modified_by"] == me
+
+
+def test_feature_flags_are_made_by_no_user(api):
+    flag = api("GET", "feature_flags/")[1]["results"][0]
+    assert "created_by" in flag and flag["created_by"] is None and flag["modified_by"] is None
+
+
+def test_last_login_from_is_null_until_a_login_through_an_authenticator(api):
+    user = api("POST", "users/", username="schema-never-in", password="x-Pass-123")[1]
+    assert "last_login_from" in user and user["last_login_from"] is None
+
+
+def test_ping_answers_the_schemas_fields(api):
+    from datetime import datetime
+
+    status, body = api("GET", "ping/")
+    assert status == 200
+    datetime.fromisoformat(body["pong"])
+    assert body["db_connected"] is True and body["db_exception"] == ""
+    assert body["proxy_connected"] is True and body["proxy_status_code"] == 200 and body["proxy_exception_type"] == ""
+
+
+def test_feature_flag_state_by_id_and_by_name(api):
+    flag = api("GET", "feature_flags/")[1]["results"][0]
+    by_id = api("GET", "feature_flags/states/%d/" % flag["id"])
+    assert by_id == (200, {"name": flag["name"], "state": flag["state"]})
+    assert api("GET", "feature_flags/states/%s/" % flag["name"]) == by_id
+    assert api("GET", "feature_flags/states/FEATURE_NOTHING_ENABLED/")[0] == 404
+
+
+def test_authenticators_users_and_users_authenticators(api):
+    made = api("POST", "authenticators/", name="schema-sub-auth", enabled=False,
+               type="ansible_base.authentication.authenticator_plugins.github",
+               configuration={"KEY": "k", "SECRET": "s"})
+    assert made[0] == 201, made
+    auth = made[1]["id"]
+    user = api("GET", "users/?username=schema-never-in")[1]["results"][0]     # made by a test above
+    other = _me(api)
+    linked = api("PATCH", "users/%d/" % user["id"], associated_authenticators={str(auth): {"uid": "sub-linked"}})
+    assert linked[0] == 200, linked
+    listed = [u["id"] for u in api("GET", "authenticators/%d/users/" % auth)[1]["results"]]
+    assert user["id"] in listed and other["id"] not in listed
+    assert [a["id"] for a in api("GET", "users/%d/authenticators/" % user["id"])[1]["results"]] == [auth]
+    assert api("GET", "users/%d/authenticators/" % other["id"])[1]["count"] == 0
+    assert api("GET", "users/999999/authenticators/")[0] == 404
+
+
+def test_role_definitions_assignments(api):
+    definitions = api("GET", "role_definitions/?name=Organization Member")[1]["results"]
+    user = api("GET", "users/?username=schema-authored")[1]["results"][0]     # made by a test above
+    made = api("POST", "role_user_assignments/", role_definition=definitions[0]["id"], object_id=1, user=user["id"])
+    assert made[0] == 201, made
+    status, body = api("GET", "role_definitions/%d/user_assignments/" % definitions[0]["id"])
+    assert status == 200 and made[1]["id"] in [a["id"] for a in body["results"]]
+    assert all(a["role_definition"] == definitions[0]["id"] for a in body["results"])
+    other = api("GET", "role_definitions/?name=Team Member")[1]["results"][0]
+    assert made[1]["id"] not in [a["id"] for a in api("GET", "role_definitions/%d/user_assignments/" % other["id"])[1]["results"]]
+    assert api("GET", "role_definitions/%d/team_assignments/" % other["id"])[0] == 200
+
+
+def test_routing_sub_lists(api):
+    kind = api("POST", "service_types/", name="schema-sub-type", ping_url="/ping/")[1]
+    cluster = api("POST", "service_clusters/", name="schema-sub-cluster", service_type=kind["id"])[1]
+    node = api("POST", "service_nodes/", name="schema-sub-node", address="sub.example.com", service_cluster=cluster["id"])[1]
+    port = api("POST", "http_ports/", name="schema-sub-port", number=18078)[1]
+    route = api("POST", "routes/", name="schema-sub-route", gateway_path="/sub/", http_port=port["id"],
+                service_cluster=cluster["id"], service_path="/sub/", service_port=8080)[1]
+
+    def ids(path):
+        status, body = api("GET", path)
+        assert status == 200, body
+        return [item["id"] for item in body["results"]]
+
+    assert ids("service_clusters/%d/nodes/" % cluster["id"]) == [node["id"]]
+    assert ids("service_clusters/%d/routes/" % cluster["id"]) == [route["id"]]
+    assert ids("http_ports/%d/routes/" % port["id"]) == [route["id"]]
+    assert ids("service_clusters/%d/service_types/" % cluster["id"]) == [kind["id"]]
+    assert ids("service_types/%d/clusters/" % kind["id"]) == [cluster["id"]]
+    assert ids("service_clusters/%d/service_keys/" % cluster["id"]) == []

@@ -56,6 +56,24 @@ def test_all_holds_every_category(gateway):
     assert api("GET", "settings/nothing_like_it/")[0] == 404
 
 
+def test_the_2_7_schemas_settings_in_their_categories(gateway):
+    api = _api(gateway)
+    expected = {"proxy": {"trusted_header_timeout": 1000},
+                "configuration": {"AAP_DEPLOYMENT_TYPE": "self-managed"},
+                "analytics": {"NOTIFICATION_RSS_FEED_ENABLED": True,
+                              "NOTIFICATION_RSS_FEED_URL": "https://announcements.ansiblecloud.redhat.com/feed.atom"},
+                "feature_flags": {"RUNTIME_FEATURE_FLAGS_UI": False},
+                "oauth2_provider": {"ALLOW_OAUTH2_FOR_EXTERNAL_USERS": False}}
+    for category, values in expected.items():
+        status, body = api("GET", "settings/%s/" % category)
+        assert status == 200 and dict((k, body.get(k, "absent")) for k in values) == values, (category, body)
+    assert api("PUT", "settings/proxy/", {"trusted_header_timeout": 99})[0] == 400      # at least 100
+    assert api("PUT", "settings/configuration/", {"AAP_DEPLOYMENT_TYPE": "managed"})[0] == 400     # read-only
+    status, body = api("PUT", "settings/analytics/", {"NOTIFICATION_RSS_FEED_ENABLED": False})
+    assert status == 200 and body["NOTIFICATION_RSS_FEED_ENABLED"] is False
+    api("PUT", "settings/analytics/", {"NOTIFICATION_RSS_FEED_ENABLED": True})
+
+
 def test_a_put_changes_what_it_names_and_answers_the_category(gateway):
     api = _api(gateway)
     status, body = api("PUT", "settings/all/", {"password_min_length": 12, "gateway_access_token_expiration": "700"})
@@ -170,7 +188,7 @@ def test_runtime_toggles_off(gateway):
     manage = [sys.executable, str(SVCCTL), "manage", "--dir", str(gateway.dir), "shell", "-c"]
     subprocess.run(manage + [code], check=True, capture_output=True, timeout=120)
     try:
-        assert api("GET", "settings/feature_flags/")[1] == {"RUNTIME_FEATURE_FLAGS": False}
+        assert api("GET", "settings/feature_flags/")[1] == {"RUNTIME_FEATURE_FLAGS": False, "RUNTIME_FEATURE_FLAGS_UI": False}
         flag = api("GET", "feature_flags/?name=FEATURE_INDIRECT_NODE_COUNTING_ENABLED")[1]["results"][0]
         status, body = api("PATCH", "feature_flags/%d/" % flag["id"], {"value": "True"})
         assert status == 405 and body == {"details": "Runtime feature flags toggle is not enabled."}

@@ -47,6 +47,7 @@ class GatewayConfig(AppConfig):
         from refsvc.gateway import signals
 
         signals.connect_descriptions()
+        signals.connect_authorship()
         # The "Platform Auditor" role assignments and the users' is_platform_auditor (refsvc/gateway/auditor.py).
         from refsvc.gateway import auditor
 

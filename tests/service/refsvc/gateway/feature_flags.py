@@ -31,12 +31,16 @@ def definitions():
 
 
 def ensure_flags():
-    """The flags django-ansible-base defines, made once (a value changed since stays)."""
+    """The flags django-ansible-base defines, made once (a value changed since stays), by no user (``created_by``
+    null: the gateway makes them, not the user whose request came first)."""
+    from crum import impersonate
+
     known = set(m.FeatureFlag.objects.values_list("name", "condition"))
     for flag in definitions():
         if (flag["name"], flag.get("condition", "boolean")) in known:
             continue
-        m.FeatureFlag.objects.create(**dict((key, flag[key]) for key in FIELDS if key in flag))
+        with impersonate(None):
+            m.FeatureFlag.objects.create(**dict((key, flag[key]) for key in FIELDS if key in flag))
 
 
 def state(flag):
@@ -54,7 +58,8 @@ class FeatureFlagSerializer(_Common):
 
     class Meta:
         model = m.FeatureFlag
-        fields = ["id", "url", "related", "summary_fields", "created", "modified"] + FIELDS + ["state"]
+        fields = ["id", "url", "related", "summary_fields", "created", "created_by", "modified", "modified_by"] + \
+            FIELDS + ["state"]
         read_only_fields = [f for f in FIELDS if f != "value"]
 
     def get_state(self, obj):
@@ -108,6 +113,21 @@ class StatesList(GatewayMixin, APIView):
         return Response({"count": len(results), "next": None, "previous": None, "results": results})
 
 
+class StateDetail(GatewayMixin, APIView):
+    """One flag's ``name`` and ``state`` (feature_flags/states/<id>/, django-ansible-base's states view's detail, by
+    the flag's id; by its name too, chosen here: the states list shows no id)."""
+
+    endpoint_access = "settings"
+
+    def get(self, request, key):
+        from django.shortcuts import get_object_or_404
+
+        ensure_flags()
+        lookup = {"pk": int(key)} if key.isdigit() else {"name": key}
+        flag = get_object_or_404(m.FeatureFlag.objects.order_by("id"), **lookup)
+        return Response({"name": flag.name, "state": state(flag)})
+
+
 class OldStatesView(GatewayMixin, APIView):
     """django-ansible-base's feature_flags_state/: every flag's name and whether it is on."""
 
@@ -119,6 +139,7 @@ class OldStatesView(GatewayMixin, APIView):
 URLS = [
     path("feature_flags/", FeatureFlagList.as_view()),
     path("feature_flags/states/", StatesList.as_view()),
+    path("feature_flags/states/<str:key>/", StateDetail.as_view()),
     path("feature_flags/<int:pk>/", FeatureFlagDetail.as_view()),
     path("feature_flags_state/", OldStatesView.as_view()),
 ]

@@ -1,4 +1,6 @@
 """What the gateway keeps of its own besides the rows it shares with the controller."""
+from ansible_base.lib.abstract_models.common import CreatableModel, ModifiableModel
+from django.conf import settings
 from django.db import models
 
 
@@ -21,37 +23,49 @@ class SharedDescription(models.Model):
         unique_together = [("kind", "object_id")]
 
 
+class Authorship(models.Model):
+    """Who made and who last changed one of the users, organizations or teams the gateway shares with the
+    controller (the 2.7 schema's ``created_by`` and ``modified_by``; django-ansible-base's ``CreatableModel`` and
+    ``ModifiableModel`` keep them on the row, which these Django and controller rows have not): recorded by
+    refsvc/gateway/signals.py as those models record them."""
+
+    kind = models.CharField(max_length=32)
+    object_id = models.BigIntegerField()
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    modified_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        app_label = "gateway"
+        unique_together = [("kind", "object_id")]
+
+
 # -- The gateway's routing: where it listens, what it forwards where (/api/gateway/v1/http_ports/,
 # service_types/, service_clusters/, service_nodes/, service_keys/, services/, routes/,
 # ui_plugin_routes/, ca_certificates/). The fields and what a new object gets are those ansible.platform's
 # modules send and its integration targets show of a real gateway; the rest is chosen (tests/service/README.md).
 
-class HttpPort(models.Model):
+class HttpPort(CreatableModel, ModifiableModel):
     name = models.CharField(max_length=512, unique=True)
     number = models.PositiveIntegerField(unique=True)
     use_https = models.BooleanField(default=False)
     is_api_port = models.BooleanField(default=False)
-    created = models.DateTimeField(auto_now_add=True)
-    modified = models.DateTimeField(auto_now=True)
 
     class Meta:
         app_label = "gateway"
 
 
-class ServiceType(models.Model):
+class ServiceType(CreatableModel, ModifiableModel):
     name = models.CharField(max_length=512, unique=True)
     ping_url = models.CharField(max_length=512, blank=True, default="")
     login_path = models.CharField(max_length=512, blank=True, default="")
     logout_path = models.CharField(max_length=512, blank=True, default="")
     service_index_path = models.CharField(max_length=512, blank=True, default="")
-    created = models.DateTimeField(auto_now_add=True)
-    modified = models.DateTimeField(auto_now=True)
 
     class Meta:
         app_label = "gateway"
 
 
-class ServiceCluster(models.Model):
+class ServiceCluster(CreatableModel, ModifiableModel):
     name = models.CharField(max_length=512, unique=True)
     service_type = models.ForeignKey(ServiceType, on_delete=models.PROTECT, related_name="clusters")
     auth_type = models.CharField(max_length=16, default="JWT")
@@ -69,40 +83,34 @@ class ServiceCluster(models.Model):
     health_check_unhealthy_threshold = models.PositiveIntegerField(default=3)
     health_check_healthy_threshold = models.PositiveIntegerField(default=1)
     healthy_panic_threshold = models.PositiveIntegerField(default=50)
-    created = models.DateTimeField(auto_now_add=True)
-    modified = models.DateTimeField(auto_now=True)
 
     class Meta:
         app_label = "gateway"
 
 
-class ServiceNode(models.Model):
+class ServiceNode(CreatableModel, ModifiableModel):
     name = models.CharField(max_length=512, unique=True)
     address = models.CharField(max_length=512, unique=True)
     service_cluster = models.ForeignKey(ServiceCluster, on_delete=models.CASCADE, related_name="nodes")
     tags = models.CharField(max_length=512, blank=True, default="")
-    created = models.DateTimeField(auto_now_add=True)
-    modified = models.DateTimeField(auto_now=True)
 
     class Meta:
         app_label = "gateway"
 
 
-class ServiceKey(models.Model):
+class ServiceKey(CreatableModel, ModifiableModel):
     name = models.CharField(max_length=512, unique=True)
     service_cluster = models.ForeignKey(ServiceCluster, on_delete=models.CASCADE, related_name="keys")
     is_active = models.BooleanField(default=True)
     algorithm = models.CharField(max_length=8, default="HS256")
     secret = models.TextField()
     secret_length = models.PositiveIntegerField(default=32)
-    created = models.DateTimeField(auto_now_add=True)
-    modified = models.DateTimeField(auto_now=True)
 
     class Meta:
         app_label = "gateway"
 
 
-class _Routed(models.Model):
+class _Routed(CreatableModel, ModifiableModel):
     """What a service (an API route), a route and a UI plugin route have in common."""
 
     name = models.CharField(max_length=512, unique=True)
@@ -115,8 +123,6 @@ class _Routed(models.Model):
     # Automation Platform 2.7's (its published gateway schema): null, the proxy's global setting
     request_timeout_seconds = models.PositiveIntegerField(null=True, blank=True, default=None)
     idle_timeout_seconds = models.PositiveIntegerField(null=True, blank=True, default=None)
-    created = models.DateTimeField(auto_now_add=True)
-    modified = models.DateTimeField(auto_now=True)
 
     class Meta:
         abstract = True
@@ -153,13 +159,11 @@ class UIPluginRoute(_Routed):
         app_label = "gateway"
 
 
-class CACertificate(models.Model):
+class CACertificate(CreatableModel, ModifiableModel):
     name = models.CharField(max_length=512, unique=True)
     pem_data = models.TextField()
     related_id_reference = models.CharField(max_length=64, blank=True, default="")
     sha256 = models.CharField(max_length=64, blank=True, default="")
-    created = models.DateTimeField(auto_now_add=True)
-    modified = models.DateTimeField(auto_now=True)
 
     class Meta:
         app_label = "gateway"
@@ -178,7 +182,7 @@ class Preference(models.Model):
         app_label = "gateway"
 
 
-class FeatureFlag(models.Model):
+class FeatureFlag(CreatableModel, ModifiableModel):
     """A platform feature flag as the gateway keeps it (django-ansible-base's ``AAPFlag``): the definitions come from
     django-ansible-base, the value is the gateway's."""
 
@@ -193,8 +197,6 @@ class FeatureFlag(models.Model):
     description = models.CharField(max_length=500, default="")
     support_url = models.CharField(max_length=250, default="", blank=True)
     labels = models.JSONField(null=True, default=list)
-    created = models.DateTimeField(auto_now_add=True)
-    modified = models.DateTimeField(auto_now=True)
 
     class Meta:
         app_label = "gateway"

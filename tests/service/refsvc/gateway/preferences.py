@@ -94,6 +94,7 @@ SETTINGS = [
     _s("proxy", "resource_client_request_timeout", "float", 10.0, min_value=0.0),
     _s("proxy", "request_timeout", "int", 30),
     _s("proxy", "idle_timeout", "int", 15),
+    _s("proxy", "trusted_header_timeout", "int", 1000, min_value=100, max_value=10000),
     _s("local_login", "password_min_length", "int", 0, min_value=0, max_value=100),
     _s("local_login", "password_min_digits", "int", 0, min_value=0, max_value=100),
     _s("local_login", "password_min_upper", "int", 0, min_value=0, max_value=100),
@@ -107,6 +108,7 @@ SETTINGS = [
     _s("configuration", "DEFAULT_PAGE_SIZE", "int", 50),
     _s("configuration", "MAX_PAGE_SIZE", "int", 200),
     _s("configuration", "CSRF_TRUSTED_ORIGINS", "list", []),
+    _s("configuration", "AAP_DEPLOYMENT_TYPE", "str", "self-managed", read_only=True),
     _s("configuration", "MANAGE_ORGANIZATION_AUTH", "bool", True),
     _s("configuration", "ORG_ADMINS_CAN_SEE_ALL_USERS", "bool", True),
     _s("oauth2_provider", "ALLOW_OAUTH2_FOR_EXTERNAL_USERS", "bool", False),
@@ -117,7 +119,12 @@ SETTINGS = [
     _s("analytics", "SUBSCRIPTIONS_USERNAME", "str", ""),
     _s("analytics", "SUBSCRIPTIONS_PASSWORD", "str", "", secret=True),
     _s("analytics", "AUTOMATION_ANALYTICS_GATHER_INTERVAL", "int", 14400, min_value=1800, max_value=30000000000),
+    # Category chosen (the schema lists these two right after the analytics settings and names no category).
+    _s("analytics", "NOTIFICATION_RSS_FEED_URL", "url", "https://announcements.ansiblecloud.redhat.com/feed.atom",
+       read_only=True),
+    _s("analytics", "NOTIFICATION_RSS_FEED_ENABLED", "bool", True),
     _s("feature_flags", "RUNTIME_FEATURE_FLAGS", "bool", True, read_only=True),
+    _s("feature_flags", "RUNTIME_FEATURE_FLAGS_UI", "bool", False, read_only=True),
 ]
 BY_NAME = dict((s.name, s) for s in SETTINGS)
 SECTIONS = sorted(set(s.section for s in SETTINGS))

@@ -36,9 +36,12 @@ class _Routing(_Common):
         return _summary(obj, *self.refs)
 
 
+COMMON = ("id", "url", "related", "summary_fields", "created", "created_by", "modified", "modified_by")
+
+
 def _fields(model, *extra):
-    return ["id", "url", "related", "summary_fields", "created", "modified"] + [
-        f.name for f in model._meta.get_fields() if f.concrete and f.name not in ("id", "created", "modified")
+    return list(COMMON) + [
+        f.name for f in model._meta.get_fields() if f.concrete and f.name not in COMMON
     ] + list(extra)
 
 

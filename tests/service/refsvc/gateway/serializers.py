@@ -8,7 +8,7 @@ from django.core.validators import validate_email
 from rest_framework import serializers
 
 from refsvc.gateway import controller
-from refsvc.gateway.models import SharedDescription
+from refsvc.gateway.models import Authorship, SharedDescription
 from refsvc.rbac.models import Team
 from refsvc.svc import runtime
 from refsvc.svc.models import Organization, UserProfile
@@ -26,10 +26,33 @@ class _Common(serializers.ModelSerializer):
     related = serializers.SerializerMethodField()
     summary_fields = serializers.SerializerMethodField()
     created = serializers.DateTimeField(read_only=True)
+    created_by = serializers.SerializerMethodField()
     modified = serializers.DateTimeField(read_only=True)
+    modified_by = serializers.SerializerMethodField()
 
     def get_url(self, obj):
         return _url(self.kind, obj.pk)
+
+    def _authorship(self, obj):
+        if not hasattr(obj, "_gateway_authorship"):
+            obj._gateway_authorship = Authorship.objects.filter(kind=obj._meta.model_name, object_id=obj.pk).first()
+        return obj._gateway_authorship
+
+    # The user who made and who last changed the object (the 2.7 schema's; null: made by no user, or before the
+    # gateway kept it): the object's own columns (django-ansible-base's CreatableModel, ModifiableModel), else
+    # the gateway's record of a row it shares with the controller (Authorship; the controller's own
+    # ``created_by`` of a team is the controller's).
+    def get_created_by(self, obj) -> int:
+        if obj._meta.app_label == "gateway":
+            return obj.created_by_id
+        kept = self._authorship(obj)
+        return kept.created_by_id if kept is not None else None
+
+    def get_modified_by(self, obj) -> int:
+        if obj._meta.app_label == "gateway":
+            return obj.modified_by_id
+        kept = self._authorship(obj)
+        return kept.modified_by_id if kept is not None else None
 
     def get_related(self, obj):
         return {}
@@ -83,7 +106,8 @@ class OrganizationSerializer(_Described):
 
     class Meta:
         model = Organization
-        fields = ["id", "url", "related", "summary_fields", "created", "modified", "name", "description", "managed"]
+        fields = ["id", "url", "related", "summary_fields", "created", "created_by", "modified", "modified_by", "name",
+                  "description", "managed"]
 
     def get_managed(self, obj):
         return False
@@ -101,7 +125,8 @@ class TeamSerializer(_Described):
 
     class Meta:
         model = Team
-        fields = ["id", "url", "related", "summary_fields", "created", "modified", "name", "description", "organization"]
+        fields = ["id", "url", "related", "summary_fields", "created", "created_by", "modified", "modified_by", "name",
+                  "description", "organization"]
 
     def get_related(self, obj):
         return {"organization": _url("organizations", obj.organization_id)}
@@ -140,6 +165,7 @@ class UserSerializer(_Common):
     password = serializers.CharField(write_only=False, required=False, allow_blank=True, default="")
     is_platform_auditor = serializers.BooleanField(required=False, default=False)
     managed = serializers.SerializerMethodField()
+    last_login_from = serializers.SerializerMethodField()
     # The authenticators the user logs in through: django-ansible-base's AuthenticatorUser links (made at a
     # user's first login through an SSO or LDAP authenticator, or given here by a superuser).
     authenticators = serializers.ListField(child=serializers.CharField(), required=False)
@@ -149,8 +175,8 @@ class UserSerializer(_Common):
     class Meta:
         model = get_user_model()
         fields = [
-            "id", "url", "related", "summary_fields", "created", "modified", "username", "email", "first_name",
-            "last_name", "last_login", "password", "is_superuser", "is_platform_auditor", "managed",
+            "id", "url", "related", "summary_fields", "created", "created_by", "modified", "modified_by", "username",
+            "email", "first_name", "last_name", "last_login", "last_login_from", "password", "is_superuser", "is_platform_auditor", "managed",
             "authenticators", "authenticator_uid", "associated_authenticators",
         ]
         read_only_fields = ["last_login"]
@@ -160,6 +186,14 @@ class UserSerializer(_Common):
 
     def get_managed(self, obj):
         return False
+
+    def get_last_login_from(self, obj) -> str:
+        """The name of the authenticator the user last logged in through: django-ansible-base's authenticator
+        backend stamps a link's ``extra_data["auth_time"]`` at each login through it (``update_user_claims``);
+        null when the user never logged in through one (the schema's description)."""
+        stamped = [(link.extra_data.get("auth_time"), link.provider.name) for link in self._links(obj)
+                   if isinstance(link.extra_data, dict) and link.extra_data.get("auth_time")]
+        return max(stamped)[1] if stamped else None
 
     @staticmethod
     def _links(obj):

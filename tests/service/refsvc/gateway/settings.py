@@ -29,6 +29,9 @@ MIDDLEWARE = ["refsvc.gateway.middleware.LayoutMiddleware"] + list(_base.MIDDLEW
 # django-ansible-base records who made and changed its objects through django-crum.
 MIDDLEWARE.insert(MIDDLEWARE.index("django.contrib.auth.middleware.AuthenticationMiddleware") + 1, "crum.CurrentRequestUserMiddleware")
 
+# The gateway's users as a view set: django-ansible-base then serves authenticators/<id>/users/ with it.
+ANSIBLE_BASE_USER_VIEWSET = "refsvc.gateway.views.UserViewSet"
+
 # The gateway's objects are the service's: its organizations (svc) and teams (rbac).
 ANSIBLE_BASE_ORGANIZATION_MODEL = "svc.Organization"
 ANSIBLE_BASE_TEAM_MODEL = "rbac.Team"

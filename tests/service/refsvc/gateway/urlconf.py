@@ -7,7 +7,7 @@ from django.urls import include, path, re_path
 from ansible_base.lib.utils.views.django_app_api import AnsibleBaseDjangoAppApiView
 from refsvc import urls as controller_urls
 from refsvc.rbac import gateway as rbac_gateway
-from . import controller, feature_flags, preferences, routing, views
+from . import controller, feature_flags, preferences, routing, sublists, views
 
 gateway_v1 = [
     path("", views.GatewayV1RootView.as_view()),
@@ -35,6 +35,8 @@ gateway_v1 = [
     # Its settings and the platform's feature flags (refsvc/gateway/preferences.py, feature_flags.py).
     *preferences.URLS,
     *feature_flags.URLS,
+    # The schema's read-only sub-lists (refsvc/gateway/sublists.py).
+    *sublists.URLS,
     # django-ansible-base's own: applications/, tokens/ (oauth2_provider), authenticators/,
     # authenticator_maps/, authenticator_plugins/ (authentication).
     path("", include(dynamic_urls.api_version_urls)),

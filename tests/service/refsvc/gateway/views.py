@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import ensure_csrf_cookie
 from ansible_base.oauth2_provider.permissions import OAuth2ScopePermission
-from rest_framework import generics, permissions
+from rest_framework import generics, permissions, viewsets
 from rest_framework.request import clone_request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -100,7 +100,21 @@ class PingView(GatewayMixin, APIView):
     anonymous_allowed = True
 
     def get(self, request):
-        return Response({"version": settings.GATEWAY_VERSION, "pong": True, "status": "good", "db_connected": True})
+        """The 2.7 schema's ``Ping``: ``pong`` the time (a date-time), the database's and the proxy's state. The
+        reference gateway has no proxy of its own: it answers for itself (connected, 200); the exception fields
+        are empty when there is none."""
+        from django.db import connection
+        from django.utils import timezone
+
+        try:
+            connection.ensure_connection()
+            db_connected, db_exception = True, ""
+        except Exception as exc:
+            db_connected, db_exception = False, type(exc).__name__
+        return Response({"version": settings.GATEWAY_VERSION, "pong": timezone.now().isoformat(),
+                         "status": "good" if db_connected else "failed", "db_connected": db_connected,
+                         "db_exception": db_exception, "proxy_connected": True, "proxy_status_code": 200,
+                         "proxy_exception_type": ""})
 
 
 class JwtKeyView(APIView):
@@ -221,6 +235,15 @@ class _Detail(GatewayMixin, generics.RetrieveUpdateDestroyAPIView):
 class UserList(_List):
     serializer_class = gs.UserSerializer
     queryset = get_user_model().objects.order_by("id")
+
+
+class UserViewSet(GatewayMixin, viewsets.ReadOnlyModelViewSet):
+    """The users as a view set, for django-ansible-base's ``authenticators/<id>/users/``
+    (``ANSIBLE_BASE_USER_VIEWSET``, ``ansible_base/authentication/views/authenticator_users.py``)."""
+
+    serializer_class = gs.UserSerializer
+    queryset = get_user_model().objects.order_by("id")
+    filter_backends = [FieldLookupBackend]
 
 
 class UserDetail(_Detail):
