@@ -8,6 +8,12 @@ import json
 import os
 
 from ansible.module_utils import basic
+from ansible.module_utils.common import warnings
+
+try:
+    from ansible.module_utils import _internal as module_internal     # ansible-core 2.19 and later
+except ImportError:
+    module_internal = None
 
 MODULES_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__)))))), 'plugins', 'modules')
@@ -50,6 +56,14 @@ def run_module(name, params, check_mode=False, diff=False):
     args['_ansible_check_mode'] = check_mode
     args.setdefault('_ansible_diff', diff)
     args['_ansible_remote_tmp'] = '/tmp'
+    # A module is a process of its own: it starts with no warnings or deprecations of an earlier module's, and its
+    # warnings go into its result even where the test process has loaded Ansible's controller code (which makes
+    # ansible-core 2.19 and later show module_utils' warnings on the controller's display instead).
+    for collected in ('_global_warnings', '_global_deprecations'):
+        getattr(warnings, collected).clear()
+    was_controller = getattr(module_internal, 'is_controller', None)
+    if was_controller is not None:
+        module_internal.is_controller = False
     basic._ANSIBLE_ARGS = json.dumps({'ANSIBLE_MODULE_ARGS': args}).encode('utf-8')
     basic._ANSIBLE_PROFILE = 'legacy'
     out = io.StringIO()
@@ -61,6 +75,8 @@ def run_module(name, params, check_mode=False, diff=False):
     finally:
         basic._ANSIBLE_ARGS = None
         basic._ANSIBLE_PROFILE = None
+        if was_controller is not None:
+            module_internal.is_controller = was_controller
     text = out.getvalue().strip().splitlines()
     if not text:
         raise AssertionError('module %s printed nothing' % name)
