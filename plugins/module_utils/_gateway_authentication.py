@@ -19,7 +19,6 @@ __metaclass__ = type
 import re
 import unicodedata
 
-from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
 
 PLUGINS = 'ansible_base.authentication.authenticator_plugins.'
 # The configuration keys each of django-ansible-base's plugins keeps encrypted
@@ -71,14 +70,3 @@ def slug_of(value):
     text = unicodedata.normalize('NFKD', str(value)).encode('ascii', 'ignore').decode('ascii')
     text = re.sub(r'[^\w\s-]', '', text.lower())
     return re.sub(r'[-\s]+', '-', text).strip('-_')
-
-
-def gateway_endpoint(api, endpoint, module):
-    """The gateway's path of ``endpoint`` (``authenticators`` -> ``/api/gateway/v1/authenticators/``); a
-    ConfigError naming ``module`` when the service has no platform gateway (AWX 24)."""
-    layout = api.client.settled_layout()
-    if not layout.is_gateway:
-        raise ConfigError('automation.service.%s needs an Automation Platform gateway (2.5 or later): the service at '
-                          '%s is AWX, which has no %s (the gateway\'s /api/gateway/v1/%s/).'
-                          % (module, api.client.base_url, endpoint.replace('_', ' '), endpoint))
-    return layout.gateway_path(endpoint)

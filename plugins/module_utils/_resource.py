@@ -31,7 +31,6 @@ from ansible_collections.automation.service.plugins.module_utils._api_module imp
     ModuleSpec, dump_variables, is_id, narrow_no_log, parse_variables,
 )
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, NotFound
-from ansible_collections.automation.service.plugins.module_utils._gateway_authentication import gateway_endpoint
 from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
 
 STATE = dict(type='str', choices=['present', 'absent'], default='present')
@@ -88,6 +87,17 @@ class Encrypted:
         self.defaults = defaults or (lambda api, existing, desired: {})
         self.resets = resets or (lambda delta: False)
         self.sent_with_every_write = sent_with_every_write
+
+
+def gateway_endpoint(api, endpoint, module):
+    """The gateway's path of ``endpoint`` (``authenticators`` -> ``/api/gateway/v1/authenticators/``); a
+    ConfigError naming ``module`` when the service has no platform gateway (AWX 24)."""
+    layout = api.client.settled_layout()
+    if not layout.is_gateway:
+        raise ConfigError('automation.service.%s needs an Automation Platform gateway (2.5 or later): the service at '
+                          '%s is AWX, which has no %s (the gateway\'s /api/gateway/v1/%s/).'
+                          % (module, api.client.base_url, endpoint.replace('_', ' '), endpoint))
+    return layout.gateway_path(endpoint)
 
 
 def names_of(api):

@@ -123,7 +123,7 @@ authenticator_user:
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
 from ansible_collections.automation.service.plugins.module_utils._errors import NotFound, ServiceError
-from ansible_collections.automation.service.plugins.module_utils._gateway_authentication import gateway_endpoint
+from ansible_collections.automation.service.plugins.module_utils._resource import gateway_endpoint
 from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
 
 try:

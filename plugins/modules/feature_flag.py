@@ -86,7 +86,7 @@ feature_flag:
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
 from ansible_collections.automation.service.plugins.module_utils._errors import ApiError, ConfigError, NotFound
-from ansible_collections.automation.service.plugins.module_utils._gateway_authentication import gateway_endpoint
+from ansible_collections.automation.service.plugins.module_utils._resource import gateway_endpoint
 from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
 
 ARGUMENT_SPEC = dict(
