@@ -108,3 +108,53 @@ def test_service_keys_keep_their_secret(gateway):
     # a user who is not a superuser reads, and does not write
     s = gateway.session()
     assert s.get(gateway.url + GW + "service_keys/").status_code == 401
+
+
+def _api_port(api):
+    """The API port (the one port with is_api_port), made when there is none yet."""
+    status, found = api("GET", "http_ports/?is_api_port=true")
+    assert status == 200
+    if found["count"]:
+        return found["results"][0]
+    status, port = api("POST", "http_ports/", name="api-port", number=8450, is_api_port=True)
+    assert status == 201
+    return port
+
+
+def test_the_api_port_stays(gateway):
+    # ansible.platform 2.6.20250924's http_ports_test: removing the API port fails, and so does making it
+    # not an API port
+    api = _api(gateway)
+    port = _api_port(api)
+    status, body = api("DELETE", "http_ports/%d/" % port["id"])
+    assert status == 400 and "API port" in body["detail"]
+    status, body = api("PATCH", "http_ports/%d/" % port["id"], is_api_port=False)
+    assert status == 400 and "is_api_port" in body
+    status, kept = api("GET", "http_ports/%d/" % port["id"])
+    assert status == 200 and kept["is_api_port"] is True
+    # its other fields change as any port's
+    status, renamed = api("PATCH", "http_ports/%d/" % port["id"], name=port["name"] + "-x", is_api_port=True)
+    assert status == 200 and renamed["name"] == port["name"] + "-x"
+
+
+def test_deleting_a_service_type_deletes_its_clusters(gateway):
+    # ansible.platform 2.6.20250924's service_types_test: a type a cluster uses is deleted, and the
+    # cluster with it
+    api = _api(gateway)
+    stype = api("POST", "service_types/", name="gone-type")[1]
+    cluster = api("POST", "service_clusters/", name="gone-cluster", service_type=stype["id"])[1]
+    node = api("POST", "service_nodes/", name="gone-node", address="10.9.9.9", service_cluster=cluster["id"])[1]
+    assert api("DELETE", "service_types/%d/" % stype["id"])[0] == 204
+    assert api("GET", "service_clusters/%d/" % cluster["id"])[0] == 404
+    assert api("GET", "service_nodes/%d/" % node["id"])[0] == 404
+    # a cluster a route uses still keeps its type from being deleted
+    stype = api("POST", "service_types/", name="kept-type")[1]
+    cluster = api("POST", "service_clusters/", name="kept-cluster", service_type=stype["id"])[1]
+    port = api("POST", "http_ports/", name="kept-port", number=8451)[1]
+    route = api("POST", "routes/", name="kept-route", gateway_path="/kept/", service_path="/", service_port=80,
+                http_port=port["id"], service_cluster=cluster["id"])[1]
+    status, body = api("DELETE", "service_types/%d/" % stype["id"])
+    assert status == 400 and "kept-route" in body["detail"]
+    assert api("GET", "service_clusters/%d/" % cluster["id"])[0] == 200
+    assert api("DELETE", "routes/%d/" % route["id"])[0] == 204
+    assert api("DELETE", "service_types/%d/" % stype["id"])[0] == 204

@@ -67,7 +67,7 @@ class ServiceType(CreatableModel, ModifiableModel):
 
 class ServiceCluster(CreatableModel, ModifiableModel):
     name = models.CharField(max_length=512, unique=True)
-    service_type = models.ForeignKey(ServiceType, on_delete=models.PROTECT, related_name="clusters")
+    service_type = models.ForeignKey(ServiceType, on_delete=models.CASCADE, related_name="clusters")
     auth_type = models.CharField(max_length=16, default="JWT")
     upstream_hostname = models.CharField(max_length=512, blank=True, default="")
     dns_discovery_type = models.CharField(max_length=16, default="STRICT_DNS")

@@ -59,6 +59,9 @@ class HttpPortSerializer(_Routing):
                 others = others.exclude(pk=self.instance.pk)
             if others.exists():
                 raise serializers.ValidationError({"is_api_port": ["Only one port can be the API port."]})
+        elif self.instance is not None and self.instance.is_api_port and data.get("is_api_port") is False:
+            # ansible.platform 2.6.20250924's http_ports_test: the API port stays one
+            raise serializers.ValidationError({"is_api_port": ["The API port cannot stop being the API port."]})
         return data
 
 
@@ -293,9 +296,13 @@ KINDS = [
 
 
 class _InUse(_Detail):
-    """An object another one uses (a port, a cluster or a type a route or a cluster refers to) is not deleted."""
+    """An object another one uses (a port or a cluster a route refers to) is not deleted, nor is the API
+    port (ansible.platform 2.6.20250924's http_ports_test: deleting it fails); deleting a service type
+    deletes the clusters of that type (its service_types_test: the cluster is gone)."""
 
     def perform_destroy(self, instance):
+        if getattr(instance, "is_api_port", False):
+            raise serializers.ValidationError({"detail": "%s is the API port and cannot be deleted." % instance.name})
         try:
             instance.delete()
         except ProtectedError as exc:
