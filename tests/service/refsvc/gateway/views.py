@@ -251,7 +251,32 @@ class UserDetail(_Detail):
     queryset = get_user_model().objects.all()
 
 
-class OrganizationList(_List):
+class _DescribedList(_List):
+    """Organizations and teams: while the gateway keeps their descriptions apart
+    (``serializers.descriptions_apart``), a filter on ``description`` (and its lookups, such as
+    ``description__icontains``) is one on the descriptions it shows."""
+
+    def _description_filters(self):
+        if not gs.descriptions_apart():
+            return []
+        return [key for key in self.request.query_params if key == "description" or key.startswith("description__")]
+
+    @property
+    def rest_filters_reserved_names(self):
+        return self._description_filters()
+
+    def get_queryset(self):
+        from refsvc.gateway.models import SharedDescription
+
+        queryset = super().get_queryset()
+        for key in self._description_filters():
+            for value in self.request.query_params.getlist(key):
+                kept = SharedDescription.objects.filter(kind=queryset.model._meta.model_name, **{key: value})
+                queryset = queryset.filter(pk__in=kept.values("object_id"))
+        return queryset
+
+
+class OrganizationList(_DescribedList):
     serializer_class = gs.OrganizationSerializer
     queryset = Organization.objects.order_by("id")
 
@@ -261,7 +286,7 @@ class OrganizationDetail(_Detail):
     queryset = Organization.objects.all()
 
 
-class TeamList(_List):
+class TeamList(_DescribedList):
     serializer_class = gs.TeamSerializer
     queryset = Team.objects.select_related("organization").order_by("id")
 

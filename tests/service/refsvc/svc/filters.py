@@ -68,8 +68,11 @@ class FieldLookupBackend(BaseFilterBackend):
         or_q = Q()
         has_or = False
         try:
+            # a view's own ``rest_filters_reserved_names`` (as django-ansible-base's backend takes them): the
+            # names it filters on itself
+            reserved = RESERVED | set(getattr(view, "rest_filters_reserved_names", ()))
             for key, values in request.query_params.lists():
-                if key in RESERVED:
+                if key in reserved:
                     continue
                 negate = False
                 is_or = False
