@@ -1,6 +1,6 @@
 """What a start of the service puts in its database before it answers: the seed (the
-administrator, the managed objects), the start-up settings and, in the gateway's layout, the
-authenticators of the test identity providers.
+administrator, the managed objects), the start-up settings and, in the gateway's layout, its local
+authenticator and the authenticators of the test identity providers.
 
 svcctl start writes what to do to DIR/start.json; gunicorn's master, which sets Django up once
 for all its forks (refsvc/gunicorn_conf.py), does it before it listens, and removes the file.
@@ -36,10 +36,24 @@ def run(directory: Path) -> None:
         seed(plan["admin"], password)
         runtime.store(plan["settings"])
         if plan["layout"] == "gateway":
+            _local_authenticator()
             _wire_gateway_sso(Path(directory), plan["url"], plan["with_idp"])
     finally:
         connection.close()
     path.unlink()
+
+
+def _local_authenticator() -> None:
+    """The gateway's local authenticator, as an installed gateway has it: django-ansible-base's
+    ``authenticators --initialize`` (nothing when a local one exists). The 2.6 gateway schema names it
+    (users' ``authenticators``: 1, Local Database Authenticator); ansible.platform 2.6.20250924's own
+    targets take it for granted (users_test's authenticators [1]; authenticators_test deletes the last
+    authenticator it made, which only one more enabled authenticator allows)."""
+    import io
+
+    from django.core.management import call_command
+
+    call_command("authenticators", initialize=True, stdout=io.StringIO(), stderr=io.StringIO())
 
 
 def _wire_gateway_sso(directory: Path, url: str, with_idp: bool) -> None:
