@@ -265,6 +265,34 @@ def test_the_controllers_copies_keep_descriptions_of_their_own(gateway):
     assert s.delete(gateway.url + GW + "organizations/%d/" % org["id"], headers=auth).status_code == 204
 
 
+def test_organizations_and_teams_are_filtered_on_the_descriptions_shown(gateway):
+    """ansible.platform 2.6.20250924's lookup_test finds an organization by its description (a
+    django-ansible-base field lookup): the gateway's description, kept apart from the controller's copy."""
+    s = gateway.session()
+    auth = gateway.basic()
+    tag = uuid.uuid4().hex[:8]
+    org = s.post(gateway.url + GW + "organizations/", json={"name": "gw-f-" + tag, "description": "d-" + tag},
+                 headers=auth).json()
+    other = s.post(gateway.url + GW + "organizations/", json={"name": "gw-g-" + tag, "description": "e-" + tag},
+                   headers=auth).json()
+    team = s.post(gateway.url + GW + "teams/", json={"name": "t", "organization": org["id"], "description": "d-" + tag},
+                  headers=auth).json()
+
+    def names(kind, **query):
+        r = s.get(gateway.url + GW + kind + "/", params=query, headers=auth)
+        assert r.status_code == 200, r.text
+        return sorted(item["name"] for item in r.json()["results"])
+
+    assert names("organizations", description="d-" + tag) == ["gw-f-" + tag]
+    assert names("organizations", description__endswith=tag) == ["gw-f-" + tag, "gw-g-" + tag]
+    assert names("organizations", description__startswith="e-", name__startswith="gw-") == ["gw-g-" + tag]
+    assert names("teams", description="d-" + tag) == ["t"]
+    assert names("teams", description="e-" + tag) == []
+    for obj in (other, org):
+        assert s.delete(gateway.url + GW + "organizations/%d/" % obj["id"], headers=auth).status_code == 204
+    assert team["organization"] == org["id"]
+
+
 def test_authenticators_list(gateway):
     s = gateway.session()
     r = s.get(gateway.url + GW + "authenticators/", headers=gateway.basic())
@@ -272,6 +300,24 @@ def test_authenticators_list(gateway):
     body = r.json()
     assert {"count", "next", "previous", "results"} <= set(body)
     assert s.get(gateway.url + GW + "authenticators/").status_code == 401
+    # an installed gateway's local authenticator (the 2.6 schema: 1, Local Database Authenticator)
+    local = body["results"][0]
+    assert (local["id"], local["name"], local["enabled"]) == (1, "Local Database Authenticator", True)
+    assert local["type"] == "ansible_base.authentication.authenticator_plugins.local"
+
+
+def test_the_last_enabled_authenticator_is_kept(gateway):
+    """django-ansible-base refuses to delete the last enabled authenticator: with the local one there,
+    one made and deleted goes (ansible.platform 2.6.20250924's authenticators_test)."""
+    s = gateway.session()
+    auth = gateway.basic()
+    made = s.post(gateway.url + GW + "authenticators/", headers=auth, json={
+        "name": "gw-local-" + uuid.uuid4().hex[:8], "enabled": True, "configuration": {},
+        "type": "ansible_base.authentication.authenticator_plugins.local"})
+    assert made.status_code == 201, made.text
+    assert s.delete(gateway.url + GW + "authenticators/%d/" % made.json()["id"], headers=auth).status_code == 204
+    r = s.delete(gateway.url + GW + "authenticators/1/", headers=auth)
+    assert r.status_code == 400 and "no authenticators would be enabled" in r.json()["details"]
 
 
 def test_basic_auth_can_be_turned_off(tmp_path):
