@@ -91,8 +91,7 @@ options:
   user:
     description:
       - The user who owns the application, by username or id (the gateway's).
-      - Set when the application is created; the gateway does not change it later, so a different one for an
-        application that exists fails the task.
+      - An application that exists is given this user when it has another one (or none).
       - Behind a platform gateway only (ansible.platform's option); on AWX 24 the task fails when it is given.
     type: str
   state:
@@ -247,12 +246,9 @@ class Application(Resource):
             wanted['organization'] = self.reference_id(api, existing, 'organization', self.scope['organization'], moved)
         owner = api.params.get('user')
         if owner:
-            owner_id = self.reference_id(api, existing, 'user', self.users, owner, name_field='username')
-            if existing is None:
-                wanted['user'] = owner_id
-            elif existing.get('user') != owner_id:
-                raise ConfigError('The user of application %s is %r and cannot be changed to %r.'
-                                  % (existing.get(self.name), existing.get('user'), owner))
+            # django-ansible-base's applications take a new user on update (its serializer's
+            # read_only_on_update_fields are a declaration no code of its reads)
+            wanted['user'] = self.reference_id(api, existing, 'user', self.users, owner, name_field='username')
         return wanted
 
 

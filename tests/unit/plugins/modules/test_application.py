@@ -214,7 +214,7 @@ def test_behind_a_gateway_ansible_platform_s_fields_are_sent_and_compared():
     assert other.get('failed') and 'nobody' in other['msg'] and len(client.writes) == 1
     client.objects[GATEWAY + 'users/'].append({'id': 6, 'username': 'nobody'})
     other = run(dict(name='cli', organization='Default', user='nobody'), client)
-    assert other.get('failed') and 'cannot be changed' in other['msg'] and len(client.writes) == 1
+    assert other['changed'] and client.writes[-1] == ('PATCH', GATEWAY + 'applications/41/', {'user': 6}), client.writes
 
 
 def test_new_organization_moves_the_application():
