@@ -256,7 +256,8 @@ class SharedResource(Resource):
                 name = None if named is None else named['name']
             obj = Gateway(api, endpoint).find(name)
             if obj is None and required:
-                raise NotFound('%s %r was not found at the platform gateway (%s, by name).'
+                # ansible.platform's words first (its team module's, which its teams_test expects)
+                raise NotFound('Item %s does not exist: %s (not found at the platform gateway, %s, by name).'
                                % (option.replace('_', ' '), value, api.client.layout.gateway_path(endpoint)),
                                total_results=0)
             found[option] = obj

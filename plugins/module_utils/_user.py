@@ -60,8 +60,11 @@ def wanted(api, existing):
 
 
 def missing_organizations(names, where=''):
-    return NotFound('%d of the organizations were not found%s (by name or id): %s; nothing was written.'
-                    % (len(names), where, ', '.join(repr(name) for name in names)), total_results=0)
+    # ansible.platform's words for each (its user module's), then this module's: found by what, and that
+    # nothing was written (ansible.platform creates the user first and removes it again)
+    return NotFound('%s (%d of the organizations were not found%s, by name or id); nothing was written.'
+                    % (' '.join("Organization '%s' not found. Please ensure it exists and is accessible." % name
+                                for name in names), len(names), where), total_results=0)
 
 
 def organizations_named(api):

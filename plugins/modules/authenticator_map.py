@@ -61,7 +61,8 @@ options:
   team:
     description:
       - The name of the team the map works on (the gateway keeps the name, not a reference, and may expand
-        C({% for_attr_value(attr) %}) in it at login). Needed with O(map_type=team), with O(organization).
+        C({% for_attr_value(attr) %}) in it at login). Needed with O(map_type=team), with O(organization); without
+        them the task fails before any request.
     type: str
   organization:
     description:
@@ -227,7 +228,9 @@ RESOURCE = AuthenticatorMap(
     json_data=('triggers',),
     service='gateway',
 )
-SPEC = RESOURCE.spec(ARGUMENT_SPEC)
+# ansible.platform's authenticator_maps_test expects these checks before any request (the gateway refuses such a map)
+SPEC = RESOURCE.spec(ARGUMENT_SPEC, required_if=[('map_type', 'team', ('team', 'organization')),
+                                                 ('map_type', 'organization', ('organization',))])
 run = RESOURCE.run
 
 
