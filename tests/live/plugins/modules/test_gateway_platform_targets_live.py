@@ -1,0 +1,52 @@
+"""What ansible.platform 2.6.20250924's own integration targets expect of its modules at a platform gateway,
+asked of this collection's (a drop-in for them), against the reference service in its gateway layout:
+an application's user changes, and a team's, a user's and an authenticator map's missing pieces fail with
+ansible.platform's words (a map's before any request)."""
+
+from .gateway_helpers import GW, admin, run, tag
+from .gateway_helpers import forget_layouts, gateway  # noqa: F401 (fixtures)
+
+
+def test_an_application_is_given_another_user(gateway):
+    # applications_test: "Change an application to a user owned application" is changed
+    svc = admin(gateway)
+    name = 'apt-app-' + tag()
+    owner = svc.request('POST', GW + 'users/', json_body={'username': 'apt-owner-' + tag()})
+    made, writes = run(gateway, 'application', name=name, organization='Default', client_type='confidential',
+                       authorization_grant_type='password')
+    assert made['changed'] and not made.get('failed'), made
+    assert svc.get(GW + 'applications/%d/' % made['id'])['user'] is None
+    changed, writes = run(gateway, 'application', name=str(made['id']), organization='Default', user=owner['username'])
+    assert changed['changed'] and not changed.get('failed'), changed
+    assert changed['id'] == made['id'] and writes == [('PATCH', GW + 'applications/%d/' % made['id'], 200)]
+    assert svc.get(GW + 'applications/%d/' % made['id'])['user'] == owner['id']
+    again, writes = run(gateway, 'application', name=name, organization='Default', user=str(owner['id']))
+    assert not again['changed'] and writes == []
+    assert run(gateway, 'application', name=name, organization='Default', state='absent')[0]['changed']
+
+
+def test_a_team_in_a_missing_organization(gateway):
+    # teams_test: "'Item organization does not exist:' in invalid_team.msg"
+    missing = 'apt-no-org-' + tag()
+    result, writes = run(gateway, 'team', name='apt-team-' + tag(), organization=missing)
+    assert result.get('failed') and writes == []
+    assert result['msg'].startswith('Item organization does not exist: %s (' % missing), result['msg']
+
+
+def test_a_user_in_a_missing_organization(gateway):
+    # users_test: "Attempt to create a user with non-existent organization" fails (ansible.platform's words)
+    missing = 'apt-no-org-' + tag()
+    result, writes = run(gateway, 'user', username='apt-user-' + tag(), organizations=[missing])
+    assert result.get('failed') and writes == []
+    assert ("Organization '%s' not found. Please ensure it exists and is accessible." % missing) in result['msg']
+
+
+def test_an_incomplete_authenticator_map(gateway):
+    # authenticator_maps_test: "map_type is team but all of the following are missing: team, organization"
+    result, writes = run(gateway, 'authenticator_map', name='apt-map-' + tag(), authenticator='1', map_type='team')
+    assert result.get('failed') and writes == []
+    assert result['msg'] == 'map_type is team but all of the following are missing: team, organization'
+    result, writes = run(gateway, 'authenticator_map', name='apt-map-' + tag(), authenticator='1',
+                         map_type='organization', role='Organization Member')
+    assert result.get('failed') and writes == []
+    assert result['msg'] == 'map_type is organization but all of the following are missing: organization'
