@@ -214,6 +214,10 @@ def test_organizations_users_teams_are_the_controllers(gateway):
     assert user.status_code == 201, user.text
     user = user.json()
     assert user["password"] == "$encrypted$"
+    # one made without a password has none to log in with (ansible.platform 2.6.20250924's lookup_test)
+    nopw = s.post(gateway.url + GW + "users/", json={"username": username + "-n"}, headers=auth)
+    assert nopw.status_code == 201 and nopw.json()["password"] == "Password Disabled", nopw.text
+    assert s.get(gateway.url + GW + "users/%d/" % nopw.json()["id"], headers=auth).json()["password"] == "Password Disabled"
     assert s.get(gateway.url + CTL + "users/%d/" % user["id"], headers=auth).json()["username"] == username
     # The new user logs in at the gateway with the password the gateway set.
     assert s.get(gateway.url + GW + "me/", headers=gateway.basic(username, "pw-" + username)).status_code == 200

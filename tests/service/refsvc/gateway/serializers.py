@@ -203,7 +203,9 @@ class UserSerializer(_Common):
 
     def to_representation(self, obj):
         data = super().to_representation(obj)
-        data["password"] = "$encrypted$"
+        # a user with no password to log in with (made without one): ansible.platform 2.6.20250924's
+        # lookup_test reads "Password Disabled" there
+        data["password"] = "$encrypted$" if obj.has_usable_password() else "Password Disabled"
         profile = UserProfile.objects.filter(user=obj).first()
         data["is_platform_auditor"] = bool(profile and profile.is_system_auditor)
         if runtime.get("GATEWAY_USER_LINKS_SHOWN"):     # else write-only, as the published schemas have them
