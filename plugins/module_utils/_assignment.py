@@ -41,8 +41,18 @@ ACTORS = {'user': ('users', 'username'), 'team': ('teams', 'name')}
 SHARED = {'shared.organization': 'organizations', 'shared.team': 'teams'}
 
 
-def assignment_spec(actor):
-    """The ModuleSpec of the ``role_<actor>_assignment`` module."""
+# ansible.platform's assignment_objects (its role_team_assignment's): the objects, each by name and type (the
+# endpoint of its kind), by id or by resource id.
+OBJECTS = dict(type='list', elements='dict', options=dict(
+    name=dict(type='str'),
+    type=dict(type='str', choices=['organizations', 'teams']),
+    object_id=dict(type='int'),
+    object_ansible_id=dict(type='str'),
+))
+
+
+def assignment_spec(actor, with_objects=False):
+    """The ModuleSpec of the ``role_<actor>_assignment`` module (``with_objects``: its ``assignment_objects``)."""
     actor_ansible_id = actor + '_ansible_id'
     argument_spec = {
         'role_definition': dict(type='str', required=True),
@@ -53,8 +63,56 @@ def assignment_spec(actor):
         # exists: ansible.platform's (the assignment is checked, never made); awx.awx's modules have no exists.
         'state': dict(STATE, choices=STATE['choices'] + ['exists']),
     }
+    exclusive = [(actor, actor_ansible_id), ('object_id', 'object_ansible_id')]
+    if with_objects:
+        argument_spec['assignment_objects'] = OBJECTS
+        exclusive += [('assignment_objects', 'object_id'), ('assignment_objects', 'object_ansible_id')]
     return ModuleSpec(argument_spec, resource='role_%s_assignments' % actor, result_key='role_%s_assignment' % actor,
-                      mutually_exclusive=[(actor, actor_ansible_id), ('object_id', 'object_ansible_id')])
+                      mutually_exclusive=exclusive)
+
+
+def _object_of(api, entry):
+    """The options ``object_id`` and ``object_ansible_id`` for one item of ``assignment_objects``: exactly one of
+    its name and type, its id or its resource id, as ansible.platform checks them."""
+    named, has_type = entry.get('name') not in (None, ''), entry.get('type') not in (None, '')
+    if named != has_type:
+        raise ConfigError("When using 'name', you must also provide 'type' in each assignment_objects item.")
+    given = [named, entry.get('object_id') is not None, entry.get('object_ansible_id') not in (None, '')]
+    if sum(given) != 1:
+        raise ConfigError('Each assignment_objects item must include exactly one of: (name & type) OR object_id OR '
+                          'object_ansible_id.')
+    if named:
+        found = api.get_one(entry['type'], name=entry['name'])
+        if found is None:
+            raise NotFound('Unable to find %s with name %s' % (entry['type'], entry['name']), total_results=0)
+        return {'object_id': found['id'], 'object_ansible_id': None}
+    if entry.get('object_id') is not None:
+        return {'object_id': entry['object_id'], 'object_ansible_id': None}
+    return {'object_id': None, 'object_ansible_id': entry['object_ansible_id']}
+
+
+def run_assignments(api, actor):
+    """``assignment_objects`` given: the assignment on each of them, in order, each said in ``assignments``
+    (as ansible.platform's module returns them); else the one assignment of ``object_id`` or ``object_ansible_id``."""
+    entries = api.params.get('assignment_objects')
+    if not entries:
+        return run_assignment(api, actor)
+    objects = [_object_of(api, entry) for entry in entries]     # all found before the first write
+    definition = _role_definition(api, api.params['role_definition'])
+    for entry, found in zip(entries, objects):
+        if entry.get('type') and SHARED.get(definition.get('content_type')) != entry['type']:
+            raise ConfigError('role definition %s applies to one %s, not to %s %s.'
+                              % (definition['name'], definition.get('content_type') or 'whole system', entry['type'],
+                                 entry['name']))
+    said = []
+    for found in objects:
+        with api.part() as part:
+            with api.reading(**found):
+                run_assignment(api, actor)
+            item = dict(api.result)
+        item['changed'] = part['changed']
+        said.append(item)
+    api.returns(assignments=said)
 
 
 def _role_definition(api, value):

@@ -35,6 +35,32 @@ options:
       - The resource id (a UUID) of the team, instead of O(team).
       - The service gives it in the team's C(summary_fields.resource.ansible_id).
     type: str
+  assignment_objects:
+    description:
+      - ansible.platform's option - the objects to give the role definition on (or take it back from), each as
+        one assignment, in the order given, instead of O(object_id) or O(object_ansible_id). RV(assignments) says
+        what each did.
+      - Every object is found before the first write.
+    type: list
+    elements: dict
+    suboptions:
+      name:
+        description:
+          - The object's name, with O(assignment_objects[].type).
+        type: str
+      type:
+        description:
+          - The kind of the named object; it must be the kind the O(role_definition) applies to.
+        type: str
+        choices: [organizations, teams]
+      object_id:
+        description:
+          - The object's id, instead of a name.
+        type: int
+      object_ansible_id:
+        description:
+          - The object's resource id (a UUID), instead of a name.
+        type: str
 notes:
   - A team's permissions of the older kind, the roles of objects (C(admin), C(execute), ...), are managed with
     M(automation.service.role).
@@ -57,6 +83,16 @@ EXAMPLES = r'''
     team: ops
     object_id: 12
     state: absent
+
+- name: Let the ops team manage the inventories of two organizations
+  automation.service.role_team_assignment:
+    role_definition: Organization Inventory Admin
+    team: ops
+    assignment_objects:
+      - name: Engineering
+        type: organizations
+      - name: Support
+        type: organizations
 '''
 
 RETURN = r'''
@@ -73,6 +109,15 @@ role_team_assignment:
   type: dict
   sample: {"id": 31, "role_definition": 7, "team": 3, "content_type": "awx.jobtemplate", "object_id": "12",
            "object_ansible_id": null}
+assignments:
+  description:
+    - With O(assignment_objects), what the task did for each object, in their order - whether it changed anything,
+      and the assignment's RV(id) and RV(role_team_assignment).
+  returned: when O(assignment_objects) is given
+  type: list
+  elements: dict
+  sample: [{"changed": true, "id": 31, "role_team_assignment": {"id": 31, "role_definition": 2, "team": 3,
+                                                                 "object_id": "1"}}]
 written_at:
   description:
     - Where the task wrote (in check mode, would write) behind a platform gateway - V(gateway) for the memberships
@@ -84,13 +129,13 @@ written_at:
   sample: [gateway]
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._assignment import assignment_spec, run_assignment
+from ansible_collections.automation.service.plugins.module_utils._assignment import assignment_spec, run_assignments
 
-SPEC = assignment_spec('team')
+SPEC = assignment_spec('team', with_objects=True)
 
 
 def run(api):
-    run_assignment(api, 'team')
+    run_assignments(api, 'team')
 
 
 def main():

@@ -50,3 +50,36 @@ def test_an_incomplete_authenticator_map(gateway):
                          map_type='organization', role='Organization Member')
     assert result.get('failed') and writes == []
     assert result['msg'] == 'map_type is organization but all of the following are missing: organization'
+
+
+def test_a_team_role_on_several_objects_by_name(gateway):
+    # role_team_assignments_test gives a team roles with assignment_objects (name and type of each object)
+    org = 'apt-org-' + tag()
+    team = 'apt-team-' + tag()
+    others = ['apt-other-' + tag(), 'apt-other-' + tag()]
+    assert run(gateway, 'organization', name=org)[0]['changed']
+    made = [run(gateway, 'team', name=name, organization=org)[0] for name in [team] + others]
+    assert all(result['changed'] for result in made), made
+    params = dict(role_definition='Team Member', team=team,
+                  assignment_objects=[{'name': others[0], 'type': 'teams'}, {'object_id': made[2]['id']}])
+    given, writes = run(gateway, 'role_team_assignment', **params)
+    assert given['changed'] and not given.get('failed'), given
+    assert writes == [('POST', GW + 'role_team_assignments/', 201)] * 2
+    assert [item['changed'] for item in given['assignments']] == [True, True]
+    assert len(set(item['id'] for item in given['assignments'])) == 2
+    again, writes = run(gateway, 'role_team_assignment', **params)
+    assert not again['changed'] and writes == [] and [item['changed'] for item in again['assignments']] == [False] * 2
+    # every object is found before the first write; a kind the role definition is not about is refused
+    missing, writes = run(gateway, 'role_team_assignment', role_definition='Team Member', team=team, state='absent',
+                          assignment_objects=[{'name': others[0], 'type': 'teams'}, {'name': 'nope-' + tag(),
+                                                                                     'type': 'teams'}])
+    assert missing.get('failed') and writes == [] and 'Unable to find teams with name nope-' in missing['msg']
+    wrong, writes = run(gateway, 'role_team_assignment', role_definition='Team Member', team=team,
+                        assignment_objects=[{'name': org, 'type': 'organizations'}])
+    assert wrong.get('failed') and writes == [] and 'not to organizations' in wrong['msg'], wrong
+    bad, writes = run(gateway, 'role_team_assignment', role_definition='Team Member', team=team,
+                      assignment_objects=[{'name': others[0]}])
+    assert bad.get('failed') and writes == [] and "you must also provide 'type'" in bad['msg']
+    gone, writes = run(gateway, 'role_team_assignment', state='absent', **params)
+    assert gone['changed'] and [w[0] for w in writes] == ['DELETE', 'DELETE']
+    assert run(gateway, 'organization', name=org, state='absent')[0]['changed']
