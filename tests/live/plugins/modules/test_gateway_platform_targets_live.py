@@ -1,7 +1,7 @@
 """What ansible.platform 2.6.20250924's own integration targets expect of its modules at a platform gateway,
 asked of this collection's (a drop-in for them), against the reference service in its gateway layout:
-an application's user changes, and a team's, a user's and an authenticator map's missing pieces fail with
-ansible.platform's words (a map's before any request)."""
+an application's user changes, and a team's and a user's missing organizations fail with
+ansible.platform's words; a team role is given on several objects named in assignment_objects."""
 
 from .gateway_helpers import GW, admin, run, tag
 from .gateway_helpers import forget_layouts, gateway  # noqa: F401 (fixtures)
@@ -39,17 +39,6 @@ def test_a_user_in_a_missing_organization(gateway):
     result, writes = run(gateway, 'user', username='apt-user-' + tag(), organizations=[missing])
     assert result.get('failed') and writes == []
     assert ("Organization '%s' not found. Please ensure it exists and is accessible." % missing) in result['msg']
-
-
-def test_an_incomplete_authenticator_map(gateway):
-    # authenticator_maps_test: "map_type is team but all of the following are missing: team, organization"
-    result, writes = run(gateway, 'authenticator_map', name='apt-map-' + tag(), authenticator='1', map_type='team')
-    assert result.get('failed') and writes == []
-    assert result['msg'] == 'map_type is team but all of the following are missing: team, organization'
-    result, writes = run(gateway, 'authenticator_map', name='apt-map-' + tag(), authenticator='1',
-                         map_type='organization', role='Organization Member')
-    assert result.get('failed') and writes == []
-    assert result['msg'] == 'map_type is organization but all of the following are missing: organization'
 
 
 def test_a_team_role_on_several_objects_by_name(gateway):
