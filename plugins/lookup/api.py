@@ -185,14 +185,16 @@ class LookupModule(ServiceLookupBase):
             raise AnsibleError(to_native(exc))
 
         is_object = isinstance(page, dict) and 'id' in page
+        # awx.awx's and ansible.platform's words name the endpoint as the task gave it (its gateway_api lookup's
+        # 'users', not the path it is read at)
         if (self.get_option('expect_objects') or expect_one) and not is_list and not is_object:
             raise AnsibleError('Did not obtain a list or detail view at %s, and expect_objects or expect_one '
-                               'is set to True' % endpoint)
+                               'is set to True' % terms[0])
         if expect_one:
             if len(objects) != 1:
                 found = page.get('count', len(objects)) if is_list else len(objects)
                 raise AnsibleError('Expected one object from endpoint %s, but obtained %s from API (query_params %s)'
-                                   % (endpoint, found, params))
+                                   % (terms[0], found, params))
             objects = [objects[0]]
         if self.get_option('return_ids'):
             objects = [str(item['id']) for item in objects if isinstance(item, dict) and 'id' in item]

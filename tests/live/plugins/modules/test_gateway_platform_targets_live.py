@@ -3,6 +3,7 @@ asked of this collection's (a drop-in for them), against the reference service i
 an application's user changes, and a team's and a user's missing organizations fail with
 ansible.platform's words; a team role is given on several objects named in assignment_objects."""
 
+from ...playbook import run_playbook
 from .gateway_helpers import GW, admin, run, tag
 from .gateway_helpers import forget_layouts, gateway  # noqa: F401 (fixtures)
 
@@ -72,3 +73,18 @@ def test_a_team_role_on_several_objects_by_name(gateway):
     gone, writes = run(gateway, 'role_team_assignment', state='absent', **params)
     assert gone['changed'] and [w[0] for w in writes] == ['DELETE', 'DELETE']
     assert run(gateway, 'organization', name=org, state='absent')[0]['changed']
+
+
+def test_the_gateway_api_lookup_names_the_endpoint_as_given(gateway, tmp_path):
+    # lookup_test: "'Expected one object from endpoint users, but obtained 0 from API' in expect_one.msg"
+    options = dict(service_url=gateway.url, ca_path=str(gateway.ca_path), service_username=gateway.admin_username,
+                   service_password=gateway.admin_password)
+    tasks = [{'name': 'expect one of none', 'ansible.builtin.set_fact': {
+        'found': "{{ lookup('automation.service.gateway_api', 'users', query_params={'username': 'nobody-%s'}, "
+                 "expect_one=True, **options) }}" % tag()},
+        'vars': {'options': options}, 'register': 'expect_one', 'ignore_errors': True},
+        {'ansible.builtin.assert': {'that': [
+            "expect_one is failed",
+            "'Expected one object from endpoint users, but obtained 0 from API' in expect_one.msg"]}}]
+    rc, output = run_playbook(tmp_path, tasks)
+    assert rc == 0, output
