@@ -101,9 +101,9 @@ def run_assignments(api, actor):
     definition = _role_definition(api, api.params['role_definition'])
     for entry, found in zip(entries, objects):
         if entry.get('type') and SHARED.get(definition.get('content_type')) != entry['type']:
-            raise ConfigError('role definition %s applies to one %s, not to %s %s.'
-                              % (definition['name'], definition.get('content_type') or 'whole system', entry['type'],
-                                 entry['name']))
+            applies = ('one %s' % definition['content_type']) if definition.get('content_type') else 'the whole system'
+            raise ConfigError('role definition %s applies to %s, not to %s %s.'
+                              % (definition['name'], applies, entry['type'], entry['name']))
     said = []
     for found in objects:
         with api.part() as part:
