@@ -51,8 +51,10 @@ OBJECTS = dict(type='list', elements='dict', options=dict(
 ))
 
 
-def assignment_spec(actor, with_objects=False):
-    """The ModuleSpec of the ``role_<actor>_assignment`` module (``with_objects``: its ``assignment_objects``)."""
+def assignment_spec(actor, several=None):
+    """The ModuleSpec of the ``role_<actor>_assignment`` module; ``several``: the option of ansible.platform's module
+    that names several objects (``assignment_objects`` of its role_team_assignment, ``object_ids`` of its
+    role_user_assignment)."""
     actor_ansible_id = actor + '_ansible_id'
     argument_spec = {
         'role_definition': dict(type='str', required=True),
@@ -64,9 +66,9 @@ def assignment_spec(actor, with_objects=False):
         'state': dict(STATE, choices=STATE['choices'] + ['exists']),
     }
     exclusive = [(actor, actor_ansible_id), ('object_id', 'object_ansible_id')]
-    if with_objects:
-        argument_spec['assignment_objects'] = OBJECTS
-        exclusive += [('assignment_objects', 'object_id'), ('assignment_objects', 'object_ansible_id')]
+    if several:
+        argument_spec[several] = OBJECTS if several == 'assignment_objects' else dict(type='list', elements='str')
+        exclusive += [(several, 'object_id'), (several, 'object_ansible_id')]
     return ModuleSpec(argument_spec, resource='role_%s_assignments' % actor, result_key='role_%s_assignment' % actor,
                       mutually_exclusive=exclusive)
 
@@ -91,9 +93,27 @@ def _object_of(api, entry):
     return {'object_id': None, 'object_ansible_id': entry['object_ansible_id']}
 
 
+def _object_named(api, definition, value):
+    """The options ``object_id`` and ``object_ansible_id`` for one item of ``object_ids``: an id, or the name of
+    an object of the kind the role definition applies to."""
+    if is_id(value):
+        return {'object_id': int(value), 'object_ansible_id': None}
+    endpoint = SHARED.get(definition.get('content_type'))
+    if endpoint is None:
+        raise ConfigError('role definition %s applies to %s: name its objects in object_ids by id.'
+                          % (definition['name'], definition.get('content_type') or 'the whole system'))
+    found = api.get_one(endpoint, name=value)
+    if found is None:
+        raise NotFound('Unable to find %s with name or id: %s' % (endpoint, value), total_results=0)
+    return {'object_id': found['id'], 'object_ansible_id': None}
+
+
 def run_assignments(api, actor):
-    """``assignment_objects`` given: the assignment on each of them, in order, each said in ``assignments``
-    (as ansible.platform's module returns them); else the one assignment of ``object_id`` or ``object_ansible_id``."""
+    """``assignment_objects`` or ``object_ids`` given: the assignment on each of the objects, in order, each said in
+    ``assignments``; else the one assignment of ``object_id`` or ``object_ansible_id``."""
+    if api.params.get('object_ids'):
+        definition = _role_definition(api, api.params['role_definition'])
+        return _each(api, actor, [_object_named(api, definition, value) for value in api.params['object_ids']])
     entries = api.params.get('assignment_objects')
     if not entries:
         return run_assignment(api, actor)
@@ -104,6 +124,11 @@ def run_assignments(api, actor):
             applies = ('one %s' % definition['content_type']) if definition.get('content_type') else 'the whole system'
             raise ConfigError('role definition %s applies to %s, not to %s %s.'
                               % (definition['name'], applies, entry['type'], entry['name']))
+    _each(api, actor, objects)
+
+
+def _each(api, actor, objects):
+    """The assignment on each object (``object_id`` and ``object_ansible_id`` options), each said in ``assignments``."""
     said = []
     for found in objects:
         with api.part() as part:

@@ -131,7 +131,7 @@ written_at:
 
 from ansible_collections.automation.service.plugins.module_utils._assignment import assignment_spec, run_assignments
 
-SPEC = assignment_spec('team', with_objects=True)
+SPEC = assignment_spec('team', several='assignment_objects')
 
 
 def run(api):

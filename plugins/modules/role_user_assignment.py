@@ -34,6 +34,15 @@ options:
       - The resource id (a UUID) of the user, instead of O(user).
       - The service gives it in the user's C(summary_fields.resource.ansible_id).
     type: str
+  object_ids:
+    description:
+      - ansible.platform's option - the objects to give the role definition on (or take it back from), each as one
+        assignment, in the order given, instead of O(object_id) or O(object_ansible_id). RV(assignments) says what
+        each did.
+      - Each is an id, or the name of an organization or a team when the O(role_definition) applies to one.
+      - Every object is found before the first write.
+    type: list
+    elements: str
 notes:
   - A user's permissions of the older kind, the roles of objects (C(admin), C(execute), ...), are managed with
     M(automation.service.role).
@@ -56,6 +65,12 @@ EXAMPLES = r'''
     user: bob
     object_id: 12
     state: absent
+
+- name: Make bob an administrator of two organizations
+  automation.service.role_user_assignment:
+    role_definition: Organization Admin
+    user: bob
+    object_ids: [Engineering, Support]
 '''
 
 RETURN = r'''
@@ -72,6 +87,15 @@ role_user_assignment:
   type: dict
   sample: {"id": 31, "role_definition": 7, "user": 5, "content_type": "awx.jobtemplate", "object_id": "12",
            "object_ansible_id": null, "user_ansible_id": null}
+assignments:
+  description:
+    - With O(object_ids), what the task did for each object, in their order - whether it changed anything, and the
+      assignment's RV(id) and RV(role_user_assignment).
+  returned: when O(object_ids) is given
+  type: list
+  elements: dict
+  sample: [{"changed": true, "id": 31, "role_user_assignment": {"id": 31, "role_definition": 2, "user": 5,
+                                                                 "object_id": "1"}}]
 written_at:
   description:
     - Where the task wrote (in check mode, would write) behind a platform gateway - V(gateway) for the memberships
@@ -83,13 +107,13 @@ written_at:
   sample: [gateway]
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._assignment import assignment_spec, run_assignment
+from ansible_collections.automation.service.plugins.module_utils._assignment import assignment_spec, run_assignments
 
-SPEC = assignment_spec('user')
+SPEC = assignment_spec('user', several='object_ids')
 
 
 def run(api):
-    run_assignment(api, 'user')
+    run_assignments(api, 'user')
 
 
 def main():

@@ -88,3 +88,26 @@ def test_the_gateway_api_lookup_names_the_endpoint_as_given(gateway, tmp_path):
             "'Expected one object from endpoint users, but obtained 0 from API' in expect_one.msg"]}}]
     rc, output = run_playbook(tmp_path, tasks)
     assert rc == 0, output
+
+
+def test_a_user_role_on_several_objects_by_id_or_name(gateway):
+    # role_user_assignments_test gives a user a role on object_ids: ["{{ org.id }}", "<name of another>"]
+    first, second = 'apt-org-' + tag(), 'apt-org-' + tag()
+    orgs = [run(gateway, 'organization', name=name)[0] for name in (first, second)]
+    user = run(gateway, 'user', username='apt-user-' + tag(), password='pw-' + tag())[0]
+    assert user['changed'] and all(org['changed'] for org in orgs), (user, orgs)
+    params = dict(role_definition='Organization Admin', user=str(user['id']), object_ids=[str(orgs[0]['id']), second])
+    given, writes = run(gateway, 'role_user_assignment', **params)
+    assert given['changed'] and not given.get('failed'), given
+    assert [w[:2] for w in writes if w[1].startswith(GW + 'role_user_assignments/')] == [
+        ('POST', GW + 'role_user_assignments/')] * 2
+    assert [item['changed'] for item in given['assignments']] == [True, True]
+    again, writes = run(gateway, 'role_user_assignment', **params)
+    assert not again['changed'] and writes == [] and [item['changed'] for item in again['assignments']] == [False] * 2
+    missing, writes = run(gateway, 'role_user_assignment', role_definition='Organization Admin', user=str(user['id']),
+                          object_ids=[first, 'nope-' + tag()])
+    assert missing.get('failed') and writes == [] and 'Unable to find organizations with name or id: nope-' in missing['msg']
+    gone, writes = run(gateway, 'role_user_assignment', state='absent', **params)
+    assert gone['changed'] and [item['changed'] for item in gone['assignments']] == [True, True]
+    for name in (first, second):
+        assert run(gateway, 'organization', name=name, state='absent')[0]['changed']
