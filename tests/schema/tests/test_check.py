@@ -52,6 +52,29 @@ def test_a_boolean_is_not_an_integer():
     assert problems_of({'id': True, 'name': 'a', 'organization': 2, 'description': ''}) == [('type', 'id')]
 
 
+def options_problems(described):
+    schema = check.Schema({'components': DOCUMENT['components'], 'paths': {}})
+    body = {'content': {'application/json': {'schema': {
+        'type': 'object', 'required': ['name'], 'properties': dict(
+            DOCUMENT['components']['schemas']['Label']['properties'])}}}}
+    found = []
+    check.check_options(schema, {'post': {'requestBody': body}}, described, found)
+    return sorted((kind, field) for kind, field, _detail in found)
+
+
+def test_options_describe_every_writable_field_required_as_the_schema_says():
+    fields = {'name': {'required': True}, 'organization': {}, 'secret': {}, 'description': {}}
+    assert options_problems({'actions': {'POST': fields}}) == []
+    assert options_problems({'actions': {'POST': dict(fields, id={'read_only': True})}}) == []
+
+
+def test_options_that_take_a_read_only_field_miss_one_or_misstate_required_are_told_apart():
+    fields = {'id': {}, 'name': {}, 'secret': {'required': True}, 'description': {}}
+    assert options_problems({'actions': {'POST': fields}}) == [
+        ('options', 'organization'), ('read-only', 'id'), ('required', 'name'), ('required', 'secret')]
+    assert options_problems({'actions': {'GET': fields}}) == [('options', '')]
+
+
 def test_known_entries_explain_by_path_pattern_kind_and_field(tmp_path):
     known = tmp_path / 'known.yml'
     known.write_text('known:\n- {path: "/api/v2/labels/.*", kind: missing, field: name, reason: not built}\n')
