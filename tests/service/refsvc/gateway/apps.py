@@ -52,5 +52,9 @@ class GatewayConfig(AppConfig):
         from refsvc.gateway import auditor
 
         auditor.connect()
+        # Authenticator maps that grant roles check and grant them with the service's RBAC (refsvc/gateway/role_maps.py).
+        from refsvc.gateway import role_maps
+
+        role_maps.connect()
         if getattr(settings, "GATEWAY_CONTROLLER", None):
             signals.connect()
