@@ -107,7 +107,8 @@ class ServiceKeySerializer(_Routing):
     refs = ("service_cluster",)
     algorithm = serializers.ChoiceField(["HS256", "HS384", "HS512"], default="HS256")
     secret = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False)
-    secret_length = serializers.IntegerField(required=False, min_value=16, max_value=512)
+    # written only, as the published schemas have it: the length asked for the secret the gateway makes
+    secret_length = serializers.IntegerField(required=False, write_only=True, min_value=16, max_value=512)
     mark_previous_inactive = serializers.BooleanField(required=False, write_only=True)
 
     class Meta:
