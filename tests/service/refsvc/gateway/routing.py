@@ -220,19 +220,16 @@ class RouteSerializer(_RoutedSerializer):
 
 class UIPluginRouteSerializer(_RoutedSerializer):
     """A route to a UI plugin: ``ui_plugin_path`` is kept without its leading and trailing slashes, the
-    gateway path is /plugin/<cluster>/<ui_plugin_path>/, the service path the plugin's own; the gateway
-    inserts no token and the route is not internal."""
+    gateway path is /plugin/<cluster>/<ui_plugin_path>/. The fields are the published schemas'
+    ``UIPluginRoute`` (2.6 and 2.7): a route's ``service_path``, ``enable_gateway_auth`` and
+    ``is_internal_route`` are not among them."""
 
     kind = "ui_plugin_routes"
     gateway_path = serializers.SerializerMethodField()
-    service_path = serializers.SerializerMethodField()
-    enable_gateway_auth = serializers.SerializerMethodField()
-    is_internal_route = serializers.SerializerMethodField()
 
     class Meta:
         model = m.UIPluginRoute
-        fields = _fields(m.UIPluginRoute, "gateway_path", "service_path", "enable_gateway_auth", "is_internal_route",
-                         "effective_timeout_seconds", "effective_idle_timeout_seconds")
+        fields = _fields(m.UIPluginRoute, "gateway_path", "effective_timeout_seconds", "effective_idle_timeout_seconds")
 
     def validate_ui_plugin_path(self, value):
         value = value.strip("/")
@@ -242,15 +239,6 @@ class UIPluginRouteSerializer(_RoutedSerializer):
 
     def get_gateway_path(self, obj):
         return "/plugin/%s/%s/" % (re.sub(r"[^\w-]+", "-", obj.service_cluster.name).strip("-").lower(), obj.ui_plugin_path)
-
-    def get_service_path(self, obj):
-        return "/%s/" % obj.ui_plugin_path
-
-    def get_enable_gateway_auth(self, obj):
-        return False
-
-    def get_is_internal_route(self, obj):
-        return False
 
 
 class CACertificateSerializer(_Routing):
