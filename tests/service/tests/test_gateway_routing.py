@@ -114,3 +114,67 @@ def test_service_keys_keep_their_secret(gateway):
     # a user who is not a superuser reads, and does not write
     s = gateway.session()
     assert s.get(gateway.url + GW + "service_keys/").status_code == 401
+
+
+def test_a_cluster_says_its_effective_health_check_timeout(gateway):
+    api = _api(gateway)
+    stype = api("POST", "service_types/", name="hc-type")[1]
+    status, cluster = api("POST", "service_clusters/", name="hc-cluster", service_type=stype["id"])
+    # no service told the gateway its id; the global request_timeout (30) is more than the check's 5 seconds
+    assert status == 201 and cluster["service_id"] is None
+    assert cluster["effective_health_check_timeout_seconds"] == "30"
+    assert api("POST", "service_clusters/", name="hc-x", service_type=stype["id"],
+               service_id="8d6f6c6e-6b0c-4a47-9d0e-5c3c5a1e9f10")[1]["service_id"] is None      # read-only
+    url = "service_clusters/%d/" % cluster["id"]
+    assert api("PATCH", url, health_check_timeout_seconds=45)[1]["effective_health_check_timeout_seconds"] == "45"
+    port = api("POST", "http_ports/", name="hc-port", number=8470)[1]
+    where = dict(http_port=port["id"], service_cluster=cluster["id"], service_port=80)
+    route = api("POST", "routes/", name="hc-route", gateway_path="/hc/", service_path="/", request_timeout_seconds=90,
+                **where)[1]
+    assert api("GET", url)[1]["effective_health_check_timeout_seconds"] == "90"      # its highest route's
+    svc = api("POST", "services/", name="hc-svc", api_slug="hc", service_path="/api/hc/", request_timeout_seconds=120,
+              **where)[1]
+    assert api("GET", url)[1]["effective_health_check_timeout_seconds"] == "120"     # a service is a route too
+    listed = api("GET", "service_types/%d/clusters/" % stype["id"])[1]["results"]
+    assert [c["effective_health_check_timeout_seconds"] for c in listed if c["id"] == cluster["id"]] == ["120"]
+    for kind, obj in (("services", svc), ("routes", route), ("http_ports", port)):
+        assert api("DELETE", "%s/%d/" % (kind, obj["id"]))[0] == 204
+    assert api("GET", url)[1]["effective_health_check_timeout_seconds"] == "45"
+
+
+@pytest.fixture(scope="module")
+def older(tmp_path_factory):
+    """A gateway standing for Automation Platform 2.6 (GATEWAY_RELEASE)."""
+    instance = Gateway(tmp_path_factory.mktemp("gateway-2.6")).start("--set", "GATEWAY_RELEASE=2.6")
+    yield instance
+    instance.stop()
+
+
+def test_a_gateway_standing_for_2_6_has_none_of_the_2_7_fields(older):
+    """The published 2.6 gateway schema has no timeouts on routes, services and UI plugin routes, and no
+    effective health check timeout on clusters: not in answers, lists, sub-lists or OPTIONS."""
+    api = _api(older)
+    stype = api("POST", "service_types/", name="old-type")[1]
+    cluster = api("POST", "service_clusters/", name="old-cluster", service_type=stype["id"])[1]
+    port = api("POST", "http_ports/", name="old-port", number=8490)[1]
+    where = dict(http_port=port["id"], service_cluster=cluster["id"], service_port=80)
+    made = {
+        "routes": api("POST", "routes/", name="old-route", gateway_path="/old/", service_path="/", **where),
+        "services": api("POST", "services/", name="old-svc", api_slug="old", service_path="/api/old/", **where),
+        "ui_plugin_routes": api("POST", "ui_plugin_routes/", name="old-ui", ui_plugin_path="old", **where),
+    }
+    newer = {"request_timeout_seconds", "idle_timeout_seconds", "effective_timeout_seconds",
+             "effective_idle_timeout_seconds", "effective_health_check_timeout_seconds"}
+    answers = [api("GET", "service_clusters/%d/" % cluster["id"])[1], cluster]
+    answers += api("GET", "service_types/%d/clusters/" % stype["id"])[1]["results"]
+    answers += api("GET", "service_clusters/%d/routes/" % cluster["id"])[1]["results"]
+    answers += api("GET", "http_ports/%d/routes/" % port["id"])[1]["results"]
+    for kind, (status, obj) in made.items():
+        assert status == 201, obj
+        answers += [obj, api("GET", "%s/%d/" % (kind, obj["id"]))[1]] + api("GET", kind + "/")[1]["results"]
+        options = api("OPTIONS", kind + "/")[1]["actions"]
+        assert not newer & (set(options["POST"]) | set(options["GET"])), kind
+    answers += api("GET", "service_clusters/")[1]["results"]
+    assert all(not newer & set(answer) for answer in answers), [sorted(newer & set(a)) for a in answers]
+    assert "service_id" in cluster      # which both releases have
+
