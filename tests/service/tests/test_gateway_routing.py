@@ -142,6 +142,61 @@ def test_a_cluster_says_its_effective_health_check_timeout(gateway):
     assert api("GET", url)[1]["effective_health_check_timeout_seconds"] == "45"
 
 
+def test_routes_and_types_are_associated_with_ports_and_clusters(gateway):
+    api = _api(gateway)
+    types = [api("POST", "service_types/", name="as-type-%d" % i)[1] for i in (1, 2)]
+    clusters = [api("POST", "service_clusters/", name="as-cluster-%d" % i, service_type=types[0]["id"])[1]
+                for i in (1, 2)]
+    ports = [api("POST", "http_ports/", name="as-port-%d" % i, number=8480 + i)[1] for i in (1, 2)]
+    route = api("POST", "routes/", name="as-route", gateway_path="/as/", service_path="/", service_port=80,
+                http_port=ports[0]["id"], service_cluster=clusters[0]["id"])[1]
+
+    def listed(path):
+        return [obj["id"] for obj in api("GET", path)[1]["results"]]
+
+    # the OPTIONS of each takes {"instances": [ids]} by POST
+    for path in ("http_ports/%d/routes/" % ports[1]["id"], "service_clusters/%d/routes/" % clusters[1]["id"],
+                 "service_clusters/%d/service_types/" % clusters[1]["id"]):
+        for verb in ("associate", "disassociate"):
+            status, options = api("OPTIONS", path + verb + "/")
+            assert status == 200 and options["actions"]["POST"]["instances"]["required"] is True
+            assert api("GET", path + verb + "/")[0] == 405
+
+    # a route moves to another port and another cluster
+    assert api("POST", "http_ports/%d/routes/associate/" % ports[1]["id"], instances=[route["id"]]) == (204, None)
+    assert listed("http_ports/%d/routes/" % ports[1]["id"]) == [route["id"]]
+    assert listed("http_ports/%d/routes/" % ports[0]["id"]) == []
+    assert api("POST", "service_clusters/%d/routes/associate/" % clusters[1]["id"], instances=[route["id"]])[0] == 204
+    assert api("GET", "routes/%d/" % route["id"])[1]["service_cluster"] == clusters[1]["id"]
+    # it cannot be left without one: removing it from its own is refused, and one it is not in does not have it
+    status, body = api("POST", "http_ports/%d/routes/disassociate/" % ports[1]["id"], instances=[route["id"]])
+    assert status == 400 and "instances" in body
+    status, body = api("POST", "http_ports/%d/routes/disassociate/" % ports[0]["id"], instances=[route["id"]])
+    assert status == 400 and "not associated" in body["instances"][0]
+    status, body = api("POST", "service_clusters/%d/routes/disassociate/" % clusters[1]["id"], instances=[route["id"]])
+    assert status == 400
+    assert api("GET", "routes/%d/" % route["id"])[1]["http_port"] == ports[1]["id"]
+    # django-ansible-base's refusals: no instances, an id that is not there
+    assert api("POST", "http_ports/%d/routes/associate/" % ports[0]["id"], instances=[])[0] == 400
+    assert api("POST", "http_ports/%d/routes/associate/" % ports[0]["id"], instances=[99999])[0] == 400
+    assert api("POST", "http_ports/99999/routes/associate/", instances=[route["id"]])[0] == 404
+
+    # a cluster's type: one at a time, and never none
+    types_of = "service_clusters/%d/service_types/" % clusters[1]["id"]
+    assert api("POST", types_of + "associate/", instances=[types[1]["id"]]) == (204, None)
+    assert listed(types_of) == [types[1]["id"]]
+    assert api("GET", "service_clusters/%d/" % clusters[1]["id"])[1]["service_type"] == types[1]["id"]
+    assert api("POST", types_of + "associate/", instances=[types[0]["id"], types[1]["id"]])[0] == 400
+    assert api("POST", types_of + "disassociate/", instances=[types[1]["id"]])[0] == 400
+    assert api("POST", types_of + "disassociate/", instances=[types[0]["id"]])[0] == 400
+    assert listed(types_of) == [types[1]["id"]]
+
+    # a user who is not a superuser does not change them
+    s = gateway.session()
+    assert s.post(gateway.url + GW + types_of + "associate/", json={"instances": [types[0]["id"]]}).status_code == 401
+    assert api("DELETE", "routes/%d/" % route["id"])[0] == 204
+
+
 @pytest.fixture(scope="module")
 def older(tmp_path_factory):
     """A gateway standing for Automation Platform 2.6 (GATEWAY_RELEASE)."""
