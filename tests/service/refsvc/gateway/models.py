@@ -83,6 +83,9 @@ class ServiceCluster(CreatableModel, ModifiableModel):
     health_check_unhealthy_threshold = models.PositiveIntegerField(default=3)
     health_check_healthy_threshold = models.PositiveIntegerField(default=1)
     healthy_panic_threshold = models.PositiveIntegerField(default=50)
+    # "The unique service ID provided by the service" (the published schemas: read-only, nullable): a real gateway
+    # has it from the service the cluster runs; this one asks no service for it, so it stays null.
+    service_id = models.UUIDField(null=True, blank=True, default=None, editable=False)
 
     class Meta:
         app_label = "gateway"

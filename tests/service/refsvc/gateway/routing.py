@@ -25,6 +25,12 @@ def _summary(obj, *fields):
     return dict((f, {"id": getattr(obj, f).pk, "name": getattr(obj, f).name}) for f in fields)
 
 
+def release_at_least(release):
+    """Whether the gateway stands for ``release`` or a later one (the runtime setting GATEWAY_RELEASE)."""
+    wanted = tuple(int(part) for part in release.split("."))
+    return tuple(int(part) for part in str(runtime.get("GATEWAY_RELEASE")).split(".")) >= wanted
+
+
 class _Routing(_Common):
     refs = ()     # the foreign keys, shown as ids with a summary and a related link each
     kinds = {"http_port": "http_ports", "service_cluster": "service_clusters", "service_type": "service_types"}
@@ -76,10 +82,28 @@ class ServiceClusterSerializer(_Routing):
     auth_type = serializers.ChoiceField(["JWT", "BASIC", "TOKEN"], default="JWT")
     dns_discovery_type = serializers.ChoiceField(["STRICT_DNS", "LOGICAL_DNS"], default="STRICT_DNS")
     dns_lookup_family = serializers.ChoiceField(["ALL", "V4_ONLY", "V6_ONLY", "V4_PREFERRED", "AUTO"], default="AUTO")
+    effective_health_check_timeout_seconds = serializers.SerializerMethodField()
 
     class Meta:
         model = m.ServiceCluster
-        fields = _fields(m.ServiceCluster)
+        fields = _fields(m.ServiceCluster, "effective_health_check_timeout_seconds")
+
+    def get_fields(self):
+        fields = super().get_fields()
+        if not release_at_least("2.7"):
+            fields.pop("effective_health_check_timeout_seconds", None)
+        return fields
+
+    def get_effective_health_check_timeout_seconds(self, obj) -> str:
+        """The 2.7 schema's description: the largest of the cluster's ``health_check_timeout_seconds``, the highest
+        ``request_timeout_seconds`` of its routes and the global ``request_timeout`` setting, as text (as the
+        routes' effective timeouts). Which routes count is not said there; here the cluster's routes, services
+        (API routes) and UI plugin routes, all of which the 2.7 schema gives a ``request_timeout_seconds``."""
+        given = [obj.health_check_timeout_seconds, preferences.value("request_timeout")]
+        for model in (m.Route, m.Service, m.UIPluginRoute):
+            given += model.objects.filter(service_cluster=obj, request_timeout_seconds__isnull=False).values_list(
+                "request_timeout_seconds", flat=True)
+        return str(max(given))
 
     def validate_healthy_panic_threshold(self, value):
         if value > 100:
@@ -107,7 +131,8 @@ class ServiceKeySerializer(_Routing):
     refs = ("service_cluster",)
     algorithm = serializers.ChoiceField(["HS256", "HS384", "HS512"], default="HS256")
     secret = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False)
-    secret_length = serializers.IntegerField(required=False, min_value=16, max_value=512)
+    # written only, as the published schemas have it: the length asked for the secret the gateway makes
+    secret_length = serializers.IntegerField(required=False, write_only=True, min_value=16, max_value=512)
     mark_previous_inactive = serializers.BooleanField(required=False, write_only=True)
 
     class Meta:
@@ -148,11 +173,6 @@ class ServiceKeySerializer(_Routing):
 # as text. A gateway standing for 2.6 (GATEWAY_RELEASE) has none of these fields.
 TIMEOUTS = {"request_timeout_seconds": ("request_timeout", 604800, "effective_timeout_seconds"),
             "idle_timeout_seconds": ("idle_timeout", 86400, "effective_idle_timeout_seconds")}
-
-
-def release_at_least(release):
-    wanted = tuple(int(part) for part in release.split("."))
-    return tuple(int(part) for part in str(runtime.get("GATEWAY_RELEASE")).split(".")) >= wanted
 
 
 class _RoutedSerializer(_Routing):
@@ -219,19 +239,16 @@ class RouteSerializer(_RoutedSerializer):
 
 class UIPluginRouteSerializer(_RoutedSerializer):
     """A route to a UI plugin: ``ui_plugin_path`` is kept without its leading and trailing slashes, the
-    gateway path is /plugin/<cluster>/<ui_plugin_path>/, the service path the plugin's own; the gateway
-    inserts no token and the route is not internal."""
+    gateway path is /plugin/<cluster>/<ui_plugin_path>/. The fields are the published schemas'
+    ``UIPluginRoute`` (2.6 and 2.7): a route's ``service_path``, ``enable_gateway_auth`` and
+    ``is_internal_route`` are not among them."""
 
     kind = "ui_plugin_routes"
     gateway_path = serializers.SerializerMethodField()
-    service_path = serializers.SerializerMethodField()
-    enable_gateway_auth = serializers.SerializerMethodField()
-    is_internal_route = serializers.SerializerMethodField()
 
     class Meta:
         model = m.UIPluginRoute
-        fields = _fields(m.UIPluginRoute, "gateway_path", "service_path", "enable_gateway_auth", "is_internal_route",
-                         "effective_timeout_seconds", "effective_idle_timeout_seconds")
+        fields = _fields(m.UIPluginRoute, "gateway_path", "effective_timeout_seconds", "effective_idle_timeout_seconds")
 
     def validate_ui_plugin_path(self, value):
         value = value.strip("/")
@@ -241,15 +258,6 @@ class UIPluginRouteSerializer(_RoutedSerializer):
 
     def get_gateway_path(self, obj):
         return "/plugin/%s/%s/" % (re.sub(r"[^\w-]+", "-", obj.service_cluster.name).strip("-").lower(), obj.ui_plugin_path)
-
-    def get_service_path(self, obj):
-        return "/%s/" % obj.ui_plugin_path
-
-    def get_enable_gateway_auth(self, obj):
-        return False
-
-    def get_is_internal_route(self, obj):
-        return False
 
 
 class CACertificateSerializer(_Routing):

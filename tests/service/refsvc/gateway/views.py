@@ -64,22 +64,21 @@ class ApiRootView(GatewayMixin, APIView):
             return ControllerApiRootView.as_view()(request, *args, **kwargs)
         return super().dispatch(request, *args, **kwargs)
 
+    # The fields are the published schemas' (api_root_view: description and apis, both required); the text of
+    # the description is not known from any source here and is chosen.
     @method_decorator(ensure_csrf_cookie)
     def get(self, request):
-        return Response({"apis": {"gateway": "/api/gateway/", "controller": "/api/controller/"}})
+        return Response({"description": "AAP gateway REST API",
+                         "apis": {"gateway": "/api/gateway/", "controller": "/api/controller/"}})
 
 
 class GatewayRootView(GatewayMixin, APIView):
+    """The published schemas' api_gateway_root_view: current_version and available_versions only."""
+
     anonymous_allowed = True
 
     def get(self, request):
-        return Response(
-            {
-                "description": "AAP gateway REST API",
-                "current_version": V1,
-                "available_versions": {"v1": V1},
-            }
-        )
+        return Response({"current_version": V1, "available_versions": {"v1": V1}})
 
 
 class GatewayV1RootView(GatewayMixin, APIView):
