@@ -82,7 +82,7 @@ service_key:
   returned: with O(state=present), O(state=enforced) or O(state=exists)
   type: dict
   sample: {"id": 6, "name": "Controller key 2", "service_cluster": 4, "is_active": true, "algorithm": "HS384",
-           "secret": "$encrypted$", "secret_length": 32}
+           "secret": "$encrypted$"}
 '''
 
 from ansible_collections.automation.service.plugins.module_utils._gateway_routing import GatewayResource
