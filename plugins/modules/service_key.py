@@ -48,6 +48,8 @@ options:
     description:
       - Whether the gateway makes the cluster's other keys inactive when it creates this one; sent only to create
         the key.
+      - The platform requires it of a new key (its published API schemas, 2.6 and 2.7); when not given, V(false)
+        is sent.
     type: bool
 extends_documentation_fragment:
   - automation.service.gateway_routing
@@ -108,7 +110,10 @@ class ServiceKey(GatewayResource):
         if api.params.get('secret') not in (None, ''):
             api.warn('secret is not sent: the platform gateway makes the secret of a service key itself (it is '
                      'read-only); secret_length sets the length of the one it makes.')
-        return super(ServiceKey, self).desired(api, existing)
+        wanted = super(ServiceKey, self).desired(api, existing)
+        if existing is None:
+            wanted.setdefault('mark_previous_inactive', False)   # required of a new key
+        return wanted
 
 
 RESOURCE = ServiceKey('service_keys', 'service_key', 'service key', fields=('is_active', 'algorithm'),

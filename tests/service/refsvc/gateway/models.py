@@ -102,7 +102,7 @@ class ServiceNode(CreatableModel, ModifiableModel):
 
 
 class ServiceKey(CreatableModel, ModifiableModel):
-    name = models.CharField(max_length=512, unique=True)
+    name = models.CharField(max_length=512, unique=True, null=True, blank=True)
     service_cluster = models.ForeignKey(ServiceCluster, on_delete=models.CASCADE, related_name="keys")
     is_active = models.BooleanField(default=True)
     algorithm = models.CharField(max_length=8, default="HS256")

@@ -10,6 +10,7 @@ import secrets
 from django.db.models import ProtectedError
 from django.urls import path
 from rest_framework import serializers
+from rest_framework.validators import UniqueValidator
 
 from refsvc.svc import runtime
 
@@ -123,27 +124,24 @@ class ServiceNodeSerializer(_Routing):
 
 
 class ServiceKeySerializer(_Routing):
-    """A key the gateway signs the tokens it gives a cluster's services with. The secret is written, never
-    read (``$encrypted$``), and cannot be changed; without one, the gateway makes one of ``secret_length``
-    random bytes. ``mark_previous_inactive`` (written only) makes the cluster's other keys inactive."""
+    """A key the gateway signs the tokens it gives a cluster's services with. The gateway makes its secret, of
+    ``secret_length`` random bytes; the secret is read-only and read back as ``$encrypted$``.
+    ``mark_previous_inactive`` (written only, and required) makes the cluster's other keys inactive. The name may
+    be left out. What is read-only, written only and required is as the published schemas (2.6, 2.7) say."""
 
     kind = "service_keys"
     refs = ("service_cluster",)
+    name = serializers.CharField(max_length=512, required=False, allow_null=True,
+                                 validators=[UniqueValidator(queryset=m.ServiceKey.objects.all())])
     algorithm = serializers.ChoiceField(["HS256", "HS384", "HS512"], default="HS256")
-    secret = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False)
+    secret = serializers.CharField(read_only=True)
     # written only, as the published schemas have it: the length asked for the secret the gateway makes
     secret_length = serializers.IntegerField(required=False, write_only=True, min_value=16, max_value=512)
-    mark_previous_inactive = serializers.BooleanField(required=False, write_only=True)
+    mark_previous_inactive = serializers.BooleanField(write_only=True)
 
     class Meta:
         model = m.ServiceKey
         fields = _fields(m.ServiceKey, "mark_previous_inactive")
-
-    def validate(self, data):
-        if self.instance is not None and "secret" in data:
-            if data.pop("secret") != ENCRYPTED:
-                raise serializers.ValidationError({"secret": ["The secret of a service key cannot be changed."]})
-        return data
 
     def to_representation(self, obj):
         data = super().to_representation(obj)
@@ -157,9 +155,8 @@ class ServiceKeySerializer(_Routing):
 
     def create(self, validated):
         mark = validated.pop("mark_previous_inactive", False)
-        if not validated.get("secret"):
-            length = validated.get("secret_length") or 32
-            validated["secret"] = base64.urlsafe_b64encode(secrets.token_bytes(length)).decode()
+        length = validated.get("secret_length") or 32
+        validated["secret"] = base64.urlsafe_b64encode(secrets.token_bytes(length)).decode()
         return self._previous(super().create(validated), mark)
 
     def update(self, instance, validated):
@@ -216,7 +213,8 @@ class _RoutedSerializer(_Routing):
 
 
 class ServiceSerializer(_RoutedSerializer):
-    """An API route: /api/<api_slug>/ at the gateway to the cluster's ``service_path``."""
+    """An API route: /api/<api_slug>/ at the gateway to the cluster's ``service_path``. ``api_slug`` and
+    ``is_service_https`` are required (as of a route and a UI plugin route), as the published schemas say."""
 
     kind = "services"
     gateway_path = serializers.SerializerMethodField()
@@ -224,6 +222,7 @@ class ServiceSerializer(_RoutedSerializer):
     class Meta:
         model = m.Service
         fields = _fields(m.Service, "gateway_path", "effective_timeout_seconds", "effective_idle_timeout_seconds")
+        extra_kwargs = {"is_service_https": {"required": True}, "api_slug": {"required": True}}
 
     def get_gateway_path(self, obj):
         return "/api/%s/" % obj.api_slug if obj.api_slug else ""
@@ -235,6 +234,7 @@ class RouteSerializer(_RoutedSerializer):
     class Meta:
         model = m.Route
         fields = _fields(m.Route, "effective_timeout_seconds", "effective_idle_timeout_seconds")
+        extra_kwargs = {"is_service_https": {"required": True}}
 
 
 class UIPluginRouteSerializer(_RoutedSerializer):
@@ -249,6 +249,7 @@ class UIPluginRouteSerializer(_RoutedSerializer):
     class Meta:
         model = m.UIPluginRoute
         fields = _fields(m.UIPluginRoute, "gateway_path", "effective_timeout_seconds", "effective_idle_timeout_seconds")
+        extra_kwargs = {"is_service_https": {"required": True}}
 
     def validate_ui_plugin_path(self, value):
         value = value.strip("/")
@@ -261,14 +262,15 @@ class UIPluginRouteSerializer(_RoutedSerializer):
 
 
 class CACertificateSerializer(_Routing):
-    """A CA certificate (PEM); its SHA-256 fingerprint is the one given, else the gateway's of the first
-    certificate in ``pem_data``."""
+    """A CA certificate (PEM) and its SHA-256 fingerprint, required of a new one as the published schemas (2.6,
+    2.7) say; a change of ``pem_data`` without one gets the gateway's of its first certificate."""
 
     kind = "ca_certificates"
 
     class Meta:
         model = m.CACertificate
         fields = _fields(m.CACertificate)
+        extra_kwargs = {"sha256": {"required": True}}
 
     def validate_pem_data(self, value):
         match = re.search(r"-----BEGIN CERTIFICATE-----(.+?)-----END CERTIFICATE-----", value, re.S)
