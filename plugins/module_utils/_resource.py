@@ -484,12 +484,19 @@ class Resource:
             if made is None:
                 raise NotFound('%s %r does not exist.' % (placed.label.capitalize(), api.params[placed.name]),
                                total_results=0)
-            api.returns_object(made, made, placed.secret)
+            placed.returns(api, made, made)
         else:
             made, new = placed.apply_plan(api, planned)
-        if placed.service == 'gateway' and made is not None:
-            api.returns(name=made.get('name'))
         return made, new
+
+    def returns(self, api, existing, made, plan=None):
+        """What the task returns of the object it ends with, ``made`` (``existing``: the object as it was, None for
+        a new one; ``plan``: the plan applied, when there was one): awx.awx's (ApiTask.returns_object()), and a
+        gateway resource's ``name``, as ansible.platform's modules return it. A module whose result differs says it
+        here."""
+        api.returns_object(existing, made, self.secret)
+        if self.service == 'gateway' and made is not None:
+            api.returns(name=made.get('name'))
 
     def apply_plan(self, api, planned=None):
         """plan(), then the executor sends it; the object (None when absent), and whether it is new."""
@@ -502,11 +509,11 @@ class Resource:
             return None, False
         made = api.apply(plan)
         if state == 'exists' and plan.existing is not None:
-            api.returns_object(made, made, self.secret)
+            self.returns(api, made, made, plan)
             return made, False
         # a copy made by the plan is the object the task found
         existing = plan.existing if plan.copy is None else plan.copy
-        api.returns_object(existing, made, self.secret)
+        self.returns(api, existing, made, plan)
         return made, existing is None
 
     def association_lists(self, api, existing):
