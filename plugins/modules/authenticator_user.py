@@ -168,11 +168,15 @@ class AuthenticatorUser(GatewayResource):
         """The authenticator user the task names (NotFound when there is none)."""
         link_id = api.params[self.name]
         try:
-            link = api.client.get('%s%s/' % (self.endpoint, quote(str(link_id).strip(), safe='')))
+            link = api.client.get(self.detail(quote(str(link_id).strip(), safe='')))
         except NotFound:
             raise NotFound('Authenticator user %s was not found at the platform gateway (%s lists them).'
                            % (link_id, self.endpoint), total_results=0)
-        return dict(link, url=link.get('url') or '%s%s/' % (self.endpoint, link['id']))
+        return dict(link, url=link.get('url') or self.detail(link['id']))
+
+    def detail(self, key):
+        """The path of the authenticator user ``key`` (its id) names."""
+        return '%s/%s/' % (self.endpoint.rstrip('/'), key)
 
     def plan(self, api):
         """The move of the link to the authenticator given (none when it is there already); with ``state: exists``,
