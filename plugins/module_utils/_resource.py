@@ -214,13 +214,14 @@ class Resource:
         return existing
 
     def read_ahead(self, api):
-        """For an async item about to be forked: count the look-up find() will make of the object named, in the
-        worker's shared reads (see _loop_reads), without making it."""
+        """For an async item about to be forked: count the look-up find() will make of the object named, where it
+        will make it (placed()), in the worker's shared reads (see _loop_reads), without making it."""
         value = api.params.get(self.name)
         held = api.held
         if held is None or value is None or is_id(value) or '++' in str(value) or not str(value):
             return
-        held.expect(api, self.endpoint, self.name, dict(self.scope_filter(api), **{self.name: str(value)}))
+        placed = self.placed(api)   # where find() will look: a gateway resource's path at the gateway
+        held.expect(api, placed.endpoint, placed.name, dict(placed.scope_filter(api), **{placed.name: str(value)}))
 
     def locate(self, api):
         """``(existing, source)``: the object named, and with ``copy_from`` (awx.awx's option) the
