@@ -212,3 +212,41 @@ def test_routing_sub_lists(api):
     assert ids("service_clusters/%d/service_types/" % cluster["id"]) == [kind["id"]]
     assert ids("service_types/%d/clusters/" % kind["id"]) == [cluster["id"]]
     assert ids("service_clusters/%d/service_keys/" % cluster["id"]) == []
+
+
+def test_a_users_tokens_personal_and_authorized(api):
+    me = _me(api)["id"]
+    app = api("POST", "applications/", name="schema-token-app", organization=1, client_type="confidential",
+              authorization_grant_type="password")
+    assert app[0] == 201, app
+    personal = api("POST", "tokens/", scope="read", description="schema-personal")
+    authorized = api("POST", "tokens/", scope="read", description="schema-authorized", application=app[1]["id"])
+    assert personal[0] == 201 and authorized[0] == 201, (personal, authorized)
+
+    def listed(path):
+        status, body = api("GET", "users/%d/%s/" % (me, path))
+        assert status == 200, body
+        assert all(token["token"] == "$encrypted$" for token in body["results"])     # the secret only when made
+        return set(token["id"] for token in body["results"])
+
+    both = {personal[1]["id"], authorized[1]["id"]}
+    assert both <= listed("tokens")
+    assert personal[1]["id"] in listed("personal_tokens") and authorized[1]["id"] not in listed("personal_tokens")
+    assert authorized[1]["id"] in listed("authorized_tokens") and personal[1]["id"] not in listed("authorized_tokens")
+    other = api("POST", "users/", username="schema-tokenless", password="x-Pass-123")[1]
+    assert listed("tokens") and api("GET", "users/%d/tokens/" % other["id"])[1]["count"] == 0
+    assert api("GET", "users/999999/tokens/")[0] == 404
+
+
+def test_applications_and_tokens_answer_the_schemas_fields_only(api):
+    """The columns django-oauth-toolkit 3 adds (the published 2.6 and 2.7 schemas have none of them)."""
+    app = api("POST", "applications/", name="schema-fields-app", organization=1, client_type="confidential",
+              authorization_grant_type="password")[1]
+    answer = api("GET", "applications/%d/" % app["id"])[1]
+    assert answer["name"] == "schema-fields-app" and "post_logout_redirect_uris" in answer
+    assert not {"hash_client_secret", "allowed_origins", "registration_source", "cimd_expires_at"} & set(answer)
+    assert "hash_client_secret" not in api("OPTIONS", "applications/")[1]["actions"]["POST"]
+    token = api("POST", "tokens/", scope="read")[1]
+    answer = api("GET", "tokens/%d/" % token["id"])[1]
+    assert answer["scope"] == "read" and "resource" not in answer and "token_checksum" not in answer
+
