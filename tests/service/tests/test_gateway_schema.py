@@ -250,3 +250,19 @@ def test_applications_and_tokens_answer_the_schemas_fields_only(api):
     answer = api("GET", "tokens/%d/" % token["id"])[1]
     assert answer["scope"] == "read" and "resource" not in answer and "token_checksum" not in answer
 
+
+def test_team_assignments_name_the_team_by_its_resource_id(api):
+    team = api("POST", "teams/", name="schema-assigned-team", organization=1)[1]
+    definition = api("GET", "role_definitions/?name=Team Member")[1]["results"][0]
+    made = api("POST", "role_team_assignments/", role_definition=definition["id"], object_id=team["id"],
+               team=team["id"])
+    assert made[0] == 201, made
+    resource = api("GET", "/api/controller/v2/teams/%d/" % team["id"])[1]["summary_fields"]["resource"]
+    assert made[1]["team_ansible_id"] == resource["ansible_id"]
+    assert api("GET", "role_team_assignments/%d/" % made[1]["id"])[1]["team_ansible_id"] == resource["ansible_id"]
+    user = _me(api)
+    assigned = api("POST", "role_user_assignments/", role_definition=definition["id"], object_id=team["id"],
+                   user=user["id"])[1]
+    resource = api("GET", "/api/controller/v2/users/%d/" % user["id"])[1]["summary_fields"]["resource"]
+    assert assigned["user_ansible_id"] == resource["ansible_id"]
+
