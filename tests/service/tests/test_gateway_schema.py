@@ -266,3 +266,33 @@ def test_team_assignments_name_the_team_by_its_resource_id(api):
     resource = api("GET", "/api/controller/v2/users/%d/" % user["id"])[1]["summary_fields"]["resource"]
     assert assigned["user_ansible_id"] == resource["ansible_id"]
 
+
+# ---------------------------------------------------------------- a gateway standing for 2.6 (GATEWAY_RELEASE)
+
+@pytest.fixture(scope="module")
+def api26(tmp_path_factory):
+    instance = Gateway(tmp_path_factory.mktemp("gateway-26")).start("--set", "GATEWAY_RELEASE=2.6")
+    s = instance.session()
+    s.headers.update(instance.basic())
+    s.headers["Accept"] = "application/json"
+    yield lambda method, path: s.request(method, instance.url + GW + path)
+    instance.stop()
+
+
+def test_a_26_gateways_users_have_use_controller_password(api, api26):
+    user = api26("GET", "me/").json()["results"][0]
+    assert user["use_controller_password"] is False
+    assert "use_controller_password" not in _me(api)      # 2.7's schema has it no more
+
+
+def test_a_26_gateways_settings_are_26s(api, api26):
+    settings = api26("GET", "settings/all/").json()
+    assert settings["max_stream_duration"] == 3600 and settings["stream_idle_timeout"] == 60
+    assert not {"idle_timeout", "RUNTIME_FEATURE_FLAGS", "RUNTIME_FEATURE_FLAGS_UI"} & set(settings)
+    assert "feature_flags" not in [c["name"] for c in api26("GET", "settings/").json()["results"]]
+    assert api26("GET", "settings/feature_flags/").status_code == 404
+    assert api26("GET", "settings/proxy/").json()["stream_idle_timeout"] == 60
+    # and 2.7's
+    settings = api("GET", "settings/all/")[1]
+    assert settings["idle_timeout"] == 15 and settings["RUNTIME_FEATURE_FLAGS"] is True
+    assert not {"max_stream_duration", "stream_idle_timeout"} & set(settings)

@@ -151,6 +151,12 @@ def _authenticators(ids):
     return found
 
 
+def _release():
+    from refsvc.gateway.preferences import release
+
+    return release()
+
+
 def _uid_taken(user, provider_id, uid):
     others = AuthenticatorUser.objects.filter(provider__id=provider_id, uid=uid)
     if user is not None and user.pk is not None:
@@ -208,6 +214,10 @@ class UserSerializer(_Common):
         data["is_platform_auditor"] = bool(profile and profile.is_system_auditor)
         if runtime.get("GATEWAY_USER_LINKS_SHOWN"):     # else write-only, as the published schemas have them
             data.update(self._shown_links(obj))
+        if _release() == "2.6":
+            # 2.6's read-only boolean (2.7's schema has it no more); false: the reference gateway checks every
+            # user's password itself, none at a controller.
+            data["use_controller_password"] = False
         warnings = getattr(self, "_warnings", None)
         if warnings:
             data["warnings"] = list(warnings)
