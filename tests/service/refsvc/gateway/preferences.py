@@ -1,5 +1,6 @@
-"""The gateway's settings: /api/gateway/v1/settings/ (its categories) and settings/<category>/ (GET, PUT; DELETE
-puts a category's settings back to their defaults), ``all`` being every category at once.
+"""The gateway's settings: /api/gateway/v1/settings/ (its categories), settings/<category>/ (GET, PUT; DELETE
+puts a category's settings back to their defaults), ``all`` being every category at once, and
+settings/<category>/<name>/ (one setting: GET, DELETE).
 
 What the gateway answers, and the source of each fact, is in tests/service/README.md ("The gateway's settings and
 feature flags").
@@ -248,7 +249,43 @@ class CategoryDetail(GatewayMixin, APIView):
         return Response(render(slug))
 
 
+class SettingDetail(GatewayMixin, APIView):
+    """One setting of a category (the 2.7 schema's ``SettingPreference``): GET its ``section``, ``name`` and
+    ``value`` (a secret masked); DELETE puts it back to its default (204), in a named category only (the schema:
+    a name is unique within a category, not across them). Through ``all``, GET names the setting's own
+    category. A setting the category does not have: 404; a read-only one is not reverted (400)."""
+
+    endpoint_access = "settings"
+    http_method_names = ["get", "delete", "head", "options"]
+
+    def _setting(self, slug, name):
+        found = [s for s in of(slug) if s.name == name]
+        if not found:
+            raise Http404
+        return found[0]
+
+    def get(self, request, slug, name):
+        setting = self._setting(slug, name)
+        held = current(setting)
+        return Response({"section": setting.section, "name": setting.name,
+                         "value": ENCRYPTED if setting.secret and held not in (None, "") else held})
+
+    def delete(self, request, slug, name):
+        if slug == "all":
+            return Response({"detail": "A setting is reverted in its own category, not in all."}, status=400)
+        setting = self._setting(slug, name)
+        if setting.read_only:
+            return Response({name: "Cannot change read-only setting %s" % name}, status=400)
+        m.Preference.objects.filter(name=name).delete()
+        if name in RUNTIME_BOUND:
+            defaults = runtime.defaults()
+            if RUNTIME_BOUND[name] in defaults:
+                runtime.store({RUNTIME_BOUND[name]: defaults[RUNTIME_BOUND[name]]})
+        return Response(status=204)
+
+
 URLS = [
     path("settings/", CategoryList.as_view()),
     re_path(r"^settings/(?P<slug>[a-z0-9_]+)/$", CategoryDetail.as_view()),
+    re_path(r"^settings/(?P<slug>[a-z0-9_]+)/(?P<name>[A-Za-z0-9_]+)/$", SettingDetail.as_view()),
 ]
