@@ -6,7 +6,8 @@
         [--seed tests/schema/seed-gateway.yml]
 
 For every path of the schema (its templates filled from what the service lists: ``{id}`` of
-``/teams/{id}/`` is the id of a team ``/teams/`` answers):
+``/teams/{id}/`` is the id of a team ``/teams/`` answers; ``{preference_name}`` a key of the object
+``settings/<category>/`` answers):
 
 - ``GET`` is answered 200 where the schema has a GET (``unanswered`` when not: the status is said);
 - the answer has every field the schema describes (``missing``), no field it does not
@@ -45,6 +46,9 @@ SCHEMAS = os.path.join(os.path.dirname(ROOT), 'shared', 'platform-api')
 TYPES = {'string': (str,), 'integer': (int,), 'number': (int, float), 'boolean': (bool,), 'object': (dict,),
          'array': (list,)}
 PARAM = re.compile(r'\{([^}]+)\}')
+# Templates filled from an object's keys, the answer above them being no page: settings/<category>/ answers the
+# category's settings by name ({preference_name}).
+KEYED = ('preference_name',)
 
 
 def schema_path(name):
@@ -174,10 +178,12 @@ def fill(template, service):
             path += '/' + part
             continue
         page = service.first_page(path + '/')
+        name = match.group(1)
         results = page.get('results') if isinstance(page, dict) else page if isinstance(page, list) else None
+        if results is None and name in KEYED and isinstance(page, dict):
+            results = [{name: key} for key in page]
         if not results:
             return None
-        name = match.group(1)
         item = results[0]
         for key in (name, 'id', 'slug', 'name'):
             if isinstance(item, dict) and item.get(key) not in (None, ''):

@@ -128,6 +128,21 @@ def test_seed_values_name_what_the_service_lists_and_a_run_suffix():
         check.seed_value({'id_of': '/api/v2/none/'}, Listing(), 'r1')
 
 
+def test_templates_are_filled_from_a_page_and_a_preference_name_from_an_objects_keys():
+    class Listing:
+        pages = {'/settings/': {'results': [{'url': '/settings/all/', 'name': 'all'}]},
+                 '/settings/all/': {'request_timeout': 30, 'idle_timeout': 15},
+                 '/teams/': {'results': [{'id': 4}]}, '/teams/4/': {'name': 'a'}}
+
+        def first_page(self, path):
+            return self.pages.get(path)
+
+    assert check.fill('/settings/{category_slug}/{preference_name}/', Listing()) == '/settings/all/request_timeout/'
+    # only a preference name is taken from an object's keys: an answer that is no page fills nothing else
+    assert check.fill('/teams/{id}/{other}/', Listing()) is None
+    assert check.fill('/teams/{id}/', Listing()) == '/teams/4/'
+
+
 def test_a_text_answer_is_taken_where_the_schema_says_string():
     class Answer:
         status_code = 200

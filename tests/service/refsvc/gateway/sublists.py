@@ -2,6 +2,7 @@
 
 - ``users/<id>/authenticators/``: the authenticators a user is linked to (django-ansible-base's ``AuthenticatorUser``),
   each as django-ansible-base's authenticator serializer answers it;
+- ``users/<id>/tokens/``, ``personal_tokens/``, ``authorized_tokens/``: a user's OAuth2 tokens;
 - ``role_definitions/<id>/user_assignments/``, ``team_assignments/``: the assignments of one role definition, as
   ``role_user_assignments/`` and ``role_team_assignments/`` answer them;
 - the routing's: ``http_ports/<id>/routes/``, ``service_clusters/<id>/nodes/``, ``routes/``, ``service_keys/``,
@@ -40,6 +41,25 @@ class UserAuthenticatorsList(_SubList):
         from ansible_base.authentication.models import Authenticator
 
         return Authenticator.objects.filter(authenticator_providers__user=self.parent()).distinct().order_by("id")
+
+
+class UserTokensList(_SubList):
+    """A user's OAuth2 tokens, as django-ansible-base's ``DABOAuth2UserViewsetMixin`` lists them (its
+    ``tokens``, ``personal_tokens``, ``authorized_tokens`` actions of the user view set): a page of its token
+    serializer, ``personal`` those without an application, ``authorized`` those of an application."""
+
+    parent_model = get_user_model()
+    filters = {}
+
+    def get_serializer_class(self):
+        from ansible_base.oauth2_provider.serializers import OAuth2TokenSerializer
+
+        return OAuth2TokenSerializer
+
+    def get_queryset(self):
+        from ansible_base.oauth2_provider.models import OAuth2AccessToken
+
+        return OAuth2AccessToken.objects.filter(user=self.parent(), **self.filters).order_by("id")
 
 
 def _assignments_of_definition(view):
@@ -139,6 +159,9 @@ def _rbac_view(prefix):
 
 URLS = [
     path("users/<int:pk>/authenticators/", UserAuthenticatorsList.as_view()),
+    path("users/<int:pk>/tokens/", UserTokensList.as_view()),
+    path("users/<int:pk>/personal_tokens/", UserTokensList.as_view(filters={"application__isnull": True})),
+    path("users/<int:pk>/authorized_tokens/", UserTokensList.as_view(filters={"application__isnull": False})),
     path("role_definitions/<int:pk>/user_assignments/",
          _assignments_of_definition(_rbac_view("role_user_assignments/")).as_view()),
     path("role_definitions/<int:pk>/team_assignments/",

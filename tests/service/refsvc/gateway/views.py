@@ -427,3 +427,27 @@ class AuthenticatorUserList(_AuthenticatorUsers, generics.ListAPIView):
 
 class AuthenticatorUserDetail(_AuthenticatorUsers, generics.RetrieveAPIView):
     pass
+
+
+class AuthenticatorUserMove(GatewayMixin, generics.GenericAPIView):
+    """POST moves a user's link to another authenticator (the 2.6 and 2.7 schemas' ``authenticator_users/<id>/move/``),
+    a superuser's action; the answer repeats the body, as the schemas describe it."""
+
+    endpoint_access = "settings"
+    serializer_class = gs.AuthenticatorUserMoveSerializer
+
+    def get_queryset(self):
+        from ansible_base.authentication.models import AuthenticatorUser
+
+        return AuthenticatorUser.objects.select_related("provider", "user")
+
+    def get_serializer_context(self):
+        context = super().get_serializer_context()
+        if self.request.method == "POST":
+            context["link"] = self.get_object()
+        return context
+
+    def post(self, request, pk):
+        serializer = self.get_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        return Response(serializer.move())
