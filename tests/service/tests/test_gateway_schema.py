@@ -199,7 +199,7 @@ def test_routing_sub_lists(api):
     node = api("POST", "service_nodes/", name="schema-sub-node", address="sub.example.com", service_cluster=cluster["id"])[1]
     port = api("POST", "http_ports/", name="schema-sub-port", number=18078)[1]
     route = api("POST", "routes/", name="schema-sub-route", gateway_path="/sub/", http_port=port["id"],
-                service_cluster=cluster["id"], service_path="/sub/", service_port=8080)[1]
+                service_cluster=cluster["id"], service_path="/sub/", service_port=8080, is_service_https=False)[1]
 
     def ids(path):
         status, body = api("GET", path)
@@ -265,6 +265,30 @@ def test_team_assignments_name_the_team_by_its_resource_id(api):
                    user=user["id"])[1]
     resource = api("GET", "/api/controller/v2/users/%d/" % user["id"])[1]["summary_fields"]["resource"]
     assert assigned["user_ansible_id"] == resource["ansible_id"]
+
+
+def test_an_application_needs_its_organization(api):
+    status, body = api("POST", "applications/", name="schema-no-org", client_type="confidential",
+                       authorization_grant_type="password")
+    assert status == 400 and body == {"organization": ["This field is required."]}
+    assert api("OPTIONS", "applications/")[1]["actions"]["POST"]["organization"]["required"] is True
+
+
+@pytest.mark.parametrize("path", ["organizations/1/users/associate/", "teams/1/admins/disassociate/"])
+def test_options_of_a_membership_change_describe_its_instances(api, path):
+    status, body = api("OPTIONS", path)
+    assert status == 200 and body["actions"]["POST"]["instances"]["required"] is True
+    assert api("GET", path)[0] == 405
+
+
+def test_options_of_a_settings_category_describe_its_settings(api):
+    status, body = api("OPTIONS", "settings/local_login/")
+    assert status == 200
+    put = body["actions"]["PUT"]
+    assert put["password_min_length"] == {"type": "integer", "label": "password_min_length", "required": False,
+                                          "default": 0}
+    assert set(put) == set(api("GET", "settings/local_login/")[1])
+    assert api("OPTIONS", "settings/all/")[1]["actions"]["PUT"]["jwt_public_key"]["read_only"] is True
 
 
 # ---------------------------------------------------------------- a gateway standing for 2.6 (GATEWAY_RELEASE)

@@ -47,6 +47,14 @@ class GatewayConfig(AppConfig):
                                   (OAuth2ApplicationSerializer, NEWER_APPLICATION_FIELDS)):
             meta = serializer.Meta
             meta.fields = [f for f in meta.fields if f not in newer]
+        # An application's organization is required, as both schemas say (and ansible.platform's application module
+        # asks for it); django-ansible-base 2025.12.3's model lets it be null, which makes it optional there.
+        # (Declared here: DRF gives a nullable field of a unique_together a default, which no required field has.)
+        from rest_framework.relations import PrimaryKeyRelatedField
+        from refsvc.svc.models import Organization
+
+        OAuth2ApplicationSerializer._declared_fields["organization"] = PrimaryKeyRelatedField(
+            queryset=Organization.objects.all(), help_text="Organization containing this application.")
 
         # What single sign-on through the authenticators needs of the installed libraries.
         from refsvc.gateway.sso import adapt

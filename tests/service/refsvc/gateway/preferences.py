@@ -194,6 +194,10 @@ def store(changes):
             m.Preference.objects.update_or_create(name=name, defaults={"value": v})
 
 
+# A setting's kind as OPTIONS names its type.
+TYPES = {"bool": "boolean", "int": "integer", "float": "float", "list": "list", "url": "string", "str": "string"}
+
+
 class CategoryList(GatewayMixin, APIView):
     """The categories: ``all`` first, then the others by name, each ``{"url", "name"}``, as one page."""
 
@@ -238,6 +242,19 @@ class CategoryDetail(GatewayMixin, APIView):
             return Response(errors, status=400)
         store(changes)
         return Response(render(slug))
+
+    def options(self, request, slug):
+        """The category's settings as OPTIONS describes writable fields (GET, and PUT for a superuser): each with
+        its type, default and whether it is read-only; none required (a PUT names the settings it changes)."""
+        data = self.metadata_class().determine_metadata(request, self)
+        described = dict((setting.name, dict({"type": TYPES[setting.kind], "label": setting.name,
+                                               "required": False, "default": setting.default},
+                                              **({"read_only": True} if setting.read_only else {})))
+                         for setting in of(slug))
+        data["actions"] = {"GET": described}
+        if request.user.is_superuser:
+            data["actions"]["PUT"] = described
+        return Response(data)
 
     def delete(self, request, slug):
         names = [s.name for s in of(slug) if not s.read_only]

@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import ensure_csrf_cookie
 from ansible_base.oauth2_provider.permissions import OAuth2ScopePermission
-from rest_framework import generics, permissions, viewsets
+from rest_framework import generics, permissions, serializers as drf_serializers, viewsets
 from rest_framework.request import clone_request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -331,9 +331,18 @@ class _InstancesSerializer:
         return found
 
 
-class MembersChange(GatewayMixin, APIView):
+class _Instances(drf_serializers.Serializer):
+    """What associate/ and disassociate/ take: {"instances": [ids]} (the schemas' UserAssociate), as OPTIONS
+    describes it."""
+
+    instances = drf_serializers.ListField(child=drf_serializers.IntegerField())
+
+
+class MembersChange(GatewayMixin, generics.GenericAPIView):
     """POST {"instances": [user ids]} adds them to (``associate``) or removes them from the membership."""
 
+    serializer_class = _Instances
+    http_method_names = ["post", "options"]
     parent_model = None
     relation = None
     associate = True
