@@ -214,13 +214,14 @@ class Resource:
         return existing
 
     def read_ahead(self, api):
-        """For an async item about to be forked: count the look-up find() will make of the object named, in the
-        worker's shared reads (see _loop_reads), without making it."""
+        """For an async item about to be forked: count the look-up find() will make of the object named, where it
+        will make it (placed()), in the worker's shared reads (see _loop_reads), without making it."""
         value = api.params.get(self.name)
         held = api.held
         if held is None or value is None or is_id(value) or '++' in str(value) or not str(value):
             return
-        held.expect(api, self.endpoint, self.name, dict(self.scope_filter(api), **{self.name: str(value)}))
+        placed = self.placed(api)   # where find() will look: a gateway resource's path at the gateway
+        held.expect(api, placed.endpoint, placed.name, dict(placed.scope_filter(api), **{placed.name: str(value)}))
 
     def locate(self, api):
         """``(existing, source)``: the object named, and with ``copy_from`` (awx.awx's option) the
@@ -368,7 +369,7 @@ class Resource:
         existing, source = self.locate(api)
         state = params.get('state', 'present')
         if state == 'absent':
-            return api.plan_absent(existing, self.endpoint)
+            return self.plan_deletion(api, existing)
         made_in_bulk = None
         if self.bulk is not None and api.ahead is not None and source is None:
             # the object this item's loop made in bulk: that write (sent already) is the plan's create
@@ -379,7 +380,7 @@ class Resource:
             if made_in_bulk is not None:
                 return Plan(None, [made_in_bulk])
             return Plan(existing, [self.copy_write(api, existing, source)] if source is not None else [])
-        if existing is None:
+        if self.creates(existing):
             self.require_on_create(api)
         desired = self.desired(api, existing)
         if state == 'enforced':
@@ -397,6 +398,18 @@ class Resource:
             return self.plan_object(api, copy, desired, lists).writes
 
         return plan.add(self.copy_write(api, existing, source, then=after_copy))
+
+    def creates(self, existing):
+        """Whether the plan makes the object anew, ``existing`` being what locate() found (None: nothing)."""
+        return existing is None
+
+    def plan_deletion(self, api, existing):
+        """The writes that delete ``existing``, what locate() found (None: nothing to delete)."""
+        return api.plan_absent(existing, self.endpoint)
+
+    def apply_deletion(self, api, plan):
+        """Send plan_deletion()'s plan through the executor, and return what awx.awx returns of a deletion."""
+        api.apply_absent(plan)
 
     def create_endpoint(self, api):
         """Where a new object is posted (None: the resource's endpoint); a resource whose objects are made
@@ -484,12 +497,19 @@ class Resource:
             if made is None:
                 raise NotFound('%s %r does not exist.' % (placed.label.capitalize(), api.params[placed.name]),
                                total_results=0)
-            api.returns_object(made, made, placed.secret)
+            placed.returns(api, made, made)
         else:
             made, new = placed.apply_plan(api, planned)
-        if placed.service == 'gateway' and made is not None:
-            api.returns(name=made.get('name'))
         return made, new
+
+    def returns(self, api, existing, made, plan=None):
+        """What the task returns of the object it ends with, ``made`` (``existing``: the object as it was, None for
+        a new one; ``plan``: the plan applied, when there was one): awx.awx's (ApiTask.returns_object()), and a
+        gateway resource's ``name``, as ansible.platform's modules return it. A module whose result differs says it
+        here."""
+        api.returns_object(existing, made, self.secret)
+        if self.service == 'gateway' and made is not None:
+            api.returns(name=made.get('name'))
 
     def apply_plan(self, api, planned=None):
         """plan(), then the executor sends it; the object (None when absent), and whether it is new."""
@@ -498,15 +518,15 @@ class Resource:
             planned(plan)
         state = api.params.get('state', 'present')
         if state == 'absent':
-            api.apply_absent(plan)
+            self.apply_deletion(api, plan)
             return None, False
         made = api.apply(plan)
         if state == 'exists' and plan.existing is not None:
-            api.returns_object(made, made, self.secret)
+            self.returns(api, made, made, plan)
             return made, False
         # a copy made by the plan is the object the task found
         existing = plan.existing if plan.copy is None else plan.copy
-        api.returns_object(existing, made, self.secret)
+        self.returns(api, existing, made, plan)
         return made, existing is None
 
     def association_lists(self, api, existing):

@@ -27,11 +27,13 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from copy import copy as shallow_copy
+
 from ansible_collections.automation.service.plugins.module_utils._api_module import is_id
 from ansible_collections.automation.service.plugins.module_utils._errors import ApiError, NotFound
 from ansible_collections.automation.service.plugins.module_utils._outcome import masked
 from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
-from ansible_collections.automation.service.plugins.module_utils._resource import IGNORED, Resource
+from ansible_collections.automation.service.plugins.module_utils._resource import Resource
 
 GATEWAY = 'gateway'
 CONTROLLER = 'controller'
@@ -114,12 +116,17 @@ def plan_absent(api, copy, found, name_field='name'):
     return Plan(shown, [write])
 
 
-def absent(api, copy, found, name_field='name'):
-    plan = plan_absent(api, copy, found, name_field)
+def deleted(api, plan):
+    """Send plan_absent()'s ``plan`` through the executor: what awx.awx returns of a deletion (``id`` and
+    ``existing``, the controller's copy's, said before the write), and where it was written."""
     shown = plan.existing
     api.returns(id=(shown or {}).get('id'), existing=shown or {}, end_state={})
     api.apply(plan)
     api.returns(written_at=plan.written_at())
+
+
+def absent(api, copy, found, name_field='name'):
+    deleted(api, plan_absent(api, copy, found, name_field))
 
 
 def no_copy_yet(api, name):
@@ -218,26 +225,47 @@ class BothPlaces:
         return self.objects['controller']
 
 
+class Located:
+    """What a shared resource's task found behind a platform gateway: the controller's ``copy``, the gateway's object
+    (``found``) and the gateway's objects of the scope options given (``scope``, option -> object)."""
+
+    def __init__(self, copy, found, scope):
+        self.copy, self.found, self.scope = copy, found, scope
+
+
 class SharedResource(Resource):
     """A Resource the platform gateway keeps: ``shared`` (with the name) are the fields written at the
-    gateway; the scope (a team's organization) is the gateway's object of the same name."""
+    gateway; the scope (a team's organization) is the gateway's object of the same name.
+
+    Behind a platform gateway, placed() gives a copy of the declaration that plans at both places, through the
+    same plan() as every resource: locate() finds the object at the gateway too (the task's object is the
+    controller's copy, else the gateway's), plan_deletion() deletes it there, plan_object() writes the shared
+    fields there and the controller's own at the copy (BothPlaces), and returns() says where it wrote."""
 
     def __init__(self, *args, **kwargs):
         self.shared = tuple(kwargs.pop('shared', ()))
         self.apart = tuple(kwargs.pop('apart', ()))     # shared fields the controller's copy keeps apart
         super(SharedResource, self).__init__(*args, **kwargs)
+        self.located = None     # set on the copy placed() makes behind a gateway, by its locate()
+        self.both = None        # and by its plan_object(): the object's two places (BothPlaces)
 
     def find(self, api):
         if self.endpoint in api.found:
             return api.found[self.endpoint]
         return Resource.find(self, api)
 
-    def run(self, api):
-        copy = Resource.find(self, api)     # the controller's (its request settles the layout)
-        api.found[self.endpoint] = copy
-        if not on_gateway(api):
-            return Resource.run(self, api)
-        return self.run_at_gateway(api, copy)
+    def run(self, api, planned=None):
+        api.found[self.endpoint] = Resource.find(self, api)     # the controller's (its request settles the layout)
+        return Resource.run(self, api, planned)
+
+    def placed(self, api):
+        """Behind a platform gateway, a copy of this declaration placed there (its hooks plan at both places); this
+        declaration on AWX 24."""
+        if self.placed_at is not None or not on_gateway(api):
+            return self
+        placed = shallow_copy(self)
+        placed.placed_at = GATEWAY
+        return placed
 
     # -- behind a platform gateway -------------------------------------------------------
 
@@ -263,33 +291,56 @@ class SharedResource(Resource):
             found[option] = obj
         return found
 
-    def run_at_gateway(self, api, copy):
+    def locate(self, api):
+        """Behind a gateway: the controller's copy, else the gateway's object of the same name in the gateway's
+        scope (the copy's name, when there is one). A scope the gateway lacks has nothing in it."""
+        if self.placed_at != GATEWAY:
+            return Resource.locate(self, api)
         params = api.params
-        state = params.get('state', 'present')
-        for option, why in sorted(IGNORED.items()):
-            if params.get(option) not in (None, ''):
-                api.warn('%s is ignored: %s.' % (option, why))
-        scope = self.gateway_scope(api, required=state != 'absent')
+        copy = self.find(api)
+        scope = self.gateway_scope(api, required=params.get('state', 'present') != 'absent')
         if any(obj is None for obj in scope.values()):
             found = None        # no such scope at the gateway: nothing in it either
         else:
             filters = dict((option, obj['id']) for option, obj in scope.items())
             names = [copy.get(self.name)] if copy else [params[self.name], params.get('new_' + self.name)]
             found = Gateway(api, self.endpoint, self.name).find(*names, **filters)
-        if state == 'absent':
-            return absent(api, copy, found, self.name)
-        if state == 'exists' and (copy or found) is not None:
-            api.ensure_present(copy or found, {})
-            api.returns(written_at=[])
-            return copy or found, False
-        if found is None:
-            self.require_on_create(api)
-        desired = self.desired(api, copy)
-        lists = self.association_lists(api, copy)   # every name resolved before the first write
+        self.located = Located(copy, found, scope)
+        return copy or found, None
+
+    def creates(self, existing):
+        if self.placed_at != GATEWAY:
+            return Resource.creates(self, existing)
+        return self.located.found is None      # made at the gateway, whatever copy the controller has
+
+    def plan_deletion(self, api, existing):
+        if self.placed_at != GATEWAY:
+            return Resource.plan_deletion(self, api, existing)
+        return plan_absent(api, self.located.copy, self.located.found, self.name)
+
+    def apply_deletion(self, api, plan):
+        if self.placed_at != GATEWAY:
+            return Resource.apply_deletion(self, api, plan)
+        return deleted(api, plan)
+
+    def desired(self, api, existing):
+        # behind a gateway, the references are the controller's ids, named from its copy's
+        return Resource.desired(self, api, self.located.copy if self.placed_at == GATEWAY else existing)
+
+    def association_lists(self, api, existing):
+        return Resource.association_lists(self, api, self.located.copy if self.placed_at == GATEWAY else existing)
+
+    def plan_object(self, api, existing, desired, lists):
+        """Behind a gateway: the shared fields at the gateway, then the controller's own and the sub-lists at its
+        copy (BothPlaces), every name resolved already."""
+        if self.placed_at != GATEWAY:
+            return Resource.plan_object(self, api, existing, desired, lists)
+        located = self.located
         shared = dict((key, value) for key, value in desired.items() if key == self.name or key in self.shared)
         own = dict((key, value) for key, value in desired.items() if key not in shared)
         local = dict(own, **dict((key, value) for key, value in shared.items() if key in self.apart))
-        both = BothPlaces(api, Gateway(api, self.endpoint, self.name), copy, found, self.label, self.secret)
+        self.both = BothPlaces(api, Gateway(api, self.endpoint, self.name), located.copy, located.found, self.label,
+                               self.secret)
 
         def sublists(obj, new):
             writes = []
@@ -297,15 +348,24 @@ class SharedResource(Resource):
                 writes += self.plan_sublist(api, obj, new, option, *self.associations[option], wanted=lists[option]).writes
             return writes
 
-        plan = both.plan(shared, local, lambda: Resource.find(self, api),
-                         create=lambda: dict((option, obj['id']) for option, obj in scope.items()),
-                         at_controller_after=sublists, needs_copy=bool(own or lists), apart=self.apart)
-        obj = both.apply(plan)
-        api.returns(id=obj.get('id'), existing={} if both.new else masked(copy or found, self.secret),
+        return self.both.plan(shared, local, lambda: Resource.find(self, api),
+                              create=lambda: dict((option, obj['id']) for option, obj in located.scope.items()),
+                              at_controller_after=sublists, needs_copy=bool(own or lists), apart=self.apart)
+
+    def returns(self, api, existing, made, plan=None):
+        """Behind a gateway: the controller's object (as it would be, in check mode), and where the task wrote."""
+        if self.placed_at != GATEWAY:
+            return Resource.returns(self, api, existing, made, plan)
+        if self.both is None:       # state: exists, and there is one: nothing planned
+            api.returns_object(existing, made)
+            api.returns(written_at=plan.written_at())
+            return
+        both, located = self.both, self.located
+        obj = both.objects['controller']
+        api.returns(id=obj.get('id'), existing={} if both.new else masked(located.copy or located.found, self.secret),
                     end_state=masked(obj, self.secret), written_at=plan.written_at(), **{self.result_key: obj})
         if both.new:
             api.returns_created(obj)
-        return obj, both.new
 
 
 # -- memberships: role assignments at the gateway -----------------------------------------------

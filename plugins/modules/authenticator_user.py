@@ -121,9 +121,8 @@ authenticator_user:
   sample: {"id": 9, "provider": 2, "user": 12, "uid": "jdoe", "access_allowed": true}
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
 from ansible_collections.automation.service.plugins.module_utils._errors import NotFound, ServiceError
-from ansible_collections.automation.service.plugins.module_utils._resource import gateway_endpoint
+from ansible_collections.automation.service.plugins.module_utils._gateway_routing import GatewayResource
 from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
 
 try:
@@ -141,8 +140,6 @@ ARGUMENT_SPEC = dict(
     remove_other_authenticators=dict(type='bool', default=False),
     state=dict(type='str', choices=['present', 'exists'], default='present'),
 )
-SPEC = ModuleSpec(ARGUMENT_SPEC, result_key='authenticator_user',
-                  mutually_exclusive=[('merge_with_user', 'merge_accounts_with_same_uid')])
 
 
 def provider_of(link):
@@ -160,56 +157,72 @@ def linked_to(link, authenticator):
     return provider is not None and str(provider) in (str(authenticator['id']), str(authenticator.get('slug')))
 
 
-def read_link(api, links):
-    """The authenticator user the task names (NotFound when there is none)."""
-    link_id = api.params['authenticator_user_id']
-    try:
-        link = api.client.get('%s%s/' % (links, quote(str(link_id).strip(), safe='')))
-    except NotFound:
-        raise NotFound('Authenticator user %s was not found at the platform gateway (%s lists them).'
-                       % (link_id, links), total_results=0)
-    return dict(link, url=link.get('url') or '%s%s/' % (links, link['id']))
+class AuthenticatorUser(GatewayResource):
+    """An authenticator user (a user's link to an authenticator), named by its id: never created or deleted here;
+    ``present`` moves it to the authenticator given (the gateway's ``move/``), ``exists`` checks that it is there."""
+
+    def read_ahead(self, api):
+        """Nothing for a loop's shared reads to count: find() reads with a request of its own."""
+
+    def find(self, api):
+        """The authenticator user the task names (NotFound when there is none)."""
+        link_id = api.params[self.name]
+        try:
+            link = api.client.get(self.detail(quote(str(link_id).strip(), safe='')))
+        except NotFound:
+            raise NotFound('Authenticator user %s was not found at the platform gateway (%s lists them).'
+                           % (link_id, self.endpoint), total_results=0)
+        return dict(link, url=link.get('url') or self.detail(link['id']))
+
+    def detail(self, key):
+        """The path of the authenticator user ``key`` (its id) names."""
+        return '%s/%s/' % (self.endpoint.rstrip('/'), key)
+
+    def plan(self, api):
+        """The move of the link to the authenticator given (none when it is there already); with ``state: exists``,
+        none, and the task fails when the link is not as given."""
+        params = api.params
+        link = self.find(api)
+        authenticator = api.lookup(self.references['authenticator'], params['authenticator'], label='authenticator',
+                                   required=True)
+        if params['state'] == 'exists':
+            wrong = []
+            if not linked_to(link, authenticator):
+                wrong.append('its authenticator is %s, not %s (%s)'
+                             % (provider_of(link), authenticator['id'], authenticator.get('name')))
+            if params.get('new_uid') and params['new_uid'] != link.get('uid'):
+                wrong.append('its uid is %r, not %r' % (link.get('uid'), params['new_uid']))
+            if wrong:
+                self.returns(api, link, link)
+                raise ServiceError('Authenticator user %s is not as expected: %s.' % (link['id'], '; '.join(wrong)))
+            return Plan(link)
+        if linked_to(link, authenticator):
+            if params.get('new_uid') and params['new_uid'] != link.get('uid'):
+                api.warn('Authenticator user %s is at authenticator %s already: its uid stays %r (the gateway sets a '
+                         'new uid only when it moves a user).'
+                         % (link.get('id'), authenticator.get('name'), link.get('uid')))
+            return Plan(link)
+        body = {'new_authenticator': authenticator['id']}
+        for option in ('keep_memberships', 'merge_accounts_with_same_uid', 'remove_other_authenticators'):
+            body[option] = bool(params.get(option))
+        for option in ('new_uid', 'merge_with_user'):
+            if params.get(option):
+                body[option] = params[option]
+        before = {'authenticator': provider_of(link), 'uid': link.get('uid')}
+        after = {'authenticator': authenticator['id'], 'uid': params.get('new_uid') or link.get('uid')}
+        answer = dict(link, provider=authenticator.get('slug') or authenticator['id'], uid=after['uid'])
+        return Plan(link, [Write('POST', link['url'] + 'move/', body, before=before, after=after, makes=True,
+                                 answer=answer)])
+
+    def returns(self, api, existing, made, plan=None):
+        api.returns(id=made.get('id'), authenticator_user=made)
 
 
-def plan(api, link, authenticator):
-    """The move of ``link`` to ``authenticator`` (none when it is there already)."""
-    params = api.params
-    if linked_to(link, authenticator):
-        if params.get('new_uid') and params['new_uid'] != link.get('uid'):
-            api.warn('Authenticator user %s is at authenticator %s already: its uid stays %r (the gateway sets a new '
-                     'uid only when it moves a user).' % (link.get('id'), authenticator.get('name'), link.get('uid')))
-        return Plan(link)
-    body = {'new_authenticator': authenticator['id']}
-    for option in ('keep_memberships', 'merge_accounts_with_same_uid', 'remove_other_authenticators'):
-        body[option] = bool(params.get(option))
-    for option in ('new_uid', 'merge_with_user'):
-        if params.get(option):
-            body[option] = params[option]
-    before = {'authenticator': provider_of(link), 'uid': link.get('uid')}
-    after = {'authenticator': authenticator['id'], 'uid': params.get('new_uid') or link.get('uid')}
-    answer = dict(link, provider=authenticator.get('slug') or authenticator['id'], uid=after['uid'])
-    return Plan(link, [Write('POST', link['url'] + 'move/', body, before=before, after=after, makes=True,
-                             answer=answer)])
-
-
-def run(api):
-    links = gateway_endpoint(api, 'authenticator_users', 'authenticator_user')
-    authenticators = gateway_endpoint(api, 'authenticators', 'authenticator_user')
-    link = read_link(api, links)
-    authenticator = api.lookup(authenticators, api.params['authenticator'], label='authenticator', required=True)
-    if api.params['state'] == 'exists':
-        wrong = []
-        if not linked_to(link, authenticator):
-            wrong.append('its authenticator is %s, not %s (%s)'
-                         % (provider_of(link), authenticator['id'], authenticator.get('name')))
-        if api.params.get('new_uid') and api.params['new_uid'] != link.get('uid'):
-            wrong.append('its uid is %r, not %r' % (link.get('uid'), api.params['new_uid']))
-        api.returns(id=link['id'], authenticator_user=link)
-        if wrong:
-            raise ServiceError('Authenticator user %s is not as expected: %s.' % (link['id'], '; '.join(wrong)))
-        return
-    made = api.apply(plan(api, link, authenticator))
-    api.returns(id=made.get('id'), authenticator_user=made)
+RESOURCE = AuthenticatorUser('authenticator_users', 'authenticator_user', 'authenticator user',
+                             name='authenticator_user_id', references={'authenticator': 'authenticators'},
+                             exists_checks=False)
+SPEC = RESOURCE.spec(ARGUMENT_SPEC, mutually_exclusive=[('merge_with_user', 'merge_accounts_with_same_uid')])
+run = RESOURCE.run
 
 
 def main():

@@ -84,9 +84,8 @@ feature_flag:
            "toggle_type": "run-time", "state": true}
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
 from ansible_collections.automation.service.plugins.module_utils._errors import ApiError, ConfigError, NotFound
-from ansible_collections.automation.service.plugins.module_utils._resource import gateway_endpoint
+from ansible_collections.automation.service.plugins.module_utils._gateway_routing import GatewayResource
 from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
 
 ARGUMENT_SPEC = dict(
@@ -123,43 +122,59 @@ def runtime_toggles_on(api):
     return bool(found['RUNTIME_FEATURE_FLAGS'])
 
 
-def run(api):
-    params = api.params
-    path = gateway_endpoint(api, 'feature_flags', 'feature_flag')
-    if params['state'] == 'absent':
-        raise ConfigError('Feature flags cannot be deleted through the API.')
-    flag = api.get_one(path, name=params['name'])
-    if flag is None:
-        raise NotFound("Feature flag %r does not exist (feature flags cannot be created through the API)."
-                       % params['name'], total_results=0)
-    result = flag
-    if params['state'] != 'exists' and params['value'] is not None:
+class FeatureFlag(GatewayResource):
+    """A feature flag of the gateway: found by name, never created or deleted; its ``value`` is the one field a task
+    writes, for a run-time flag only. ``state: exists`` (and ``enforced``, as ``present``) as the gateway resources'."""
+
+    def read_ahead(self, api):
+        """Nothing for a loop's shared reads to count: find() reads with a request of its own."""
+
+    def find(self, api):
+        flag = api.get_one(self.endpoint, name=api.params['name'])
+        if flag is None:
+            raise NotFound("Feature flag %r does not exist (feature flags cannot be created through the API)."
+                           % api.params['name'], total_results=0)
+        return flag
+
+    def plan(self, api):
+        """The toggle of the flag's value, when it differs; refused before anything is written when the flag
+        cannot be toggled, and for ``state: absent`` before the flag is read."""
+        params = api.params
+        if params['state'] == 'absent':
+            raise ConfigError('Feature flags cannot be deleted through the API.')
+        flag = self.find(api)
+        if params['value'] is None:
+            return Plan(flag)
         wanted = wanted_value(flag, params['value'])
         current = flag.get('value')
-        if not same(flag, current, wanted):
-            if flag.get('toggle_type') != 'run-time':
-                raise ConfigError('Feature flag %s is an install-time flag: it cannot be toggled at run time.'
-                                  % flag['name'])
-            if not runtime_toggles_on(api):
-                raise ConfigError('The platform gateway does not let feature flags be toggled at run time (its '
-                                  'setting RUNTIME_FEATURE_FLAGS, set at install time, is off).')
-            url = flag.get('url') or '%s%s/' % (path, flag['id'])
-            would_be = dict(flag, value=wanted)
-            if 'state' in flag and flag.get('condition') == 'boolean':
-                would_be['state'] = wanted == 'True'
+        if same(flag, current, wanted):
+            return Plan(flag)
+        if flag.get('toggle_type') != 'run-time':
+            raise ConfigError('Feature flag %s is an install-time flag: it cannot be toggled at run time.'
+                              % flag['name'])
+        if not runtime_toggles_on(api):
+            raise ConfigError('The platform gateway does not let feature flags be toggled at run time (its '
+                              'setting RUNTIME_FEATURE_FLAGS, set at install time, is off).')
+        would_be = dict(flag, value=wanted)
+        if 'state' in flag and flag.get('condition') == 'boolean':
+            would_be['state'] = wanted == 'True'
 
-            def refused(exc):
-                exc.reword('The platform gateway refused to toggle feature flag %s: %s' % (flag['name'], exc.message))
+        def refused(exc):
+            exc.reword('The platform gateway refused to toggle feature flag %s: %s' % (flag['name'], exc.message))
 
-            write = Write('PATCH', url, {'value': wanted}, before={'value': current}, after={'value': wanted},
-                          makes=True, answer=would_be, refused=refused)
-            result = api.apply(Plan(flag, [write]))
-    if not isinstance(result, dict):
-        raise ApiError('The platform gateway answered no feature flag.', status=None)
-    api.returns(id=result.get('id'), name=result.get('name'), value=result.get('value'), feature_flag=result)
+        return Plan(flag, [Write('PATCH', flag.get('url') or '%s%s/' % (self.endpoint, flag['id']), {'value': wanted},
+                                 before={'value': current}, after={'value': wanted}, makes=True, answer=would_be,
+                                 refused=refused)])
+
+    def returns(self, api, existing, made, plan=None):
+        if not isinstance(made, dict):
+            raise ApiError('The platform gateway answered no feature flag.', status=None)
+        api.returns(id=made.get('id'), name=made.get('name'), value=made.get('value'), feature_flag=made)
 
 
-SPEC = ModuleSpec(ARGUMENT_SPEC, resource='feature_flags', result_key='feature_flag')
+RESOURCE = FeatureFlag('feature_flags', 'feature_flag', 'feature flag')
+SPEC = RESOURCE.spec(ARGUMENT_SPEC)
+run = RESOURCE.run
 
 
 def main():

@@ -48,6 +48,8 @@ options:
     description:
       - Whether the gateway makes the cluster's other keys inactive when it creates this one; sent only to create
         the key.
+      - The platform requires it of a new key (its published API schemas, 2.6 and 2.7); when not given, V(false)
+        is sent.
     type: bool
 extends_documentation_fragment:
   - automation.service.gateway_routing
@@ -82,7 +84,7 @@ service_key:
   returned: with O(state=present), O(state=enforced) or O(state=exists)
   type: dict
   sample: {"id": 6, "name": "Controller key 2", "service_cluster": 4, "is_active": true, "algorithm": "HS384",
-           "secret": "$encrypted$", "secret_length": 32}
+           "secret": "$encrypted$"}
 '''
 
 from ansible_collections.automation.service.plugins.module_utils._gateway_routing import GatewayResource
@@ -108,7 +110,10 @@ class ServiceKey(GatewayResource):
         if api.params.get('secret') not in (None, ''):
             api.warn('secret is not sent: the platform gateway makes the secret of a service key itself (it is '
                      'read-only); secret_length sets the length of the one it makes.')
-        return super(ServiceKey, self).desired(api, existing)
+        wanted = super(ServiceKey, self).desired(api, existing)
+        if existing is None:
+            wanted.setdefault('mark_previous_inactive', False)   # required of a new key
+        return wanted
 
 
 RESOURCE = ServiceKey('service_keys', 'service_key', 'service key', fields=('is_active', 'algorithm'),

@@ -144,10 +144,10 @@ import re
 
 from ansible.module_utils.parsing.convert_bool import boolean
 
-from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
 from ansible_collections.automation.service.plugins.module_utils._outcome import NO_LOG_PLACEHOLDER
 from ansible_collections.automation.service.plugins.module_utils._errors import ApiError, ConfigError
 from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
+from ansible_collections.automation.service.plugins.module_utils._resource import Resource
 from ansible_collections.automation.service.plugins.module_utils._shared_resources import CONTROLLER, GATEWAY, on_gateway
 
 ARGUMENT_SPEC = dict(
@@ -226,6 +226,10 @@ class Place:
         self.wanted, self.changed, self.before, self.resend = {}, {}, {}, []
         self.current = existing
 
+    def want(self, name, value):
+        """The task gives ``value`` to the setting ``name``, which this place holds."""
+        self.wanted[name] = value
+
     def plan(self, secrets, update_secrets):
         for name, value in sorted(self.wanted.items()):
             current = self.existing[name]
@@ -254,6 +258,16 @@ class Place:
         self.current = answer
         return []
 
+    def kept(self):
+        """The settings the service kept as they were (see kept_as_they_were()), once it answered the write."""
+        return kept_as_they_were(self.changed, self.before, self.current)
+
+    def unchanged(self, names):
+        """The settings ``names`` were not changed after all (the service kept them as they were)."""
+        for name in names:
+            del self.changed[name]
+            del self.before[name]
+
 
 def read_settings(api, path, where):
     found = api.client.get(path)
@@ -262,114 +276,149 @@ def read_settings(api, path, where):
     return found
 
 
-def run(api):
-    params = api.params
-    if params['settings'] is None and not params['name']:
-        raise ConfigError('Give the setting to change: name and value, or settings.')
-    controller = Place(CONTROLLER, ENDPOINT, read_settings(api, ENDPOINT, 'service'), 'PATCH')
-    places = [controller]
-    if on_gateway(api):
-        # Behind a platform gateway, the gateway keeps settings of its own (its settings/all/): a name it holds is
-        # written there, every other one at the controller. Its settings view takes PUT (the settings named only).
-        path = api.client.layout.gateway_path(ENDPOINT)
-        places.insert(0, Place(GATEWAY, path, read_settings(api, path, 'platform gateway'), 'PUT'))
+def place_of(places, name):
+    """The place that holds the setting ``name`` (the first of ``places``, the gateway's behind one); None for none."""
+    return next((place for place in places if name in place.existing), None)
 
-    def place_of(name):
-        return next((place for place in places if name in place.existing), None)
 
-    if params['settings'] is not None:
-        wanted = dict(params['settings'])
-    else:
-        holder = place_of(params['name'])
-        wanted = {params['name']: coerce(params['value'], holder.existing.get(params['name']) if holder else None)}
-    unknown = sorted((name for name in wanted if place_of(name) is None), key=str)
-    if unknown:
-        said = 'The service has no setting %s.' % ', '.join(str(name) for name in unknown)
-        if len(places) > 1:
-            said += ' Neither the platform gateway nor the controller has %s.' % ('it' if len(unknown) == 1 else 'them')
-        raise ConfigError(said)
-    for name, value in wanted.items():
-        place_of(name).wanted[name] = value
-    secrets = sorted(name for name in wanted if is_secret(name, place_of(name).existing[name]))
-    for name in secrets:
-        if isinstance(wanted[name], str) and wanted[name] and not wanted[name].startswith(ENCRYPTED):
-            api.no_log_values.add(wanted[name])
-    for place in places:
-        place.plan(secrets, params['update_secrets'])
+class SettingsPlan(Plan):
+    """The writes of a settings task (one a place), with the places it read and the settings it was given, their
+    ``secrets`` among them."""
 
-    def masked(data):
-        return dict((k, NO_LOG_PLACEHOLDER if k in secrets and v not in (None, '') else v) for k, v in data.items())
+    def __init__(self, places, wanted, secrets):
+        super(SettingsPlan, self).__init__()
+        self.places, self.wanted, self.secrets = places, wanted, secrets
 
-    def all_of(attribute):
+    def masked(self, data):
+        return dict((k, NO_LOG_PLACEHOLDER if k in self.secrets and v not in (None, '') else v) for k, v in data.items())
+
+    def all_of(self, attribute):
         merged = {}
-        for place in places:
+        for place in self.places:
             merged.update(getattr(place, attribute))
         return merged
 
-    plan = Plan()
+    def values(self):
+        """awx.awx's old_values and new_values: the settings that differed, before and as written (secrets masked)."""
+        return dict(old_values=self.masked(self.all_of('before')), new_values=self.masked(self.all_of('changed')))
 
-    def refusal(place):
-        def refused(exc):
-            # awx.awx's words first (playbooks look for them), then the service's answer. The places written
-            # before keep what was written there, and the task says so.
-            api.returns(old_values=masked(all_of('before')), new_values=masked(all_of('changed')))
+
+class Settings(Resource):
+    """The service's settings (``settings/all/``): the controller's, and behind a platform gateway the gateway's too,
+    each written where it is kept (the gateway's first, with a PUT of the settings named; the controller's with a
+    PATCH); nothing is created or deleted."""
+
+    def read_ahead(self, api):
+        """Nothing for a loop's shared reads to count: no object is looked up by name."""
+
+    def places(self, api):
+        """Where the settings are kept, each read once: the controller's; behind a platform gateway, first the
+        gateway's (its settings view takes PUT, of the settings named only)."""
+        places = [Place(CONTROLLER, ENDPOINT, read_settings(api, ENDPOINT, 'service'), 'PATCH')]
+        if on_gateway(api):
+            path = api.client.layout.gateway_path(ENDPOINT)
+            places.insert(0, Place(GATEWAY, path, read_settings(api, path, 'platform gateway'), 'PUT'))
+        return places
+
+    def plan(self, api):
+        """Every setting given, compared where it is kept: one write a place that has one that differs (or a secret
+        sent again). A name neither place holds fails the task before anything is written."""
+        params = api.params
+        if params['settings'] is None and not params['name']:
+            raise ConfigError('Give the setting to change: name and value, or settings.')
+        places = self.places(api)
+        if params['settings'] is not None:
+            wanted = dict(params['settings'])
+        else:
+            holder = place_of(places, params['name'])
+            wanted = {params['name']: coerce(params['value'], holder.existing.get(params['name']) if holder else None)}
+        unknown = sorted((name for name in wanted if place_of(places, name) is None), key=str)
+        if unknown:
+            said = 'The service has no setting %s.' % ', '.join(str(name) for name in unknown)
             if len(places) > 1:
-                api.returns(written_at=plan.written_at())
-            where = ' (the platform gateway)' if place.name == GATEWAY else ''
-            done = ''
-            if plan.changed:
-                done = ' (the settings %s were written at the platform gateway)' % ', '.join(
-                    sorted(n for p in places if p.name == GATEWAY for n in p.changed))
-            raise ApiError('Unable to update settings%s: %s%s' % (where, exc, done), status=exc.status,
-                           detail=exc.detail, method=exc.method, url=exc.url)
-        return refused
+                said += ' Neither the platform gateway nor the controller has %s.' % (
+                    'it' if len(unknown) == 1 else 'them')
+            raise ConfigError(said)
+        for name, value in wanted.items():
+            place_of(places, name).want(name, value)
+        secrets = sorted(name for name in wanted if is_secret(name, place_of(places, name).existing[name]))
+        for name in secrets:
+            if isinstance(wanted[name], str) and wanted[name] and not wanted[name].startswith(ENCRYPTED):
+                api.no_log_values.add(wanted[name])
+        for place in places:
+            place.plan(secrets, params['update_secrets'])
+        plan = SettingsPlan(places, wanted, secrets)
 
-    def write(place):
-        # what changed follows from the answer: the service may keep a setting as it was
-        def made(answer):
-            return place.made(answer, api.check_mode)
+        def refusal(place):
+            def refused(exc):
+                # awx.awx's words first (playbooks look for them), then the service's answer. The places written
+                # before keep what was written there, and the task says so.
+                api.returns(**plan.values())
+                if len(places) > 1:
+                    api.returns(written_at=plan.written_at())
+                where = ' (the platform gateway)' if place.name == GATEWAY else ''
+                done = ''
+                if plan.changed:
+                    done = ' (the settings %s were written at the platform gateway)' % ', '.join(
+                        sorted(n for p in places if p.name == GATEWAY for n in p.changed))
+                raise ApiError('Unable to update settings%s: %s%s' % (where, exc, done), status=exc.status,
+                               detail=exc.detail, method=exc.method, url=exc.url)
+            return refused
 
-        def before(answer):
-            return dict((name, place.before[name]) for name in made(answer)) or None
+        def write(place):
+            # what changed follows from the answer: the service may keep a setting as it was
+            def made(answer):
+                return place.made(answer, api.check_mode)
 
-        return Write(place.method, place.path, place.body, makes=True, answer=dict(place.existing, **masked(place.changed)),
-                     before=before, after=lambda answer: made(answer) or None, changes=made, secret=secrets,
-                     refused=refusal(place), then=place.took, at=place.name if len(places) > 1 else None)
+            def before(answer):
+                return dict((name, place.before[name]) for name in made(answer)) or None
 
-    api.apply(plan.add(*[write(place) for place in places if place.body]))
-    resent = []
-    for place in places:
-        if place.body and not api.check_mode:
-            resent.extend(place.resend)
-            kept = kept_as_they_were(place.changed, place.before, place.current)
-            if kept and params['settings'] is None and params['value'] is None:
-                # No value (omitted, or null) asks for null, as awx.awx sends it: most settings refuse it, and the
-                # task fails; one the service keeps as it was fails the same way, since nothing asked for was done.
-                api.returns(old_values=masked(all_of('before')), new_values=masked(all_of('changed')))
-                raise ApiError('Unable to update settings: %s was given no value, and the service kept it as it was '
-                               '(a setting defined in a settings file of the service cannot be changed through the '
-                               'API).' % params['name'])
-            if kept:
-                # The service ignores a setting defined in one of its settings files: nothing changed.
-                api.warn('The service kept %s as %s: a setting defined in a settings file of the service cannot be '
-                         'changed through the API.' % (', '.join(kept), 'it was' if len(kept) == 1 else 'they were'))
-                for name in kept:
-                    del place.changed[name]
-                    del place.before[name]
-    if resent:
-        api.returns(secrets_sent=sorted(resent))
-    api.returns(old_values=masked(all_of('before')), new_values=masked(all_of('changed')))
-    if len(places) > 1:
-        api.returns(written_at=plan.written_at())
-    values = dict((name, place_of(name).current.get(name)) for name in wanted)
-    if params['settings'] is not None:
-        api.returns(current_values=values)
-    else:
-        api.returns(value=values[params['name']])
+            return Write(place.method, place.path, place.body, makes=True,
+                         answer=dict(place.existing, **plan.masked(place.changed)), before=before,
+                         after=lambda answer: made(answer) or None, changes=made, secret=secrets,
+                         refused=refusal(place), then=place.took, at=place.name if len(places) > 1 else None)
+
+        return plan.add(*[write(place) for place in places if place.body])
+
+    def returns(self, api, existing, made, plan=None):
+        """What the task wrote and what the settings given now are; a setting the service kept as it was is no
+        change (a warning says so), or fails the task when it was given no value."""
+        params = api.params
+        resent = []
+        for place in plan.places:
+            if place.body and not api.check_mode:
+                resent.extend(place.resend)
+                kept = place.kept()
+                if kept and params['settings'] is None and params['value'] is None:
+                    # No value (omitted, or null) asks for null, as awx.awx sends it: most settings refuse it, and the
+                    # task fails; one the service keeps as it was fails the same way, since nothing asked for was
+                    # done.
+                    api.returns(**plan.values())
+                    raise ApiError('Unable to update settings: %s was given no value, and the service kept it as it '
+                                   'was (a setting defined in a settings file of the service cannot be changed '
+                                   'through the API).' % params['name'])
+                if kept:
+                    # The service ignores a setting defined in one of its settings files: nothing changed.
+                    api.warn('The service kept %s as %s: a setting defined in a settings file of the service cannot '
+                             'be changed through the API.' % (', '.join(kept), 'it was' if len(kept) == 1 else
+                                                              'they were'))
+                    place.unchanged(kept)
+        if resent:
+            api.returns(secrets_sent=sorted(resent))
+        api.returns(**plan.values())
+        if len(plan.places) > 1:
+            api.returns(written_at=plan.written_at())
+        values = dict((name, place_of(plan.places, name).current.get(name)) for name in plan.wanted)
+        if params['settings'] is not None:
+            api.returns(current_values=values)
+        else:
+            api.returns(value=values[params['name']])
 
 
-# Neither name nor settings is refused by run (an argument spec check would come before the type checks).
-SPEC = ModuleSpec(ARGUMENT_SPEC, resource=ENDPOINT, mutually_exclusive=[['name', 'settings']])
+RESOURCE = Settings(ENDPOINT, None, 'settings')
+# Neither name nor settings is refused by plan() (an argument spec check would come before the type checks).
+SPEC = RESOURCE.spec(ARGUMENT_SPEC, mutually_exclusive=[['name', 'settings']])
+run = RESOURCE.run
 
 
 def main():

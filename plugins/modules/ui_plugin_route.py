@@ -35,8 +35,7 @@ options:
         order). The gateway's default for a new UI plugin route is 50.
     type: int
 notes:
-  - The gateway sets the route's gateway path, service path, C(enable_gateway_auth) (false) and C(is_internal_route)
-    (false) itself; they are not options.
+  - The gateway sets the route's gateway path itself (from O(ui_plugin_path)); it is not an option.
 extends_documentation_fragment:
   - automation.service.gateway_routing
   - automation.service.gateway_routing.traffic
@@ -71,9 +70,8 @@ ui_plugin_route:
   returned: with O(state=present), O(state=enforced) or O(state=exists)
   type: dict
   sample: {"id": 10, "name": "Reports plugin", "ui_plugin_path": "reports",
-           "gateway_path": "/plugin/automation-controller/reports/", "service_path": "/reports/", "http_port": 3,
-           "service_cluster": 4, "service_port": 8052, "enable_gateway_auth": false, "is_internal_route": false,
-           "order": 50}
+           "gateway_path": "/plugin/automation-controller/reports/", "http_port": 3,
+           "service_cluster": 4, "service_port": 8052, "order": 50}
 '''
 
 from ansible_collections.automation.service.plugins.module_utils._gateway_routing import GatewayResource, SINCE_2_7, TIMEOUTS, TRAFFIC

@@ -6,13 +6,16 @@
         [--seed tests/schema/seed-gateway.yml]
 
 For every path of the schema (its templates filled from what the service lists: ``{id}`` of
-``/teams/{id}/`` is the id of a team ``/teams/`` answers):
+``/teams/{id}/`` is the id of a team ``/teams/`` answers; ``{preference_name}`` a key of the object
+``settings/<category>/`` answers):
 
 - ``GET`` is answered 200 where the schema has a GET (``unanswered`` when not: the status is said);
 - the answer has every field the schema describes (``missing``), no field it does not
   (``unknown``), each of the schema's type, null only where it is nullable (``type``), and no
   write-only field (``write-only``); a page's ``results`` are checked as the schema's items;
-- ``OPTIONS`` answers 200 (``options``).
+- ``OPTIONS`` answers 200 (``options``) and, where the schema has a POST or PUT, describes it: every
+  writable field of its request body (``options``), required exactly where the schema requires it
+  (``required``), no read-only field taken (``read-only``: listed without ``read_only: true``).
 
 A template whose value the service lists nothing for is said (``unfilled``), and so is a path that
 is not checked. ``--seed FILE`` makes objects first, so that the lists have something to fill the
@@ -43,6 +46,9 @@ SCHEMAS = os.path.join(os.path.dirname(ROOT), 'shared', 'platform-api')
 TYPES = {'string': (str,), 'integer': (int,), 'number': (int, float), 'boolean': (bool,), 'object': (dict,),
          'array': (list,)}
 PARAM = re.compile(r'\{([^}]+)\}')
+# Templates filled from an object's keys, the answer above them being no page: settings/<category>/ answers the
+# category's settings by name ({preference_name}).
+KEYED = ('preference_name',)
 
 
 def schema_path(name):
@@ -172,10 +178,12 @@ def fill(template, service):
             path += '/' + part
             continue
         page = service.first_page(path + '/')
+        name = match.group(1)
         results = page.get('results') if isinstance(page, dict) else page if isinstance(page, list) else None
+        if results is None and name in KEYED and isinstance(page, dict):
+            results = [{name: key} for key in page]
         if not results:
             return None
-        name = match.group(1)
         item = results[0]
         for key in (name, 'id', 'slug', 'name'):
             if isinstance(item, dict) and item.get(key) not in (None, ''):
@@ -230,6 +238,43 @@ def check_answer(schema, template, body, problems):
     check_object(schema, node, body, 'the answer', problems)
 
 
+def request_schema(schema, operations, method):
+    body = ((operations.get(method) or {}).get('requestBody') or {}).get('content') or {}
+    node = (body.get('application/json') or {}).get('schema')
+    return schema.resolve(node) if node else None
+
+
+def check_options(schema, operations, described, problems):
+    """OPTIONS against the schema's request bodies: every writable field described (as required where the
+    schema requires it, and not where it does not), no read-only field taken."""
+    actions = described.get('actions') if isinstance(described, dict) else None
+    for method in ('post', 'put'):
+        node = request_schema(schema, operations, method)
+        props = schema.properties(node) if node else {}
+        if not props:
+            continue
+        fields = (actions or {}).get(method.upper())
+        if not isinstance(fields, dict):
+            problems.append(('options', '', 'OPTIONS describes no %s' % method.upper()))
+            continue
+        required = set(schema.resolve(node).get('required') or [])
+        for part in schema.resolve(node).get('allOf') or []:
+            required.update(schema.resolve(part).get('required') or [])
+        for name, prop in sorted(props.items()):
+            prop = schema.resolve(prop)
+            field = fields.get(name)
+            if prop.get('readOnly'):
+                if isinstance(field, dict) and not field.get('read_only'):
+                    problems.append(('read-only', name, 'OPTIONS %s takes it' % method.upper()))
+                continue
+            if not isinstance(field, dict):
+                problems.append(('options', name, 'OPTIONS %s does not describe it' % method.upper()))
+            elif bool(field.get('required')) != (name in required):
+                problems.append(('required', name, 'OPTIONS %s says %srequired, the schema %s' % (
+                    method.upper(), '' if field.get('required') else 'not ',
+                    'requires it' if name in required else 'does not')))
+
+
 def check(schema, service):
     """Every path's problems: {template: [(kind, field, detail)]}."""
     found = {}
@@ -244,6 +289,12 @@ def check(schema, service):
             options = service.request('OPTIONS', path)
             if options.status_code != 200:
                 problems.append(('options', '', 'OPTIONS %s answered %d' % (path, options.status_code)))
+            else:
+                try:
+                    described = options.json()
+                except ValueError:
+                    described = None
+                check_options(schema, operations, described, problems)
             if 'get' in operations:
                 answer = service.request('GET', path)
                 if answer.status_code != 200:

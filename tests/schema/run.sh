@@ -4,7 +4,8 @@
 #
 #   tests/schema/run.sh [RELEASE...]      # default: 2.7 2.6
 #
-# A reference service is started in the gateway's layout for the run and stopped after it. Reports in
+# A reference service is started in the gateway's layout for each release, standing for it, and stopped
+# after it. Reports in
 # tests/output/schema/gateway-<release>/report.md; exits 1 when a difference is not explained in
 # tests/schema/known-gateway.yml (when that file exists).
 set -euo pipefail
@@ -15,16 +16,24 @@ export PATH="${VENV:-$root/.venv}/bin:$PATH"
 releases=("$@")
 [ ${#releases[@]} -gt 0 ] || releases=(2.7 2.6)
 svcdir=$root/.run/schema-service
-"$root/tests/ci/svcctl.sh" stop --dir "$svcdir" >/dev/null 2>&1 || true
-trap '"$root/tests/ci/svcctl.sh" stop --dir "$svcdir" >/dev/null 2>&1 || true' EXIT
-port=$(python "$root/tests/ci/free_port.py")
-eval "$("$root/tests/ci/svcctl.sh" start --port "$port" --dir "$svcdir" --layout gateway)"
+stop() { "$root/tests/ci/svcctl.sh" stop --dir "$svcdir" >/dev/null 2>&1 || true; }
+stop
+trap stop EXIT
 status=0
 for release in "${releases[@]}"; do
+    # A service per release, standing for it (GATEWAY_RELEASE: the fields that differ between releases), and
+    # answering as the schemas describe a user: its links to authenticators (authenticators, authenticator_uid,
+    # associated_authenticators) write-only. The service shows them by default, as the platform's own collection
+    # (ansible.platform's users_test) expects of a real gateway; GATEWAY_USER_LINKS_SHOWN in
+    # tests/service/refsvc/gateway/settings.py.
+    port=$(python "$root/tests/ci/free_port.py")
+    eval "$("$root/tests/ci/svcctl.sh" start --port "$port" --dir "$svcdir" --layout gateway \
+        --set "GATEWAY_RELEASE=$release" --set GATEWAY_USER_LINKS_SHOWN=false)"
     SCHEMA_CHECK_PASSWORD=$SERVICE_ADMIN_PASSWORD python "$root/tests/schema/check.py" \
         --schema "gateway-$release.json" --url "$SERVICE_URL" --ca "$SERVICE_CA_PATH" \
         --username "$SERVICE_ADMIN_USERNAME" --password-env SCHEMA_CHECK_PASSWORD \
         --known "$root/tests/schema/known-gateway.yml" --seed "$root/tests/schema/seed-gateway.yml" --out "$root/tests/output/schema/gateway-$release" || status=1
+    stop
 done
 exit "$status"
 }

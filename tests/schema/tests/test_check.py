@@ -52,6 +52,29 @@ def test_a_boolean_is_not_an_integer():
     assert problems_of({'id': True, 'name': 'a', 'organization': 2, 'description': ''}) == [('type', 'id')]
 
 
+def options_problems(described):
+    schema = check.Schema({'components': DOCUMENT['components'], 'paths': {}})
+    body = {'content': {'application/json': {'schema': {
+        'type': 'object', 'required': ['name'], 'properties': dict(
+            DOCUMENT['components']['schemas']['Label']['properties'])}}}}
+    found = []
+    check.check_options(schema, {'post': {'requestBody': body}}, described, found)
+    return sorted((kind, field) for kind, field, _detail in found)
+
+
+def test_options_describe_every_writable_field_required_as_the_schema_says():
+    fields = {'name': {'required': True}, 'organization': {}, 'secret': {}, 'description': {}}
+    assert options_problems({'actions': {'POST': fields}}) == []
+    assert options_problems({'actions': {'POST': dict(fields, id={'read_only': True})}}) == []
+
+
+def test_options_that_take_a_read_only_field_miss_one_or_misstate_required_are_told_apart():
+    fields = {'id': {}, 'name': {}, 'secret': {'required': True}, 'description': {}}
+    assert options_problems({'actions': {'POST': fields}}) == [
+        ('options', 'organization'), ('read-only', 'id'), ('required', 'name'), ('required', 'secret')]
+    assert options_problems({'actions': {'GET': fields}}) == [('options', '')]
+
+
 def test_known_entries_explain_by_path_pattern_kind_and_field(tmp_path):
     known = tmp_path / 'known.yml'
     known.write_text('known:\n- {path: "/api/v2/labels/.*", kind: missing, field: name, reason: not built}\n')
@@ -103,6 +126,21 @@ def test_seed_values_name_what_the_service_lists_and_a_run_suffix():
     assert value == {'organization': 7, 'name': 'x-r1', 'ids': [7], 'n': 3}
     with pytest.raises(LookupError):
         check.seed_value({'id_of': '/api/v2/none/'}, Listing(), 'r1')
+
+
+def test_templates_are_filled_from_a_page_and_a_preference_name_from_an_objects_keys():
+    class Listing:
+        pages = {'/settings/': {'results': [{'url': '/settings/all/', 'name': 'all'}]},
+                 '/settings/all/': {'request_timeout': 30, 'idle_timeout': 15},
+                 '/teams/': {'results': [{'id': 4}]}, '/teams/4/': {'name': 'a'}}
+
+        def first_page(self, path):
+            return self.pages.get(path)
+
+    assert check.fill('/settings/{category_slug}/{preference_name}/', Listing()) == '/settings/all/request_timeout/'
+    # only a preference name is taken from an object's keys: an answer that is no page fills nothing else
+    assert check.fill('/teams/{id}/{other}/', Listing()) is None
+    assert check.fill('/teams/{id}/', Listing()) == '/teams/4/'
 
 
 def test_a_text_answer_is_taken_where_the_schema_says_string():

@@ -199,7 +199,7 @@ def test_routing_sub_lists(api):
     node = api("POST", "service_nodes/", name="schema-sub-node", address="sub.example.com", service_cluster=cluster["id"])[1]
     port = api("POST", "http_ports/", name="schema-sub-port", number=18078)[1]
     route = api("POST", "routes/", name="schema-sub-route", gateway_path="/sub/", http_port=port["id"],
-                service_cluster=cluster["id"], service_path="/sub/", service_port=8080)[1]
+                service_cluster=cluster["id"], service_path="/sub/", service_port=8080, is_service_https=False)[1]
 
     def ids(path):
         status, body = api("GET", path)
@@ -212,3 +212,111 @@ def test_routing_sub_lists(api):
     assert ids("service_clusters/%d/service_types/" % cluster["id"]) == [kind["id"]]
     assert ids("service_types/%d/clusters/" % kind["id"]) == [cluster["id"]]
     assert ids("service_clusters/%d/service_keys/" % cluster["id"]) == []
+
+
+def test_a_users_tokens_personal_and_authorized(api):
+    me = _me(api)["id"]
+    app = api("POST", "applications/", name="schema-token-app", organization=1, client_type="confidential",
+              authorization_grant_type="password")
+    assert app[0] == 201, app
+    personal = api("POST", "tokens/", scope="read", description="schema-personal")
+    authorized = api("POST", "tokens/", scope="read", description="schema-authorized", application=app[1]["id"])
+    assert personal[0] == 201 and authorized[0] == 201, (personal, authorized)
+
+    def listed(path):
+        status, body = api("GET", "users/%d/%s/" % (me, path))
+        assert status == 200, body
+        assert all(token["token"] == "$encrypted$" for token in body["results"])     # the secret only when made
+        return set(token["id"] for token in body["results"])
+
+    both = {personal[1]["id"], authorized[1]["id"]}
+    assert both <= listed("tokens")
+    assert personal[1]["id"] in listed("personal_tokens") and authorized[1]["id"] not in listed("personal_tokens")
+    assert authorized[1]["id"] in listed("authorized_tokens") and personal[1]["id"] not in listed("authorized_tokens")
+    other = api("POST", "users/", username="schema-tokenless", password="x-Pass-123")[1]
+    assert listed("tokens") and api("GET", "users/%d/tokens/" % other["id"])[1]["count"] == 0
+    assert api("GET", "users/999999/tokens/")[0] == 404
+
+
+def test_applications_and_tokens_answer_the_schemas_fields_only(api):
+    """The columns django-oauth-toolkit 3 adds (the published 2.6 and 2.7 schemas have none of them)."""
+    app = api("POST", "applications/", name="schema-fields-app", organization=1, client_type="confidential",
+              authorization_grant_type="password")[1]
+    answer = api("GET", "applications/%d/" % app["id"])[1]
+    assert answer["name"] == "schema-fields-app" and "post_logout_redirect_uris" in answer
+    assert not {"hash_client_secret", "allowed_origins", "registration_source", "cimd_expires_at"} & set(answer)
+    assert "hash_client_secret" not in api("OPTIONS", "applications/")[1]["actions"]["POST"]
+    token = api("POST", "tokens/", scope="read")[1]
+    answer = api("GET", "tokens/%d/" % token["id"])[1]
+    assert answer["scope"] == "read" and "resource" not in answer and "token_checksum" not in answer
+
+
+def test_team_assignments_name_the_team_by_its_resource_id(api):
+    team = api("POST", "teams/", name="schema-assigned-team", organization=1)[1]
+    definition = api("GET", "role_definitions/?name=Team Member")[1]["results"][0]
+    made = api("POST", "role_team_assignments/", role_definition=definition["id"], object_id=team["id"],
+               team=team["id"])
+    assert made[0] == 201, made
+    resource = api("GET", "/api/controller/v2/teams/%d/" % team["id"])[1]["summary_fields"]["resource"]
+    assert made[1]["team_ansible_id"] == resource["ansible_id"]
+    assert api("GET", "role_team_assignments/%d/" % made[1]["id"])[1]["team_ansible_id"] == resource["ansible_id"]
+    user = _me(api)
+    assigned = api("POST", "role_user_assignments/", role_definition=definition["id"], object_id=team["id"],
+                   user=user["id"])[1]
+    resource = api("GET", "/api/controller/v2/users/%d/" % user["id"])[1]["summary_fields"]["resource"]
+    assert assigned["user_ansible_id"] == resource["ansible_id"]
+
+
+def test_an_application_needs_its_organization(api):
+    status, body = api("POST", "applications/", name="schema-no-org", client_type="confidential",
+                       authorization_grant_type="password")
+    assert status == 400 and body == {"organization": ["This field is required."]}
+    assert api("OPTIONS", "applications/")[1]["actions"]["POST"]["organization"]["required"] is True
+
+
+@pytest.mark.parametrize("path", ["organizations/1/users/associate/", "teams/1/admins/disassociate/"])
+def test_options_of_a_membership_change_describe_its_instances(api, path):
+    status, body = api("OPTIONS", path)
+    assert status == 200 and body["actions"]["POST"]["instances"]["required"] is True
+    assert api("GET", path)[0] == 405
+
+
+def test_options_of_a_settings_category_describe_its_settings(api):
+    status, body = api("OPTIONS", "settings/local_login/")
+    assert status == 200
+    put = body["actions"]["PUT"]
+    assert put["password_min_length"] == {"type": "integer", "label": "password_min_length", "required": False,
+                                          "default": 0}
+    assert set(put) == set(api("GET", "settings/local_login/")[1])
+    assert api("OPTIONS", "settings/all/")[1]["actions"]["PUT"]["jwt_public_key"]["read_only"] is True
+
+
+# ---------------------------------------------------------------- a gateway standing for 2.6 (GATEWAY_RELEASE)
+
+@pytest.fixture(scope="module")
+def api26(tmp_path_factory):
+    instance = Gateway(tmp_path_factory.mktemp("gateway-26")).start("--set", "GATEWAY_RELEASE=2.6")
+    s = instance.session()
+    s.headers.update(instance.basic())
+    s.headers["Accept"] = "application/json"
+    yield lambda method, path: s.request(method, instance.url + GW + path)
+    instance.stop()
+
+
+def test_a_26_gateways_users_have_use_controller_password(api, api26):
+    user = api26("GET", "me/").json()["results"][0]
+    assert user["use_controller_password"] is False
+    assert "use_controller_password" not in _me(api)      # 2.7's schema has it no more
+
+
+def test_a_26_gateways_settings_are_26s(api, api26):
+    settings = api26("GET", "settings/all/").json()
+    assert settings["max_stream_duration"] == 3600 and settings["stream_idle_timeout"] == 60
+    assert not {"idle_timeout", "RUNTIME_FEATURE_FLAGS", "RUNTIME_FEATURE_FLAGS_UI"} & set(settings)
+    assert "feature_flags" not in [c["name"] for c in api26("GET", "settings/").json()["results"]]
+    assert api26("GET", "settings/feature_flags/").status_code == 404
+    assert api26("GET", "settings/proxy/").json()["stream_idle_timeout"] == 60
+    # and 2.7's
+    settings = api("GET", "settings/all/")[1]
+    assert settings["idle_timeout"] == 15 and settings["RUNTIME_FEATURE_FLAGS"] is True
+    assert not {"max_stream_duration", "stream_idle_timeout"} & set(settings)

@@ -124,6 +124,27 @@ def test_a_secret_reads_back_encrypted(gateway):
     assert status == 200 and body["REDHAT_PASSWORD"] == ""
 
 
+def test_one_setting_read_and_put_back_to_its_default(gateway):
+    api = _api(gateway)
+    assert api("GET", "settings/proxy/request_timeout/") == (200, {"section": "proxy", "name": "request_timeout",
+                                                                 "value": 30})
+    # through all: the setting's own category
+    assert api("GET", "settings/all/password_min_length/")[1]["section"] == "local_login"
+    assert api("GET", "settings/proxy/password_min_length/")[0] == 404       # not one of proxy's
+    assert api("GET", "settings/proxy/no_such_setting/")[0] == 404
+    assert api("PUT", "settings/proxy/", {"request_timeout": 45})[0] == 200
+    assert api("GET", "settings/all/request_timeout/")[1]["value"] == 45
+    assert api("DELETE", "settings/all/request_timeout/")[0] == 400           # a category must be named
+    assert api("DELETE", "settings/proxy/request_timeout/") == (204, None)
+    assert api("GET", "settings/proxy/")[1]["request_timeout"] == 30
+    assert api("DELETE", "settings/proxy/jwt_public_key/")[0] == 400          # read-only
+    # a secret is masked once it is held
+    assert api("PUT", "settings/analytics/", {"REDHAT_PASSWORD": "held-" + "x"})[0] == 200
+    assert api("GET", "settings/analytics/REDHAT_PASSWORD/")[1]["value"] == "$encrypted$"
+    assert api("DELETE", "settings/analytics/REDHAT_PASSWORD/")[0] == 204
+    assert api("GET", "settings/analytics/REDHAT_PASSWORD/")[1]["value"] == ""
+
+
 def test_basic_auth_follows_the_setting(gateway):
     api = _api(gateway)
     assert api("PUT", "settings/all/", {"gateway_basic_auth_enabled": False})[0] == 200

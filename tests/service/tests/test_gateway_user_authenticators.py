@@ -178,3 +178,94 @@ def test_is_platform_auditor_is_the_platform_auditor_role_assignment(api):
     api.patch("users/%d/" % made["id"], json={"is_platform_auditor": False})
     listed = api.get("role_user_assignments/", params={"role_definition": definition, "user": made["id"]}).json()
     assert listed["count"] == 0
+
+
+def _link(api, user_id, authenticator_id):
+    links = [link for link in api.get("authenticator_users/", params={"user": user_id}).json()["results"]]
+    found = [link for link in links if link["summary_fields"]["authenticator"]["id"] == authenticator_id]
+    return found[0] if found else None
+
+
+def test_move_a_link_to_another_authenticator(api, two):
+    first, second = two
+    made = user(api, associated_authenticators={str(first["id"]): {"uid": "mv-" + tag()}})
+    org = api.post("organizations/", json={"name": "ua-org-" + tag()}).json()
+    assert api.post("organizations/%d/users/associate/" % org["id"], json={"instances": [made["id"]]}).status_code == 204
+    link = _link(api, made["id"], first["id"])
+    assert api.options("authenticator_users/%d/move/" % link["id"]).status_code == 200
+    body = {"new_authenticator": second["id"], "new_uid": "moved-" + tag(), "keep_memberships": True,
+            "merge_accounts_with_same_uid": False, "remove_other_authenticators": False}
+    r = api.post("authenticator_users/%d/move/" % link["id"], json=body)
+    assert r.status_code == 200, r.text
+    assert r.json() == body     # the schema's AuthenticatorUserMove: the body sent
+    assert _link(api, made["id"], first["id"]) is None
+    assert _link(api, made["id"], second["id"])["uid"] == body["new_uid"]
+    assert api.get("authenticator_users/%d/" % link["id"]).status_code == 404
+    # kept: still a member of the organization
+    assert made["id"] in [u["id"] for u in api.get("organizations/%d/users/" % org["id"]).json()["results"]]
+
+    # moved back without keeping the memberships: the organization's membership goes
+    link = _link(api, made["id"], second["id"])
+    r = api.post("authenticator_users/%d/move/" % link["id"], json=dict(body, new_authenticator=first["id"],
+                                                                        keep_memberships=False))
+    assert r.status_code == 200, r.text
+    assert _link(api, made["id"], first["id"])["uid"] == body["new_uid"]
+    assert made["id"] not in [u["id"] for u in api.get("organizations/%d/users/" % org["id"]).json()["results"]]
+
+
+def test_move_refused(api, two):
+    first, second = two
+    made = user(api, associated_authenticators={str(first["id"]): {"uid": "mr-" + tag()}})
+    taken = user(api, associated_authenticators={str(second["id"]): {"uid": "mr-taken-" + tag()}})
+    link = _link(api, made["id"], first["id"])
+    body = {"new_authenticator": second["id"], "keep_memberships": True, "merge_accounts_with_same_uid": False,
+            "remove_other_authenticators": False}
+    url = "authenticator_users/%d/move/" % link["id"]
+    cases = [
+        (dict(body, new_authenticator=first["id"]), "new_authenticator"),         # where it is already
+        (dict(body, new_authenticator=999999), "new_authenticator"),
+        (dict(body, merge_with_user=taken["id"], merge_accounts_with_same_uid=True), "merge_with_user"),
+        (dict(body, new_uid=_link(api, taken["id"], second["id"])["uid"]), "new_uid"),    # another user's uid there
+        ({"new_authenticator": second["id"]}, "keep_memberships"),
+    ]
+    for sent, field in cases:
+        r = api.post(url, json=sent)
+        assert r.status_code == 400 and field in r.json(), (sent, r.text)
+    assert _link(api, made["id"], first["id"])["id"] == link["id"]     # nothing moved
+    assert api.post("authenticator_users/999999/move/", json=body).status_code == 404
+
+
+def test_move_merges_into_the_user_with_the_same_uid(api, two):
+    first, second = two
+    uid = "mm-" + tag()
+    made = user(api, associated_authenticators={str(first["id"]): {"uid": uid}})
+    other = user(api, associated_authenticators={str(second["id"]): {"uid": uid}})
+    link = _link(api, made["id"], first["id"])
+    r = api.post("authenticator_users/%d/move/" % link["id"], json={
+        "new_authenticator": second["id"], "keep_memberships": True, "merge_accounts_with_same_uid": True,
+        "remove_other_authenticators": False})
+    assert r.status_code == 200, r.text
+    assert _link(api, made["id"], first["id"]) is None and _link(api, made["id"], second["id"]) is None
+    assert _link(api, other["id"], second["id"])["uid"] == uid
+    # merge_with_user names the user
+    third = user(api, associated_authenticators={str(first["id"]): {"uid": "mw-" + tag()}})
+    link = _link(api, third["id"], first["id"])
+    r = api.post("authenticator_users/%d/move/" % link["id"], json={
+        "new_authenticator": second["id"], "new_uid": "mw-new-" + tag(), "merge_with_user": made["id"],
+        "keep_memberships": True, "merge_accounts_with_same_uid": False, "remove_other_authenticators": False})
+    assert r.status_code == 200, r.text
+    assert _link(api, made["id"], second["id"])["uid"].startswith("mw-new-")
+    assert _link(api, third["id"], first["id"]) is None
+
+
+def test_only_a_superuser_moves_a_link(gateway, api, two):
+    first, second = two
+    password = "x-Pass-" + tag()
+    plain = user(api, password=password)
+    made = user(api, associated_authenticators={str(first["id"]): {"uid": "mo-" + tag()}})
+    link = _link(api, made["id"], first["id"])
+    r = Api(gateway, plain["username"], password).post("authenticator_users/%d/move/" % link["id"], json={
+        "new_authenticator": second["id"], "keep_memberships": True, "merge_accounts_with_same_uid": False,
+        "remove_other_authenticators": False})
+    assert r.status_code == 403, r.text
+    assert _link(api, made["id"], first["id"])["id"] == link["id"]

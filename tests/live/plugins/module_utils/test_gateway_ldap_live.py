@@ -5,7 +5,9 @@ on loopback), in the reference service's gateway layout (svcctl start --layout g
 The collection logs in with ``service_auth: session`` and the directory's username and password: the
 gateway's login form tries its authenticators, the LDAP one binds as the user, and the user's first
 login creates the gateway's (external) user. The authenticator's maps: only members of the directory's
-``admins`` and ``users`` groups may log in, and ``admins`` makes superusers. Real HTTPS and LDAP round
+``admins`` and ``users`` groups may log in, ``admins`` makes superusers, ``users`` makes members of the Default
+organization (the role Organization Member) and ``admins`` administrators of the team "Directory admins" (Team
+Admin), a team the login makes. Real HTTPS and LDAP round
 trips; counts come from the service's request log."""
 
 import re
@@ -16,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from ansible_collections.automation.service.plugins.module_utils._authenticator import connect
-from ansible_collections.automation.service.plugins.module_utils._errors import AuthError
+from ansible_collections.automation.service.plugins.module_utils._errors import ApiError, AuthError
 from ansible_collections.automation.service.plugins.module_utils._options import resolve
 from ansible_collections.automation.service.plugins.module_utils._session_cache import SessionCache
 
@@ -107,6 +109,43 @@ def test_a_first_login_creates_the_external_user_with_the_maps_it_matches(gatewa
     assert user['authenticator_uid'] == name
     again = me(client(gateway, name, record['password']))
     assert again['id'] == found['id']
+
+
+def assignments(gw, user_id):
+    found = admin(gw).get('/api/gateway/v1/role_user_assignments/', params={'user': user_id, 'page_size': 200})
+    return sorted((a['summary_fields']['role_definition']['name'], a['content_type'],
+                   (a['summary_fields'].get('content_object') or {}).get('name')) for a in found['results'])
+
+
+def test_the_maps_grant_organization_and_team_roles_at_login(gateway):
+    """A new member of both groups: before the login no user; after it, the roles the maps grant, at the gateway
+    and as the controller's memberships; the team the team map names was made by the login."""
+    name = 'ldap-roles-%s' % uuid.uuid4().hex[:8]
+    record = idpctl.add_ldap_user(gateway.dir, name, groups=['users', 'admins'])
+    found = me(client(gateway, name, record['password']))
+    assert assignments(gateway, found['id']) == [
+        ('Organization Member', 'shared.organization', 'Default'),
+        ('Team Admin', 'shared.team', 'Directory admins')]
+    api = admin(gateway)
+    default = api.get('organizations', params={'name': 'Default'})['results'][0]
+    assert name in [u['username'] for u in api.get('organizations/%d/users' % default['id'], params={'page_size': 200})['results']]
+    # A second login keeps them, once each.
+    me(client(gateway, name, record['password']))
+    assert len(assignments(gateway, found['id'])) == 2
+
+
+def test_a_map_granting_a_role_of_the_wrong_kind_is_refused_in_the_gateways_words(gateway):
+    api = admin(gateway)
+    body = {'name': 'wrong-%s' % uuid.uuid4().hex[:8], 'authenticator': ldap_authenticator(gateway)['id'],
+            'map_type': 'organization', 'organization': 'Default', 'role': 'Team Member', 'triggers': {'always': {}}}
+    with pytest.raises(ApiError) as caught:
+        api.request('POST', '/api/gateway/v1/authenticator_maps/', json_body=body)
+    assert caught.value.status == 400
+    assert 'For an organization map type you must specify an organization based role' in str(caught.value)
+    body['role'] = 'No such role'
+    with pytest.raises(ApiError) as caught:
+        api.request('POST', '/api/gateway/v1/authenticator_maps/', json_body=body)
+    assert "RoleDefinition No such role doesn't exist" in str(caught.value)
 
 
 def test_a_directory_user_is_no_superuser(gateway):

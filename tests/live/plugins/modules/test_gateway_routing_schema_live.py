@@ -76,6 +76,8 @@ def test_a_gateway_without_the_timeouts_fails_before_writing(older, module):
     params = route_params(port, cluster)
     if module != 'route':
         del params['gateway_path']
+    if module == 'service':
+        params['api_slug'] = 'api-' + tag()     # required of a service
     if module == 'ui_plugin_route':
         del params['service_path']
         params['ui_plugin_path'] = 'plugin-' + tag()

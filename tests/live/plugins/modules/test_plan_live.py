@@ -12,6 +12,7 @@ from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 from ansible.module_utils.common.parameters import remove_values
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import ApiTask
+from ansible_collections.automation.service.plugins.module_utils._outcome import masked
 
 from ..module_utils.helpers import connect_as
 
@@ -79,10 +80,16 @@ ASKED = {
     'ui_plugin_route': {'name': NEW, 'http_port': NEW + '-port', 'service_cluster': NEW + '-cluster',
                         'service_port': 8080, 'ui_plugin_path': NEW},
     'ca_certificate': {'name': NEW, 'related_id_reference': NEW, 'pem_data': CA_PEM},
+    # a run-time flag, given the value it does not have (asked_of()); a link moved to another authenticator (its id
+    # asked_of()'s, of the user plumbing() made); a setting given a value it does not have
+    'feature_flag': {'name': 'FEATURE_INDIRECT_NODE_COUNTING_ENABLED'},
+    'authenticator_user': {'authenticator': NEW + '-auth2', 'new_uid': NEW + '-moved'},
+    'settings': {'name': 'MAX_UI_JOB_EVENTS', 'value': 5000 + int(NEW[-3:], 16)},
 }
 # The modules of the platform gateway's own objects, asked on a service in the gateway's layout.
 GATEWAY_ONLY = ('authenticator', 'authenticator_map', 'http_port', 'service_type', 'service_cluster', 'service_node',
-                'service_key', 'service', 'route', 'ui_plugin_route', 'ca_certificate')
+                'service_key', 'service', 'route', 'ui_plugin_route', 'ca_certificate', 'feature_flag',
+                'authenticator_user')
 # A module with a RESOURCE that builds its steps by hand: a workflow's node (its edges are written once
 # every node of the workflow is there).
 BY_HAND = ('workflow_job_template_node',)
@@ -122,7 +129,8 @@ def task_for(service, module, asked):
 
 
 def plumbing(svc):
-    """The service type, HTTP port and service cluster the routing modules' cases name (made once per service)."""
+    """The service type, HTTP port and service cluster the routing modules' cases name, and the authenticators and the
+    linked user authenticator_user's names (made once per service)."""
     client = connect_as(svc, service_auth='basic')
     gateway = '/api/gateway/v1/'
     if client.get(gateway + 'service_clusters/', params={'name': NEW + '-cluster'})['count']:
@@ -130,6 +138,30 @@ def plumbing(svc):
     kind = client.request('POST', gateway + 'service_types/', json_body={'name': NEW + '-type'})
     client.request('POST', gateway + 'http_ports/', json_body={'name': NEW + '-port', 'number': 18444})
     client.request('POST', gateway + 'service_clusters/', json_body={'name': NEW + '-cluster', 'service_type': kind['id']})
+    # two authenticators (nobody logs in through them) and a user linked to the first
+    made = [client.request('POST', gateway + 'authenticators/', json_body={
+        'name': NEW + '-auth%d' % number, 'type': 'ansible_base.authentication.authenticator_plugins.github',
+        'enabled': True, 'configuration': {'KEY': 'key-%d' % number, 'SECRET': 'planned-secret'}}) for number in (1, 2)]
+    client.request('POST', gateway + 'users/', json_body={
+        'username': NEW + '-user', 'password': 'planned-' + NEW,
+        'associated_authenticators': {str(made[0]['id']): {'uid': NEW + '-uid'}}})
+
+
+def asked_of(svc, module):
+    """What ``module`` is asked (ASKED), with what depends on the gateway at the time: the value the flag does not
+    have, the id of the link plumbing() made."""
+    asked = dict(ASKED[module])
+    gateway = '/api/gateway/v1/'
+    if module == 'feature_flag':
+        client = connect_as(svc, service_auth='basic')
+        flag = client.get(gateway + 'feature_flags/', params={'name': asked['name']})['results'][0]
+        asked['value'] = str(flag['value']).lower() != 'true'
+    elif module == 'authenticator_user':
+        client = connect_as(svc, service_auth='basic')
+        user = client.get(gateway + 'users/', params={'username': NEW + '-user'})['results'][0]
+        link = client.get(gateway + 'authenticator_users/', params={'user': user['id']})['results'][0]
+        asked['authenticator_user_id'] = str(link['id'])
+    return asked
 
 
 @pytest.mark.parametrize('module', sorted(ASKED))
@@ -137,20 +169,32 @@ def test_planning_writes_nothing_and_its_diff_is_the_modules(service, gateway_se
     if module in GATEWAY_ONLY:
         service = gateway_service_factory()
         plumbing(service)
-    code, api, params = task_for(service, module, ASKED[module])
+    code, api, params = task_for(service, module, asked_of(service, module))
     plan = code.RESOURCE.placed(api).plan(api)
     assert api.client.writes_sent == 0
     result = run_module(module, params, check_mode=True, diff=True)
     assert not result.get('failed'), result
     assert result['changed'] == plan.changes, (module, plan.writes)
     if plan.changes:
-        before, after = plan.diff()
+        before, after = planned_diff(plan)
         # as the module's result, the values of its no_log options left out
         assert result['diff'] == remove_values({'before': before, 'after': after}, api.no_log_values), module
     else:
         assert not result.get('diff'), module
     # the cases change something, but for the ones that delete what is not there
     assert plan.changes == (module not in ('credential_input_source', 'authenticator_map')), module
+
+
+def planned_diff(plan):
+    """The diff of the plan's writes (Plan.diff()), with the parts said from a write's answer (settings: what the
+    service kept) said from the answer it would have in check mode."""
+    before, after = plan.diff()
+    for write in plan.writes:
+        if write.shown_once_taken():
+            said_before, said_after = write.shown(write.answer)
+            before.update(masked(said_before or {}, write.secret))
+            after.update(masked(said_after or {}, write.secret))
+    return before, after
 
 
 def test_a_plan_lists_the_sub_list_writes_of_a_new_object_after_its_create(service):

@@ -246,3 +246,27 @@ def test_on_awx_is_platform_auditor_is_the_system_auditor(service):
     assert not again['changed'] and writes == []
     failed, writes = run(service, 'user', username=username, is_platform_auditor=False, is_system_auditor=True)
     assert failed.get('failed') and 'is_system_auditor' in failed['msg'] and writes == [], failed
+
+
+def test_authenticator_user_moves_a_link_to_another_authenticator(gateway, two):
+    first, second = two
+    username = 'ua-move-' + tag()
+    made, _writes = run(gateway, 'user', username=username, password='pw-' + tag(),
+                        associated_authenticators={first['name']: {'uid': 'gh-' + username}})
+    assert made['changed'] and not made.get('failed'), made
+    user = gateway_user(gateway, username)
+    link = admin(gateway).get(GW + 'authenticator_users/', params={'user': user['id']})['results'][0]
+    params = dict(authenticator_user_id=str(link['id']), authenticator=second['name'], new_uid='moved-' + username,
+                  keep_memberships=True)
+    checked, writes = run(gateway, 'authenticator_user', check_mode=True, **params)
+    assert checked['changed'] and writes == [], checked
+    moved, writes = run(gateway, 'authenticator_user', **params)
+    assert moved['changed'] and not moved.get('failed'), moved
+    assert writes == [('POST', GW + 'authenticator_users/%d/move/' % link['id'], 200)], writes
+    assert gateway_user(gateway, username)['associated_authenticators'] == {str(second['id']): {'uid': 'moved-' + username}}
+    # the move's answer is the fields sent (the schemas' AuthenticatorUserMove); the user's link at the new
+    # authenticator is a new one (django-ansible-base's move deletes the old): named by its id, it is there
+    new = admin(gateway).get(GW + 'authenticator_users/', params={'user': user['id']})['results'][0]
+    assert new['provider'] == second['slug'] and new['uid'] == 'moved-' + username
+    again, writes = run(gateway, 'authenticator_user', **dict(params, authenticator_user_id=str(new['id'])))
+    assert not again['changed'] and writes == [] and not again.get('failed'), again

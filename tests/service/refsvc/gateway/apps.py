@@ -4,6 +4,10 @@ import pkgutil
 from django.apps import AppConfig
 
 
+# django-oauth-toolkit 3's application columns that the platform's gateway does not answer (ready()).
+NEWER_APPLICATION_FIELDS = ("hash_client_secret", "allowed_origins", "registration_source", "cimd_expires_at")
+
+
 class GatewayConfig(AppConfig):
     name = "refsvc.gateway"
     label = "gateway"
@@ -28,12 +32,29 @@ class GatewayConfig(AppConfig):
 
         # django-ansible-base 2025.12.3's token serializer lists every column of the token
         # model; django-oauth-toolkit 3 added token_checksum (the token's lookup hash, set
-        # when the token is saved), which the API neither takes nor shows.
+        # when the token is saved), which the API neither takes nor shows, and resource (its
+        # RFC 8707 resource indicators).
         from ansible_base.oauth2_provider.serializers.token import OAuth2TokenSerializer
 
-        meta = OAuth2TokenSerializer.Meta
-        if "token_checksum" in meta.fields:
-            meta.fields = [f for f in meta.fields if f != "token_checksum"]
+        # Likewise its application serializer: the columns django-oauth-toolkit added after
+        # post_logout_redirect_uris and algorithm (its migrations 0009 hash_client_secret, 0010
+        # allowed_origins, 0018 resource, 0019 registration_source, 0020 cimd_expires_at) are in
+        # neither the platform's 2.6 nor its 2.7 schema of OAuth2Application or OAuth2Token: its
+        # gateway has an older django-oauth-toolkit. The columns keep their defaults.
+        from ansible_base.oauth2_provider.serializers.application import OAuth2ApplicationSerializer
+
+        for serializer, newer in ((OAuth2TokenSerializer, ("token_checksum", "resource")),
+                                  (OAuth2ApplicationSerializer, NEWER_APPLICATION_FIELDS)):
+            meta = serializer.Meta
+            meta.fields = [f for f in meta.fields if f not in newer]
+        # An application's organization is required, as both schemas say (and ansible.platform's application module
+        # asks for it); django-ansible-base 2025.12.3's model lets it be null, which makes it optional there.
+        # (Declared here: DRF gives a nullable field of a unique_together a default, which no required field has.)
+        from rest_framework.relations import PrimaryKeyRelatedField
+        from refsvc.svc.models import Organization
+
+        OAuth2ApplicationSerializer._declared_fields["organization"] = PrimaryKeyRelatedField(
+            queryset=Organization.objects.all(), help_text="Organization containing this application.")
 
         # What single sign-on through the authenticators needs of the installed libraries.
         from refsvc.gateway.sso import adapt
@@ -52,5 +73,9 @@ class GatewayConfig(AppConfig):
         from refsvc.gateway import auditor
 
         auditor.connect()
+        # Authenticator maps that grant roles check and grant them with the service's RBAC (refsvc/gateway/role_maps.py).
+        from refsvc.gateway import role_maps
+
+        role_maps.connect()
         if getattr(settings, "GATEWAY_CONTROLLER", None):
             signals.connect()

@@ -83,6 +83,9 @@ class ServiceCluster(CreatableModel, ModifiableModel):
     health_check_unhealthy_threshold = models.PositiveIntegerField(default=3)
     health_check_healthy_threshold = models.PositiveIntegerField(default=1)
     healthy_panic_threshold = models.PositiveIntegerField(default=50)
+    # "The unique service ID provided by the service" (the published schemas: read-only, nullable): a real gateway
+    # has it from the service the cluster runs; this one asks no service for it, so it stays null.
+    service_id = models.UUIDField(null=True, blank=True, default=None, editable=False)
 
     class Meta:
         app_label = "gateway"
@@ -99,7 +102,7 @@ class ServiceNode(CreatableModel, ModifiableModel):
 
 
 class ServiceKey(CreatableModel, ModifiableModel):
-    name = models.CharField(max_length=512, unique=True)
+    name = models.CharField(max_length=512, unique=True, null=True, blank=True)
     service_cluster = models.ForeignKey(ServiceCluster, on_delete=models.CASCADE, related_name="keys")
     is_active = models.BooleanField(default=True)
     algorithm = models.CharField(max_length=8, default="HS256")

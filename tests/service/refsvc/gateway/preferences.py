@@ -1,5 +1,6 @@
-"""The gateway's settings: /api/gateway/v1/settings/ (its categories) and settings/<category>/ (GET, PUT; DELETE
-puts a category's settings back to their defaults), ``all`` being every category at once.
+"""The gateway's settings: /api/gateway/v1/settings/ (its categories), settings/<category>/ (GET, PUT; DELETE
+puts a category's settings back to their defaults), ``all`` being every category at once, and
+settings/<category>/<name>/ (one setting: GET, DELETE).
 
 What the gateway answers, and the source of each fact, is in tests/service/README.md ("The gateway's settings and
 feature flags").
@@ -36,10 +37,17 @@ RUNTIME_BOUND = {
 
 
 class Setting:
-    def __init__(self, section, name, kind, default, secret=False, read_only=False, min_value=None, max_value=None):
+    def __init__(self, section, name, kind, default, secret=False, read_only=False, min_value=None, max_value=None,
+                 releases=None):
         self.section, self.name, self.kind, self.default = section, name, kind, default
         self.secret, self.read_only = secret, read_only
         self.min_value, self.max_value = min_value, max_value
+        # the releases whose gateway has the setting (None: every one)
+        self.releases = releases
+
+    def present(self):
+        """Whether the gateway has the setting in the release it stands for (GATEWAY_RELEASE)."""
+        return self.releases is None or release() in self.releases
 
     def convert(self, value):
         """The value in the setting's type, or a ValueError with the gateway's words."""
@@ -75,6 +83,11 @@ class Setting:
         return text
 
 
+def release():
+    """The release the gateway stands for ("2.6", "2.7"; the runtime setting GATEWAY_RELEASE)."""
+    return ".".join(str(runtime.get("GATEWAY_RELEASE")).split(".")[:2])
+
+
 def _s(section, name, kind, default, **kwargs):
     return Setting(section, name, kind, default, **kwargs)
 
@@ -93,7 +106,10 @@ SETTINGS = [
     _s("proxy", "status_endpoint_backend_verify", "bool", True),
     _s("proxy", "resource_client_request_timeout", "float", 10.0, min_value=0.0),
     _s("proxy", "request_timeout", "int", 30),
-    _s("proxy", "idle_timeout", "int", 15),
+    _s("proxy", "idle_timeout", "int", 15, releases=("2.7",)),
+    # 2.6's, which 2.7 has no more (the streaming connections' limits; the category chosen, the schema names none).
+    _s("proxy", "max_stream_duration", "int", 3600, releases=("2.6",)),
+    _s("proxy", "stream_idle_timeout", "int", 60, releases=("2.6",)),
     _s("proxy", "trusted_header_timeout", "int", 1000, min_value=100, max_value=10000),
     _s("local_login", "password_min_length", "int", 0, min_value=0, max_value=100),
     _s("local_login", "password_min_digits", "int", 0, min_value=0, max_value=100),
@@ -123,20 +139,24 @@ SETTINGS = [
     _s("analytics", "NOTIFICATION_RSS_FEED_URL", "url", "https://announcements.ansiblecloud.redhat.com/feed.atom",
        read_only=True),
     _s("analytics", "NOTIFICATION_RSS_FEED_ENABLED", "bool", True),
-    _s("feature_flags", "RUNTIME_FEATURE_FLAGS", "bool", True, read_only=True),
-    _s("feature_flags", "RUNTIME_FEATURE_FLAGS_UI", "bool", False, read_only=True),
+    _s("feature_flags", "RUNTIME_FEATURE_FLAGS", "bool", True, read_only=True, releases=("2.7",)),
+    _s("feature_flags", "RUNTIME_FEATURE_FLAGS_UI", "bool", False, read_only=True, releases=("2.7",)),
 ]
 BY_NAME = dict((s.name, s) for s in SETTINGS)
-SECTIONS = sorted(set(s.section for s in SETTINGS))
+
+
+def sections():
+    """The categories of the release the gateway stands for (one without a setting there is not one)."""
+    return sorted(set(s.section for s in SETTINGS if s.present()))
 
 
 def of(slug):
     """The settings of a category (``all``: every one); Http404 for a category the gateway does not have."""
     if slug == "all":
-        return SETTINGS
-    if slug not in SECTIONS:
+        return [s for s in SETTINGS if s.present()]
+    if slug not in sections():
         raise Http404
-    return [s for s in SETTINGS if s.section == slug]
+    return [s for s in SETTINGS if s.section == slug and s.present()]
 
 
 def current(setting, stored=None, bound=None):
@@ -174,13 +194,17 @@ def store(changes):
             m.Preference.objects.update_or_create(name=name, defaults={"value": v})
 
 
+# A setting's kind as OPTIONS names its type.
+TYPES = {"bool": "boolean", "int": "integer", "float": "float", "list": "list", "url": "string", "str": "string"}
+
+
 class CategoryList(GatewayMixin, APIView):
     """The categories: ``all`` first, then the others by name, each ``{"url", "name"}``, as one page."""
 
     endpoint_access = "settings"
 
     def get(self, request):
-        results = [{"url": "%ssettings/%s/" % (V1, slug), "name": slug} for slug in ["all"] + SECTIONS]
+        results = [{"url": "%ssettings/%s/" % (V1, slug), "name": slug} for slug in ["all"] + sections()]
         return Response({"count": len(results), "next": None, "previous": None, "results": results})
 
 
@@ -219,6 +243,19 @@ class CategoryDetail(GatewayMixin, APIView):
         store(changes)
         return Response(render(slug))
 
+    def options(self, request, slug):
+        """The category's settings as OPTIONS describes writable fields (GET, and PUT for a superuser): each with
+        its type, default and whether it is read-only; none required (a PUT names the settings it changes)."""
+        data = self.metadata_class().determine_metadata(request, self)
+        described = dict((setting.name, dict({"type": TYPES[setting.kind], "label": setting.name,
+                                               "required": False, "default": setting.default},
+                                              **({"read_only": True} if setting.read_only else {})))
+                         for setting in of(slug))
+        data["actions"] = {"GET": described}
+        if request.user.is_superuser:
+            data["actions"]["PUT"] = described
+        return Response(data)
+
     def delete(self, request, slug):
         names = [s.name for s in of(slug) if not s.read_only]
         m.Preference.objects.filter(name__in=names).delete()
@@ -229,7 +266,43 @@ class CategoryDetail(GatewayMixin, APIView):
         return Response(render(slug))
 
 
+class SettingDetail(GatewayMixin, APIView):
+    """One setting of a category (the 2.7 schema's ``SettingPreference``): GET its ``section``, ``name`` and
+    ``value`` (a secret masked); DELETE puts it back to its default (204), in a named category only (the schema:
+    a name is unique within a category, not across them). Through ``all``, GET names the setting's own
+    category. A setting the category does not have: 404; a read-only one is not reverted (400)."""
+
+    endpoint_access = "settings"
+    http_method_names = ["get", "delete", "head", "options"]
+
+    def _setting(self, slug, name):
+        found = [s for s in of(slug) if s.name == name]
+        if not found:
+            raise Http404
+        return found[0]
+
+    def get(self, request, slug, name):
+        setting = self._setting(slug, name)
+        held = current(setting)
+        return Response({"section": setting.section, "name": setting.name,
+                         "value": ENCRYPTED if setting.secret and held not in (None, "") else held})
+
+    def delete(self, request, slug, name):
+        if slug == "all":
+            return Response({"detail": "A setting is reverted in its own category, not in all."}, status=400)
+        setting = self._setting(slug, name)
+        if setting.read_only:
+            return Response({name: "Cannot change read-only setting %s" % name}, status=400)
+        m.Preference.objects.filter(name=name).delete()
+        if name in RUNTIME_BOUND:
+            defaults = runtime.defaults()
+            if RUNTIME_BOUND[name] in defaults:
+                runtime.store({RUNTIME_BOUND[name]: defaults[RUNTIME_BOUND[name]]})
+        return Response(status=204)
+
+
 URLS = [
     path("settings/", CategoryList.as_view()),
     re_path(r"^settings/(?P<slug>[a-z0-9_]+)/$", CategoryDetail.as_view()),
+    re_path(r"^settings/(?P<slug>[a-z0-9_]+)/(?P<name>[A-Za-z0-9_]+)/$", SettingDetail.as_view()),
 ]

@@ -10,6 +10,7 @@ import secrets
 from django.db.models import ProtectedError
 from django.urls import path
 from rest_framework import serializers
+from rest_framework.validators import UniqueValidator
 
 from refsvc.svc import runtime
 
@@ -23,6 +24,12 @@ ENCRYPTED = "$encrypted$"
 
 def _summary(obj, *fields):
     return dict((f, {"id": getattr(obj, f).pk, "name": getattr(obj, f).name}) for f in fields)
+
+
+def release_at_least(release):
+    """Whether the gateway stands for ``release`` or a later one (the runtime setting GATEWAY_RELEASE)."""
+    wanted = tuple(int(part) for part in release.split("."))
+    return tuple(int(part) for part in str(runtime.get("GATEWAY_RELEASE")).split(".")) >= wanted
 
 
 class _Routing(_Common):
@@ -79,10 +86,28 @@ class ServiceClusterSerializer(_Routing):
     auth_type = serializers.ChoiceField(["JWT", "BASIC", "TOKEN"], default="JWT")
     dns_discovery_type = serializers.ChoiceField(["STRICT_DNS", "LOGICAL_DNS"], default="STRICT_DNS")
     dns_lookup_family = serializers.ChoiceField(["ALL", "V4_ONLY", "V6_ONLY", "V4_PREFERRED", "AUTO"], default="AUTO")
+    effective_health_check_timeout_seconds = serializers.SerializerMethodField()
 
     class Meta:
         model = m.ServiceCluster
-        fields = _fields(m.ServiceCluster)
+        fields = _fields(m.ServiceCluster, "effective_health_check_timeout_seconds")
+
+    def get_fields(self):
+        fields = super().get_fields()
+        if not release_at_least("2.7"):
+            fields.pop("effective_health_check_timeout_seconds", None)
+        return fields
+
+    def get_effective_health_check_timeout_seconds(self, obj) -> str:
+        """The 2.7 schema's description: the largest of the cluster's ``health_check_timeout_seconds``, the highest
+        ``request_timeout_seconds`` of its routes and the global ``request_timeout`` setting, as text (as the
+        routes' effective timeouts). Which routes count is not said there; here the cluster's routes, services
+        (API routes) and UI plugin routes, all of which the 2.7 schema gives a ``request_timeout_seconds``."""
+        given = [obj.health_check_timeout_seconds, preferences.value("request_timeout")]
+        for model in (m.Route, m.Service, m.UIPluginRoute):
+            given += model.objects.filter(service_cluster=obj, request_timeout_seconds__isnull=False).values_list(
+                "request_timeout_seconds", flat=True)
+        return str(max(given))
 
     def validate_healthy_panic_threshold(self, value):
         if value > 100:
@@ -102,26 +127,24 @@ class ServiceNodeSerializer(_Routing):
 
 
 class ServiceKeySerializer(_Routing):
-    """A key the gateway signs the tokens it gives a cluster's services with. The secret is written, never
-    read (``$encrypted$``), and cannot be changed; without one, the gateway makes one of ``secret_length``
-    random bytes. ``mark_previous_inactive`` (written only) makes the cluster's other keys inactive."""
+    """A key the gateway signs the tokens it gives a cluster's services with. The gateway makes its secret, of
+    ``secret_length`` random bytes; the secret is read-only and read back as ``$encrypted$``.
+    ``mark_previous_inactive`` (written only, and required) makes the cluster's other keys inactive. The name may
+    be left out. What is read-only, written only and required is as the published schemas (2.6, 2.7) say."""
 
     kind = "service_keys"
     refs = ("service_cluster",)
+    name = serializers.CharField(max_length=512, required=False, allow_null=True,
+                                 validators=[UniqueValidator(queryset=m.ServiceKey.objects.all())])
     algorithm = serializers.ChoiceField(["HS256", "HS384", "HS512"], default="HS256")
-    secret = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False)
-    secret_length = serializers.IntegerField(required=False, min_value=16, max_value=512)
-    mark_previous_inactive = serializers.BooleanField(required=False, write_only=True)
+    secret = serializers.CharField(read_only=True)
+    # written only, as the published schemas have it: the length asked for the secret the gateway makes
+    secret_length = serializers.IntegerField(required=False, write_only=True, min_value=16, max_value=512)
+    mark_previous_inactive = serializers.BooleanField(write_only=True)
 
     class Meta:
         model = m.ServiceKey
         fields = _fields(m.ServiceKey, "mark_previous_inactive")
-
-    def validate(self, data):
-        if self.instance is not None and "secret" in data:
-            if data.pop("secret") != ENCRYPTED:
-                raise serializers.ValidationError({"secret": ["The secret of a service key cannot be changed."]})
-        return data
 
     def to_representation(self, obj):
         data = super().to_representation(obj)
@@ -135,9 +158,8 @@ class ServiceKeySerializer(_Routing):
 
     def create(self, validated):
         mark = validated.pop("mark_previous_inactive", False)
-        if not validated.get("secret"):
-            length = validated.get("secret_length") or 32
-            validated["secret"] = base64.urlsafe_b64encode(secrets.token_bytes(length)).decode()
+        length = validated.get("secret_length") or 32
+        validated["secret"] = base64.urlsafe_b64encode(secrets.token_bytes(length)).decode()
         return self._previous(super().create(validated), mark)
 
     def update(self, instance, validated):
@@ -151,11 +173,6 @@ class ServiceKeySerializer(_Routing):
 # as text. A gateway standing for 2.6 (GATEWAY_RELEASE) has none of these fields.
 TIMEOUTS = {"request_timeout_seconds": ("request_timeout", 604800, "effective_timeout_seconds"),
             "idle_timeout_seconds": ("idle_timeout", 86400, "effective_idle_timeout_seconds")}
-
-
-def release_at_least(release):
-    wanted = tuple(int(part) for part in release.split("."))
-    return tuple(int(part) for part in str(runtime.get("GATEWAY_RELEASE")).split(".")) >= wanted
 
 
 class _RoutedSerializer(_Routing):
@@ -199,7 +216,8 @@ class _RoutedSerializer(_Routing):
 
 
 class ServiceSerializer(_RoutedSerializer):
-    """An API route: /api/<api_slug>/ at the gateway to the cluster's ``service_path``."""
+    """An API route: /api/<api_slug>/ at the gateway to the cluster's ``service_path``. ``api_slug`` and
+    ``is_service_https`` are required (as of a route and a UI plugin route), as the published schemas say."""
 
     kind = "services"
     gateway_path = serializers.SerializerMethodField()
@@ -207,6 +225,7 @@ class ServiceSerializer(_RoutedSerializer):
     class Meta:
         model = m.Service
         fields = _fields(m.Service, "gateway_path", "effective_timeout_seconds", "effective_idle_timeout_seconds")
+        extra_kwargs = {"is_service_https": {"required": True}, "api_slug": {"required": True}}
 
     def get_gateway_path(self, obj):
         return "/api/%s/" % obj.api_slug if obj.api_slug else ""
@@ -218,23 +237,22 @@ class RouteSerializer(_RoutedSerializer):
     class Meta:
         model = m.Route
         fields = _fields(m.Route, "effective_timeout_seconds", "effective_idle_timeout_seconds")
+        extra_kwargs = {"is_service_https": {"required": True}}
 
 
 class UIPluginRouteSerializer(_RoutedSerializer):
     """A route to a UI plugin: ``ui_plugin_path`` is kept without its leading and trailing slashes, the
-    gateway path is /plugin/<cluster>/<ui_plugin_path>/, the service path the plugin's own; the gateway
-    inserts no token and the route is not internal."""
+    gateway path is /plugin/<cluster>/<ui_plugin_path>/. The fields are the published schemas'
+    ``UIPluginRoute`` (2.6 and 2.7): a route's ``service_path``, ``enable_gateway_auth`` and
+    ``is_internal_route`` are not among them."""
 
     kind = "ui_plugin_routes"
     gateway_path = serializers.SerializerMethodField()
-    service_path = serializers.SerializerMethodField()
-    enable_gateway_auth = serializers.SerializerMethodField()
-    is_internal_route = serializers.SerializerMethodField()
 
     class Meta:
         model = m.UIPluginRoute
-        fields = _fields(m.UIPluginRoute, "gateway_path", "service_path", "enable_gateway_auth", "is_internal_route",
-                         "effective_timeout_seconds", "effective_idle_timeout_seconds")
+        fields = _fields(m.UIPluginRoute, "gateway_path", "effective_timeout_seconds", "effective_idle_timeout_seconds")
+        extra_kwargs = {"is_service_https": {"required": True}}
 
     def validate_ui_plugin_path(self, value):
         value = value.strip("/")
@@ -245,25 +263,17 @@ class UIPluginRouteSerializer(_RoutedSerializer):
     def get_gateway_path(self, obj):
         return "/plugin/%s/%s/" % (re.sub(r"[^\w-]+", "-", obj.service_cluster.name).strip("-").lower(), obj.ui_plugin_path)
 
-    def get_service_path(self, obj):
-        return "/%s/" % obj.ui_plugin_path
-
-    def get_enable_gateway_auth(self, obj):
-        return False
-
-    def get_is_internal_route(self, obj):
-        return False
-
 
 class CACertificateSerializer(_Routing):
-    """A CA certificate (PEM); its SHA-256 fingerprint is the one given, else the gateway's of the first
-    certificate in ``pem_data``."""
+    """A CA certificate (PEM) and its SHA-256 fingerprint, required of a new one as the published schemas (2.6,
+    2.7) say; a change of ``pem_data`` without one gets the gateway's of its first certificate."""
 
     kind = "ca_certificates"
 
     class Meta:
         model = m.CACertificate
         fields = _fields(m.CACertificate)
+        extra_kwargs = {"sha256": {"required": True}}
 
     def validate_pem_data(self, value):
         match = re.search(r"-----BEGIN CERTIFICATE-----(.+?)-----END CERTIFICATE-----", value, re.S)

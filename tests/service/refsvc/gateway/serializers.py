@@ -151,6 +151,12 @@ def _authenticators(ids):
     return found
 
 
+def _release():
+    from refsvc.gateway.preferences import release
+
+    return release()
+
+
 def _uid_taken(user, provider_id, uid):
     others = AuthenticatorUser.objects.filter(provider__id=provider_id, uid=uid)
     if user is not None and user.pk is not None:
@@ -210,6 +216,10 @@ class UserSerializer(_Common):
         data["is_platform_auditor"] = bool(profile and profile.is_system_auditor)
         if runtime.get("GATEWAY_USER_LINKS_SHOWN"):     # else write-only, as the published schemas have them
             data.update(self._shown_links(obj))
+        if _release() == "2.6":
+            # 2.6's read-only boolean (2.7's schema has it no more); false: the reference gateway checks every
+            # user's password itself, none at a controller.
+            data["use_controller_password"] = False
         warnings = getattr(self, "_warnings", None)
         if warnings:
             data["warnings"] = list(warnings)
@@ -430,3 +440,84 @@ class AuthenticatorUserSerializer(serializers.ModelSerializer):
     def get_summary_fields(self, obj):
         return {"user": {"id": obj.user_id, "username": obj.user.username},
                 "authenticator": {"id": obj.provider.pk, "name": obj.provider.name, "type": obj.provider.type}}
+
+
+class AuthenticatorUserMoveSerializer(serializers.Serializer):
+    """The body of ``authenticator_users/<id>/move/`` (the 2.6 and 2.7 schemas' ``AuthenticatorUserMove``, which the
+    answer repeats)."""
+
+    new_authenticator = serializers.IntegerField(help_text="Id of the authenticator the link goes to.")
+    keep_memberships = serializers.BooleanField(
+        help_text="Whether the user keeps its role assignments (else the new authenticator's maps give them).")
+    merge_with_user = serializers.IntegerField(required=False, allow_null=True,
+                                               help_text="Id of a user the moved account is merged into.")
+    new_uid = serializers.CharField(required=False, allow_null=True, allow_blank=False,
+                                    help_text="The user's id at the new authenticator (else the link's uid).")
+    merge_accounts_with_same_uid = serializers.BooleanField(
+        help_text="Whether to merge into the user the new authenticator links to the same uid (not with "
+                  "merge_with_user).")
+    remove_other_authenticators = serializers.BooleanField(
+        help_text="Whether the user's other links to the old authenticator are deleted.")
+
+    def validate_new_authenticator(self, value):
+        found = Authenticator.objects.filter(pk=value).first()
+        if found is None:
+            raise serializers.ValidationError('Invalid pk "%s" - object does not exist.' % value)
+        return value
+
+    def validate_merge_with_user(self, value):
+        if value is not None and not get_user_model().objects.filter(pk=value).exists():
+            raise serializers.ValidationError('Invalid pk "%s" - object does not exist.' % value)
+        return value
+
+    def validate(self, attrs):
+        if attrs.get("merge_with_user") is not None and attrs.get("merge_accounts_with_same_uid"):
+            message = "merge_with_user and merge_accounts_with_same_uid are mutually exclusive."
+            raise serializers.ValidationError({"merge_with_user": [message], "merge_accounts_with_same_uid": [message]})
+        link = self.context["link"]
+        if attrs["new_authenticator"] == link.provider.pk:
+            raise serializers.ValidationError(
+                {"new_authenticator": ["The user is already linked to this authenticator."]})
+        return attrs
+
+    def move(self):
+        """Moves the link (django-ansible-base's ``move_authenticator_user_to`` of the old authenticator's plugin:
+        the old link deleted, a merged user's relations copied to the user merged into; the merged user itself stays), then links
+        the user at the new authenticator with the new uid (else the old one)."""
+        from ansible_base.authentication.authenticator_plugins.utils import get_authenticator_class
+        from django.db import transaction
+
+        from refsvc.rbac.models import RoleUserAssignment
+
+        attrs = self.validated_data
+        link = self.context["link"]
+        old_user, old_provider = link.user, link.provider
+        new_provider = Authenticator.objects.get(pk=attrs["new_authenticator"])
+        uid = attrs.get("new_uid") or link.uid
+        taken = AuthenticatorUser.objects.filter(provider=new_provider, uid=uid).exclude(user=old_user).first()
+        if attrs.get("merge_with_user") is not None:
+            new_user = get_user_model().objects.get(pk=attrs["merge_with_user"])
+        elif taken is not None and attrs["merge_accounts_with_same_uid"]:
+            new_user = taken.user
+        elif taken is not None:
+            raise serializers.ValidationError({"new_uid": [
+                "The uid '%s' of authenticator %s is linked to another user; merge the accounts to move this user "
+                "there." % (uid, new_provider.pk)]})
+        else:
+            new_user = old_user
+        with transaction.atomic():
+            try:
+                plugin = get_authenticator_class(old_provider.type)(database_instance=old_provider)
+            except ImportError:     # a plugin whose library is missing: the link is deleted all the same
+                link.delete()
+            else:
+                plugin.move_authenticator_user_to(new_user, link)
+            AuthenticatorUser.objects.get_or_create(provider=new_provider, user=new_user, uid=uid)
+            if attrs["remove_other_authenticators"]:
+                AuthenticatorUser.objects.filter(user=old_user, provider=old_provider).delete()
+            if not attrs["keep_memberships"]:
+                # the memberships (the user's role assignments, which the gateway mirrors as the organizations' and
+                # teams' members and admins) go; the new authenticator's maps give them at the next login
+                for assignment in RoleUserAssignment.objects.filter(user=new_user):
+                    assignment.delete()
+        return dict(attrs)

@@ -67,6 +67,8 @@ for _key, _value in _dab.items():
                 "ANSIBLE_BASE_ORGANIZATION_MODEL", "ANSIBLE_BASE_TEAM_MODEL"):
         continue  # ours, as set above (its defaults would make an application's organization a Django group)
     globals()[_key] = _value
+# The roles authenticator maps grant are given at login by the service's own RBAC (refsvc/gateway/role_maps.py).
+ANSIBLE_BASE_AUTHENTICATOR_RECONCILE_MODULE = "refsvc.gateway.role_maps"
 # The grants (not used by the tests yet) stay django-oauth-toolkit's own models.
 OAUTH2_PROVIDER_GRANT_MODEL = "oauth2_provider.Grant"
 OAUTH2_PROVIDER_DEVICE_GRANT_MODEL = "oauth2_provider.DeviceGrant"

@@ -28,8 +28,8 @@ SAML = {"name": "Test SAML", "slug": "test-saml",
 LDAP = {"name": "Test LDAP", "slug": "test-ldap",
         "type": "ansible_base.authentication.authenticator_plugins.ldap"}
 # The maps on the directory's groups (triggers compare the group DNs the plugin's group search finds).
-# Organization and team maps name a role of django-ansible-base's RBAC app, which the gateway layout
-# does not install (the service's own roles stand in for it): its serializer refuses them here.
+# Organization and team maps name a role definition, checked and granted at login with the service's own
+# RBAC (refsvc/gateway/role_maps.py).
 LDAP_MAPS = [
     # Only members of the directory's groups may log in (revoke: a user the trigger does not
     # match is denied, not skipped).
@@ -38,6 +38,12 @@ LDAP_MAPS = [
     # The admins group makes superusers, and leaving it takes superuser away at the next login.
     {"name": "Directory admins are superusers", "map_type": "is_superuser", "revoke": True, "order": 2,
      "groups": ("admins",)},
+    # The directory's users are members of the Default organization.
+    {"name": "Directory users are members of Default", "map_type": "organization", "organization": "Default",
+     "role": "Organization Member", "order": 3, "groups": ("users",)},
+    # Its admins administer a team the login makes (the authenticator creates the objects its maps name).
+    {"name": "Directory admins administer the Directory team", "map_type": "team", "organization": "Default",
+     "team": "Directory admins", "role": "Team Admin", "order": 4, "groups": ("admins",)},
 ]
 SOCIAL_PREFIX = "/api/gateway/social/"
 AUTHENTICATOR_BACKEND = "ansible_base.authentication.backend.AnsibleBaseAuth"

@@ -28,6 +28,7 @@ gateway_v1 = [
     *views.membership_urls(),
     path("authenticator_users/", views.AuthenticatorUserList.as_view()),
     path("authenticator_users/<int:pk>/", views.AuthenticatorUserDetail.as_view()),
+    path("authenticator_users/<int:pk>/move/", views.AuthenticatorUserMove.as_view()),
     # django-ansible-base's RBAC API, answered by the service's rbac views over the controller's rows.
     *[path(p, v.as_view()) for p, v in rbac_gateway.URLS],
     # The gateway's routing (refsvc/gateway/routing.py).

@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import ensure_csrf_cookie
 from ansible_base.oauth2_provider.permissions import OAuth2ScopePermission
-from rest_framework import generics, permissions, viewsets
+from rest_framework import generics, permissions, serializers as drf_serializers, viewsets
 from rest_framework.request import clone_request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -64,22 +64,21 @@ class ApiRootView(GatewayMixin, APIView):
             return ControllerApiRootView.as_view()(request, *args, **kwargs)
         return super().dispatch(request, *args, **kwargs)
 
+    # The fields are the published schemas' (api_root_view: description and apis, both required); the text of
+    # the description is not known from any source here and is chosen.
     @method_decorator(ensure_csrf_cookie)
     def get(self, request):
-        return Response({"apis": {"gateway": "/api/gateway/", "controller": "/api/controller/"}})
+        return Response({"description": "AAP gateway REST API",
+                         "apis": {"gateway": "/api/gateway/", "controller": "/api/controller/"}})
 
 
 class GatewayRootView(GatewayMixin, APIView):
+    """The published schemas' api_gateway_root_view: current_version and available_versions only."""
+
     anonymous_allowed = True
 
     def get(self, request):
-        return Response(
-            {
-                "description": "AAP gateway REST API",
-                "current_version": V1,
-                "available_versions": {"v1": V1},
-            }
-        )
+        return Response({"current_version": V1, "available_versions": {"v1": V1}})
 
 
 class GatewayV1RootView(GatewayMixin, APIView):
@@ -357,9 +356,18 @@ class _InstancesSerializer:
         return found
 
 
-class MembersChange(GatewayMixin, APIView):
+class _Instances(drf_serializers.Serializer):
+    """What associate/ and disassociate/ take: {"instances": [ids]} (the schemas' UserAssociate), as OPTIONS
+    describes it."""
+
+    instances = drf_serializers.ListField(child=drf_serializers.IntegerField())
+
+
+class MembersChange(GatewayMixin, generics.GenericAPIView):
     """POST {"instances": [user ids]} adds them to (``associate``) or removes them from the membership."""
 
+    serializer_class = _Instances
+    http_method_names = ["post", "options"]
     parent_model = None
     relation = None
     associate = True
@@ -453,3 +461,27 @@ class AuthenticatorUserList(_AuthenticatorUsers, generics.ListAPIView):
 
 class AuthenticatorUserDetail(_AuthenticatorUsers, generics.RetrieveAPIView):
     pass
+
+
+class AuthenticatorUserMove(GatewayMixin, generics.GenericAPIView):
+    """POST moves a user's link to another authenticator (the 2.6 and 2.7 schemas' ``authenticator_users/<id>/move/``),
+    a superuser's action; the answer repeats the body, as the schemas describe it."""
+
+    endpoint_access = "settings"
+    serializer_class = gs.AuthenticatorUserMoveSerializer
+
+    def get_queryset(self):
+        from ansible_base.authentication.models import AuthenticatorUser
+
+        return AuthenticatorUser.objects.select_related("provider", "user")
+
+    def get_serializer_context(self):
+        context = super().get_serializer_context()
+        if self.request.method == "POST":
+            context["link"] = self.get_object()
+        return context
+
+    def post(self, request, pk):
+        serializer = self.get_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        return Response(serializer.move())

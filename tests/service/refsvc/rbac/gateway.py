@@ -14,7 +14,7 @@ from django.db.models.signals import m2m_changed, post_delete, post_save
 from rest_framework import permissions
 
 from ansible_base.oauth2_provider.permissions import OAuth2ScopePermission
-from refsvc.svc.models import Organization
+from refsvc.svc.models import Organization, ansible_id
 
 from . import registry, urls
 from .models import Role, RoleDefinition, RoleTeamAssignment, RoleUserAssignment, Team
@@ -51,6 +51,12 @@ class GatewayLinks:
         data = super().to_representation(obj)
         data["url"] = gateway_link(data.get("url"))
         data["related"] = {key: gateway_link(value) for key, value in (data.get("related") or {}).items()}
+        # An assignment's actor by its resource id: django-ansible-base's ActorAnsibleIdField (source the
+        # user or the team) reads it back at the gateway (the 2.7 schema's team_ansible_id, user_ansible_id).
+        actor_field = getattr(self, "actor_field", None)
+        if actor_field is not None:
+            actor_id = getattr(obj, actor_field + "_id", None)
+            data[actor_field + "_ansible_id"] = ansible_id(actor_field, actor_id) if actor_id is not None else None
         return data
 
 

@@ -64,7 +64,8 @@ def objects(**more):
                 workflow_job_templates=[{'id': 12, 'name': 'wf', 'organization': 1}], workflow_job_template_nodes=[],
                 # the gateway's routing objects (the fake keeps them under the endpoints' own names: GatewayLayout)
                 http_ports=[{'id': 21, 'name': 'p1'}], service_clusters=[{'id': 22, 'name': 'c1'}],
-                service_types=[{'id': 23, 'name': 't1'}], authenticators=[{'id': 24, 'name': 'a1'}])
+                service_types=[{'id': 23, 'name': 't1'}], authenticators=[{'id': 24, 'name': 'a1'}],
+                authenticator_users=[{'id': 31, 'uid': 'u1', 'provider': 'a1'}])
     made.update(more)
     return made
 
@@ -194,6 +195,8 @@ def resource_modules():
 EXTRA = {'schedule': {'unified_job_template': 'deploy', 'rrule': SCHEDULE_RULE},
          'workflow_job_template_node': {'unified_job_template': 'deploy', 'workflow_job_template': 'wf',
                                         'identifier': 'it-node'}}
+# The object a module names when it makes none (an authenticator user is moved, never created): one that is there.
+NAMED = {'authenticator_user': '31'}
 
 
 def bad_reference_cases():
@@ -217,7 +220,7 @@ def bad_reference_cases():
                 continue
             params = dict(required, **good)
             params.update(EXTRA.get(name, {}))
-            params.update({resource.name: 'it-new-object', option: 'no-such-' + option})
+            params.update({resource.name: NAMED.get(name, 'it-new-object'), option: 'no-such-' + option})
             cases.append(pytest.param(module, params, option, id='%s-%s' % (name, option)))
     return cases
 
