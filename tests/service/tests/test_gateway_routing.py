@@ -296,8 +296,9 @@ def test_deleting_a_service_type_deletes_its_clusters(gateway):
     stype = api("POST", "service_types/", name="kept-type")[1]
     cluster = api("POST", "service_clusters/", name="kept-cluster", service_type=stype["id"])[1]
     port = api("POST", "http_ports/", name="kept-port", number=8451)[1]
-    route = api("POST", "routes/", name="kept-route", gateway_path="/kept/", service_path="/", service_port=80,
-                http_port=port["id"], service_cluster=cluster["id"])[1]
+    status, route = api("POST", "routes/", name="kept-route", gateway_path="/kept/", service_path="/", service_port=80,
+                        is_service_https=False, http_port=port["id"], service_cluster=cluster["id"])
+    assert status == 201, route
     status, body = api("DELETE", "service_types/%d/" % stype["id"])
     assert status == 400 and "kept-route" in body["detail"]
     assert api("GET", "service_clusters/%d/" % cluster["id"])[0] == 200
