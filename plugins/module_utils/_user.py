@@ -31,8 +31,10 @@ ARGUMENT_SPEC = dict(
     is_system_auditor=dict(type='bool', aliases=['auditor']),
     is_platform_auditor=dict(type='bool'),
     associated_authenticators=dict(type='dict'),
-    authenticators=dict(type='list', elements='str'),
-    authenticator_uid=dict(type='str'),
+    # deprecated as ansible.platform deprecates them (in favour of associated_authenticators): a task that gives one
+    # gets the deprecation, as with its user module
+    authenticators=dict(type='list', elements='str', removed_in_version='2.0.0', removed_from_collection='automation.service'),
+    authenticator_uid=dict(type='str', removed_in_version='2.0.0', removed_from_collection='automation.service'),
     state=dict(type='str', choices=['present', 'absent', 'exists'], default='present'),
 )
 FIELDS = ('first_name', 'last_name', 'email', 'is_superuser', 'is_system_auditor')

@@ -137,6 +137,8 @@ options:
     description:
       - The authenticators, by id or name, the user logs in through (ansible.platform's option, which it
         B(deprecates) in favour of O(associated_authenticators)); the links to the others are removed.
+      - B(Deprecated), as in ansible.platform; a task that gives it gets a deprecation warning. It will be removed in
+        release 2.0.0 of this collection; use O(associated_authenticators).
       - Sent as the gateway takes them, as the gateway's user's C(authenticators) with O(authenticator_uid), only
         when the links the user shows differ (other authenticators, or another uid at one of them). The gateway
         links one new authenticator at a time this way, with a uid; a task that would link more, or one without
@@ -148,6 +150,8 @@ options:
     description:
       - The user's id at the authenticators of O(authenticators) (ansible.platform's option, which it B(deprecates)
         in favour of O(associated_authenticators)). Alone, it is the uid of the authenticators the user is linked to.
+      - B(Deprecated), as in ansible.platform; a task that gives it gets a deprecation warning. It will be removed in
+        release 2.0.0 of this collection; use O(associated_authenticators).
       - B(Needs a platform gateway); against AWX the task fails before it writes anything.
     type: str
   state:
