@@ -37,6 +37,8 @@ gateway_v1 = [
     *feature_flags.URLS,
     # The schema's read-only sub-lists (refsvc/gateway/sublists.py).
     *sublists.URLS,
+    # django-ansible-base's resource registry: service-index/ (refsvc/gateway/resource_api.py).
+    path("", include("ansible_base.resource_registry.urls")),
     # django-ansible-base's own: applications/, tokens/ (oauth2_provider), authenticators/,
     # authenticator_maps/, authenticator_plugins/ (authentication).
     path("", include(dynamic_urls.api_version_urls)),

@@ -1,0 +1,121 @@
+"""The gateway layout's resource registry (django-ansible-base's ``ansible_base.resource_registry``, configured in
+refsvc/gateway/resource_api.py) at /api/gateway/v1/service-index/: the users, organizations and teams the gateway
+shares with the platform's other services, each with the ansible_id its answers and the controller's show."""
+import uuid
+
+import pytest
+
+from test_gateway_layout import CTL, GW, Gateway
+
+
+@pytest.fixture(scope="module")
+def gateway(tmp_path_factory):
+    instance = Gateway(tmp_path_factory.mktemp("gateway")).start()
+    yield instance
+    instance.stop()
+
+
+@pytest.fixture
+def api(gateway):
+    s = gateway.session()
+    s.headers.update(gateway.basic())
+
+    def call(method, path, **body):
+        r = s.request(method, gateway.url + path, json=body if method in ("POST", "PATCH", "PUT") else None)
+        return r.status_code, r
+
+    return call
+
+
+def _resources(api, kind):
+    """The resources of a kind (the index pages by 50: the module makes fewer)."""
+    status, r = api("GET", GW + "service-index/resources/?content_type__resource_type__name=shared.%s" % kind)
+    assert status == 200, r.text
+    assert r.json()["next"] is None
+    return r.json()["results"]
+
+
+def test_the_index_links_its_endpoints(api):
+    status, r = api("GET", GW + "service-index/")
+    assert status == 200
+    assert r.json() == {"metadata": GW + "service-index/metadata/", "resources": GW + "service-index/resources/",
+                        "resource-types": GW + "service-index/resource-types/"}
+
+
+def test_metadata_names_the_gateway_as_the_aap_service(api):
+    status, r = api("GET", GW + "service-index/metadata/")
+    assert status == 200
+    assert r.json()["service_type"] == "aap"
+    assert uuid.UUID(r.json()["service_id"])
+
+
+def test_the_shared_types_are_the_users_organizations_and_teams(api):
+    status, r = api("GET", GW + "service-index/resource-types/")
+    assert status == 200
+    assert {t["name"]: t["shared_resource_type"] for t in r.json()["results"]} == {
+        "shared.user": "user", "shared.organization": "organization", "shared.team": "team"}
+
+
+def test_every_organization_is_listed_with_the_ansible_id_its_answers_show(api):
+    name = "index-org-%s" % uuid.uuid4().hex[:6]
+    status, r = api("POST", GW + "organizations/", name=name)
+    assert status == 201, r.text
+    org = r.json()
+    status, r = api("GET", GW + "organizations/?page_size=200")
+    organizations = r.json()["results"]
+    listed = {item["object_id"]: item for item in _resources(api, "organization")}
+    assert set(listed) == {str(o["id"]) for o in organizations}
+    for item in organizations:
+        resource = item["summary_fields"]["resource"]
+        assert resource == {"ansible_id": listed[str(item["id"])]["ansible_id"], "resource_type": "shared.organization"}
+    mine = listed[str(org["id"])]
+    assert mine["name"] == name
+    # the controller's copy shows the same id
+    status, r = api("GET", CTL + "organizations/%d/" % org["id"])
+    assert r.json()["summary_fields"]["resource"]["ansible_id"] == mine["ansible_id"]
+    # and the resource's own answer has the organization's data
+    status, r = api("GET", GW + "service-index/resources/%s/" % mine["ansible_id"])
+    assert status == 200
+    assert r.json()["resource_data"] == {"name": name, "description": ""}
+
+
+def test_a_team_and_a_user_are_resources_too(api):
+    status, r = api("GET", GW + "organizations/?page_size=1")
+    org = r.json()["results"][0]
+    status, r = api("POST", GW + "teams/", name="index-team-%s" % uuid.uuid4().hex[:6], organization=org["id"])
+    assert status == 201, r.text
+    team = r.json()
+    assert team["summary_fields"]["resource"]["resource_type"] == "shared.team"
+    status, r = api("GET", GW + "service-index/resources/%s/" % team["summary_fields"]["resource"]["ansible_id"])
+    assert r.json()["resource_data"]["organization"] == org["summary_fields"]["resource"]["ansible_id"]
+    status, r = api("POST", GW + "users/", username="index-user-%s" % uuid.uuid4().hex[:6], password="a-Pass-9word")
+    assert status == 201, r.text
+    user = r.json()
+    ids = {item["object_id"]: item["ansible_id"] for item in _resources(api, "user")}
+    assert user["summary_fields"]["resource"]["ansible_id"] == ids[str(user["id"])]
+
+
+def test_a_deleted_organization_leaves_the_index(api):
+    status, r = api("POST", GW + "organizations/", name="index-gone-%s" % uuid.uuid4().hex[:6])
+    org = r.json()
+    ansible_id = org["summary_fields"]["resource"]["ansible_id"]
+    assert api("DELETE", GW + "organizations/%d/" % org["id"])[0] == 204
+    assert api("GET", GW + "service-index/resources/%s/" % ansible_id)[0] == 404
+
+
+def test_the_manifest_is_csv_of_ids_and_hashes(api):
+    status, r = api("GET", GW + "service-index/resource-types/shared.organization/manifest/")
+    assert status == 200
+    lines = r.text.strip().splitlines()
+    assert lines[0] == "ansible_id,resource_hash"
+    ids = {item["ansible_id"] for item in _resources(api, "organization")}
+    assert {line.split(",")[0] for line in lines[1:]} == ids
+
+
+def test_only_a_superuser_reads_the_registry(gateway, api):
+    name, password = "index-plain-%s" % uuid.uuid4().hex[:6], "a-Pass-9word"
+    assert api("POST", GW + "users/", username=name, password=password)[0] == 201
+    s = gateway.session()
+    r = s.get(gateway.url + GW + "service-index/resources/", headers=gateway.basic(name, password))
+    assert r.status_code == 403
+
