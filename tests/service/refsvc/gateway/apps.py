@@ -26,14 +26,23 @@ class GatewayConfig(AppConfig):
                     operation.code = RunPython.noop
                     operation.reverse_code = RunPython.noop
 
-        # django-ansible-base 2025.12.3's token serializer lists every column of the token
-        # model; django-oauth-toolkit 3 added token_checksum (the token's lookup hash, set
-        # when the token is saved), which the API neither takes nor shows.
+        # django-ansible-base 2025.12.3's token and application serializers list every column of
+        # their models, django-oauth-toolkit's; the platform's published gateway schemas (2.6, 2.7)
+        # list none of the columns the installed django-oauth-toolkit (3.4) added after
+        # post_logout_redirect_uris (its migration 0007): token_checksum (0012, the token's lookup
+        # hash), resource (0018, RFC 8707's resource indicators), and the application's
+        # hash_client_secret (0009), allowed_origins (0010), registration_source (0019) and
+        # cimd_expires_at (0020). The API neither takes nor shows them.
+        from ansible_base.oauth2_provider.serializers.application import OAuth2ApplicationSerializer
         from ansible_base.oauth2_provider.serializers.token import OAuth2TokenSerializer
 
-        meta = OAuth2TokenSerializer.Meta
-        if "token_checksum" in meta.fields:
-            meta.fields = [f for f in meta.fields if f != "token_checksum"]
+        for serializer, newer in (
+            (OAuth2TokenSerializer, ("token_checksum", "resource")),
+            (OAuth2ApplicationSerializer, ("hash_client_secret", "allowed_origins", "registration_source",
+                                           "cimd_expires_at")),
+        ):
+            meta = serializer.Meta
+            meta.fields = [f for f in meta.fields if f not in newer]
 
         # What single sign-on through the authenticators needs of the installed libraries.
         from refsvc.gateway.sso import adapt
@@ -54,3 +63,4 @@ class GatewayConfig(AppConfig):
         auditor.connect()
         if getattr(settings, "GATEWAY_CONTROLLER", None):
             signals.connect()
+
