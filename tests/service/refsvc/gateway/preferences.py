@@ -1,5 +1,6 @@
-"""The gateway's settings: /api/gateway/v1/settings/ (its categories) and settings/<category>/ (GET, PUT; DELETE
-puts a category's settings back to their defaults), ``all`` being every category at once.
+"""The gateway's settings: /api/gateway/v1/settings/ (its categories), settings/<category>/ (GET, PUT; DELETE
+puts a category's settings back to their defaults), ``all`` being every category at once, and
+settings/<category>/<name>/ (one setting: GET, DELETE).
 
 What the gateway answers, and the source of each fact, is in tests/service/README.md ("The gateway's settings and
 feature flags").
@@ -220,16 +221,47 @@ class CategoryDetail(GatewayMixin, APIView):
         return Response(render(slug))
 
     def delete(self, request, slug):
-        names = [s.name for s in of(slug) if not s.read_only]
-        m.Preference.objects.filter(name__in=names).delete()
-        defaults = runtime.defaults()
-        bound = [RUNTIME_BOUND[n] for n in names if n in RUNTIME_BOUND]
-        if bound:
-            runtime.store(dict((key, defaults[key]) for key in bound if key in defaults))
+        reset([s.name for s in of(slug) if not s.read_only])
         return Response(render(slug))
+
+
+def reset(names):
+    """Puts the settings ``names`` back to their defaults."""
+    m.Preference.objects.filter(name__in=names).delete()
+    defaults = runtime.defaults()
+    bound = [RUNTIME_BOUND[n] for n in names if n in RUNTIME_BOUND]
+    if bound:
+        runtime.store(dict((key, defaults[key]) for key in bound if key in defaults))
+
+
+class PreferenceDetail(GatewayMixin, APIView):
+    """One setting of a category (the schemas' settings/{category_slug}/{preference_name}/): GET its
+    ``{"section", "name", "value"}`` (a secret's value masked as in the category), DELETE puts it back to its
+    default (a read-only one: 400); a name the category does not have: 404."""
+
+    endpoint_access = "settings"
+    http_method_names = ["get", "delete", "head", "options"]
+
+    def _setting(self, slug, name):
+        found = [s for s in of(slug) if s.name == name]
+        if not found:
+            raise Http404
+        return found[0]
+
+    def get(self, request, slug, name):
+        setting = self._setting(slug, name)
+        return Response({"section": setting.section, "name": setting.name, "value": render(slug)[setting.name]})
+
+    def delete(self, request, slug, name):
+        setting = self._setting(slug, name)
+        if setting.read_only:
+            return Response({name: "Cannot change read-only setting %s" % name}, status=400)
+        reset([name])
+        return Response(status=204)
 
 
 URLS = [
     path("settings/", CategoryList.as_view()),
     re_path(r"^settings/(?P<slug>[a-z0-9_]+)/$", CategoryDetail.as_view()),
+    re_path(r"^settings/(?P<slug>[a-z0-9_]+)/(?P<name>[a-zA-Z0-9_]+)/$", PreferenceDetail.as_view()),
 ]

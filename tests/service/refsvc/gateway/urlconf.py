@@ -13,6 +13,7 @@ gateway_v1 = [
     path("", views.GatewayV1RootView.as_view()),
     path("ping/", views.PingView.as_view()),
     path("jwt_key/", views.JwtKeyView.as_view()),
+    path("jwt_claims/<str:user_ansible_id>/", views.JwtClaimsView.as_view()),
     path("status/", views.StatusView.as_view()),
     path("session/", views.SessionView.as_view()),
     path("app_urls/", views.AppUrlList.as_view()),
@@ -48,8 +49,11 @@ urlpatterns = [
     path("api/", views.ApiRootView.as_view()),
     path("api/gateway/", views.GatewayRootView.as_view()),
     path("api/gateway/v1/", include(gateway_v1)),
+    path("role_metadata/", rbac_gateway.RoleMetadata.as_view()),
     # django-ansible-base's /o/ views (token, authorize, revoke_token) under the gateway's API.
     path("api/gateway/v1/", include(dynamic_urls.root_urls)),
+    # ... and at the root, where the platform's 2.6 gateway schema lists o/ (its 2.7 schema lists neither).
+    path("", include(dynamic_urls.root_urls)),
     # Single sign-on through the authenticators: social_django's views (refsvc/gateway/sso_urls.py).
     path("api/gateway/social/", include("refsvc.gateway.sso_urls", namespace="social")),
 ] + [p for p in controller_urls.urlpatterns if str(p.pattern) not in ("api/", "sso/")]
