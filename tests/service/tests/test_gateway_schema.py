@@ -253,3 +253,27 @@ def test_jwt_claims_of_a_user_by_its_ansible_id(gateway, api):
     s = gateway.session()
     r = s.get(gateway.url + GW + "jwt_claims/%s/" % ansible_id, headers=gateway.basic("claims-plain", "a-Pass-9word"))
     assert r.status_code == 403
+
+
+def test_the_activity_stream_records_a_token_made_without_its_secrets(gateway, api):
+    status, token = api("POST", "tokens/", description="stream", scope="read")
+    assert status == 201, token
+    entries = [e for e in api("GET", "activitystream/")[1]["results"]
+               if e["content_type_model"] == "oauth2accesstoken" and e["object_id"] == str(token["id"])]
+    assert [e["operation"] for e in entries] == ["create"]
+    added = entries[0]["changes"]["added_fields"]
+    assert added["description"] == "stream" and added["token"] == "$encrypted$"
+    assert not {"token_checksum", "resource"} & set(added)
+    assert api("GET", "activitystream/%d/" % entries[0]["id"])[1]["id"] == entries[0]["id"]
+    # a superuser's only
+    assert api("POST", "users/", username="stream-plain", password="a-Pass-9word")[0] == 201
+    r = gateway.session().get(gateway.url + GW + "activitystream/", headers=gateway.basic("stream-plain", "a-Pass-9word"))
+    assert r.status_code == 403
+    api("DELETE", "tokens/%d/" % token["id"])
+
+
+def test_the_openapi_document_describes_the_gateway(api):
+    status, document = api("GET", "docs/schema/")
+    assert status == 200
+    assert document["openapi"].startswith("3.")
+    assert {GW + "organizations/", GW + "service-index/resources/", GW + "activitystream/"} <= set(document["paths"])

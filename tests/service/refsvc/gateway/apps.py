@@ -32,17 +32,20 @@ class GatewayConfig(AppConfig):
         # post_logout_redirect_uris (its migration 0007): token_checksum (0012, the token's lookup
         # hash), resource (0018, RFC 8707's resource indicators), and the application's
         # hash_client_secret (0009), allowed_origins (0010), registration_source (0019) and
-        # cimd_expires_at (0020). The API neither takes nor shows them.
+        # cimd_expires_at (0020). The API neither takes nor shows them, nor does the activity stream's
+        # record of a change (the token's checksum is a hash of the token).
+        from ansible_base.oauth2_provider.models import OAuth2AccessToken, OAuth2Application
         from ansible_base.oauth2_provider.serializers.application import OAuth2ApplicationSerializer
         from ansible_base.oauth2_provider.serializers.token import OAuth2TokenSerializer
 
-        for serializer, newer in (
-            (OAuth2TokenSerializer, ("token_checksum", "resource")),
-            (OAuth2ApplicationSerializer, ("hash_client_secret", "allowed_origins", "registration_source",
-                                           "cimd_expires_at")),
+        for serializer, model, newer in (
+            (OAuth2TokenSerializer, OAuth2AccessToken, ["token_checksum", "resource"]),
+            (OAuth2ApplicationSerializer, OAuth2Application, ["hash_client_secret", "allowed_origins",
+                                                               "registration_source", "cimd_expires_at"]),
         ):
             meta = serializer.Meta
             meta.fields = [f for f in meta.fields if f not in newer]
+            model.activity_stream_excluded_field_names = list(model.activity_stream_excluded_field_names) + newer
 
         # What single sign-on through the authenticators needs of the installed libraries.
         from refsvc.gateway.sso import adapt
