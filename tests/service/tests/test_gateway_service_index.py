@@ -119,3 +119,39 @@ def test_only_a_superuser_reads_the_registry(gateway, api):
     r = s.get(gateway.url + GW + "service-index/resources/", headers=gateway.basic(name, password))
     assert r.status_code == 403
 
+
+
+def test_the_rbac_lists_name_kinds_permissions_and_assignments(gateway, api):
+    status, r = api("GET", GW + "service-index/role-types/")
+    assert status == 200
+    types = {t["api_slug"]: t for t in r.json()["results"]}
+    assert types["shared.organization"]["parent_content_type"] is None
+    assert types["shared.organization"]["service"] == "shared"
+    assert types["shared.team"]["parent_content_type"] == "shared.organization"
+    assert types["awx.inventory"]["parent_content_type"] == "shared.organization"
+    assert types["awx.instancegroup"]["parent_content_type"] is None
+    status, r = api("GET", GW + "service-index/role-permissions/?page=1")
+    permissions = {p["api_slug"]: p for p in r.json()["results"]}
+    assert permissions["shared.member_team"] == {"api_slug": "shared.member_team", "codename": "member_team",
+                                                 "content_type": "shared.team", "name": "Can member team"}
+    # an assignment made at the gateway is listed by the ansible_ids of its user and object
+    name = "index-assigned-%s" % uuid.uuid4().hex[:6]
+    user = api("POST", GW + "users/", username=name, password="a-Pass-9word")[1].json()
+    org = api("GET", GW + "organizations/?page_size=1")[1].json()["results"][0]
+    member = api("GET", GW + "role_definitions/?name=Organization Member")[1].json()["results"][0]
+    status, r = api("POST", GW + "role_user_assignments/", role_definition=member["id"], user=user["id"],
+                    object_id=org["id"])
+    assert status == 201, r.text
+    status, r = api("GET", GW + "service-index/role-user-assignments/")
+    assert status == 200
+    found = [a for a in r.json()["results"] if a["user_ansible_id"] == user["summary_fields"]["resource"]["ansible_id"]]
+    assert len(found) == 1
+    assert found[0]["role_definition"] == "Organization Member" and found[0]["content_type"] == "shared.organization"
+    assert found[0]["object_id"] == str(org["id"])
+    assert found[0]["object_ansible_id"] == org["summary_fields"]["resource"]["ansible_id"]
+    status, r = api("GET", GW + "service-index/role-team-assignments/")
+    assert status == 200
+    # the assignments are a superuser's to read
+    s = gateway.session()
+    r = s.get(gateway.url + GW + "service-index/role-user-assignments/", headers=gateway.basic(name, "a-Pass-9word"))
+    assert r.status_code == 403

@@ -6,7 +6,7 @@ from django.urls import include, path, re_path
 
 from ansible_base.lib.utils.views.django_app_api import AnsibleBaseDjangoAppApiView
 from refsvc import urls as controller_urls
-from refsvc.rbac import gateway as rbac_gateway
+from refsvc.rbac import gateway as rbac_gateway, service_index as rbac_service_index
 from . import controller, feature_flags, preferences, routing, sublists, views
 
 gateway_v1 = [
@@ -38,8 +38,10 @@ gateway_v1 = [
     *feature_flags.URLS,
     # The schema's read-only sub-lists (refsvc/gateway/sublists.py).
     *sublists.URLS,
-    # django-ansible-base's resource registry: service-index/ (refsvc/gateway/resource_api.py).
+    # django-ansible-base's resource registry: service-index/ (refsvc/gateway/resource_api.py), and the
+    # RBAC part of the index over the service's rbac (refsvc/rbac/service_index.py).
     path("", include("ansible_base.resource_registry.urls")),
+    *rbac_service_index.URLS,
     # django-ansible-base's own: applications/, tokens/ (oauth2_provider), authenticators/,
     # authenticator_maps/, authenticator_plugins/ (authentication).
     path("", include(dynamic_urls.api_version_urls)),
