@@ -155,3 +155,42 @@ def test_the_rbac_lists_name_kinds_permissions_and_assignments(gateway, api):
     s = gateway.session()
     r = s.get(gateway.url + GW + "service-index/role-user-assignments/", headers=gateway.basic(name, "a-Pass-9word"))
     assert r.status_code == 403
+
+
+def test_a_role_is_given_and_taken_back_through_the_index(api):
+    name = "index-given-%s" % uuid.uuid4().hex[:6]
+    user = api("POST", GW + "users/", username=name, password="a-Pass-9word")[1].json()
+    user_id = user["summary_fields"]["resource"]["ansible_id"]
+    org = api("GET", GW + "organizations/?page_size=1")[1].json()["results"][0]
+    body = {"role_definition": "Organization Member", "user_ansible_id": user_id,
+            "object_ansible_id": org["summary_fields"]["resource"]["ansible_id"]}
+    status, r = api("POST", GW + "service-index/role-user-assignments/assign/", **body)
+    assert status == 201, r.text
+    assert r.json()["object_id"] == str(org["id"]) and r.json()["user_ansible_id"] == user_id
+    assert api("POST", GW + "service-index/role-user-assignments/assign/", **body)[0] == 200    # there already
+    # the gateway's own assignments and the organization's members show it
+    status, r = api("GET", GW + "role_user_assignments/?user=%d" % user["id"])
+    assert [a["role_definition"] for a in r.json()["results"]] != []
+    members = api("GET", GW + "organizations/%d/users/" % org["id"])[1].json()["results"]
+    assert user["id"] in [m["id"] for m in members]
+    status, r = api("POST", GW + "service-index/role-user-assignments/unassign/", **body)
+    assert status == 204, r.text
+    assert api("GET", GW + "role_user_assignments/?user=%d" % user["id"])[1].json()["count"] == 0
+    assert api("POST", GW + "service-index/role-user-assignments/unassign/", **body)[0] == 200     # none left
+    status, r = api("POST", GW + "service-index/role-user-assignments/assign/", role_definition="No such role",
+                    user_ansible_id=user_id, object_id=org["id"])
+    assert status == 400
+
+
+def test_object_delete_drops_the_assignments_on_an_object(api):
+    name = "index-dropped-%s" % uuid.uuid4().hex[:6]
+    user = api("POST", GW + "users/", username=name, password="a-Pass-9word")[1].json()
+    team = api("POST", GW + "teams/", name=name, organization=1)[1].json()
+    member = api("GET", GW + "role_definitions/?name=Team Member")[1].json()["results"][0]
+    assert api("POST", GW + "role_user_assignments/", role_definition=member["id"], user=user["id"],
+               object_id=team["id"])[0] == 201
+    status, r = api("POST", GW + "service-index/object-delete/", resource_type="rbac.team", resource_pk=str(team["id"]))
+    assert status == 200, r.text
+    assert r.json()["breakdown"] == {"user_assignments_deleted": 1, "team_assignments_deleted": 0}
+    assert api("GET", GW + "role_user_assignments/?user=%d" % user["id"])[1].json()["count"] == 0
+    assert api("POST", GW + "service-index/object-delete/", resource_type="no.such", resource_pk="1")[0] == 400
