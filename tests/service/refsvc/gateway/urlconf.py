@@ -6,7 +6,7 @@ from django.urls import include, path, re_path
 
 from ansible_base.lib.utils.views.django_app_api import AnsibleBaseDjangoAppApiView
 from refsvc import urls as controller_urls
-from refsvc.rbac import gateway as rbac_gateway, service_index as rbac_service_index
+from refsvc.rbac import access_lists as rbac_access_lists, gateway as rbac_gateway, service_index as rbac_service_index
 from . import controller, feature_flags, preferences, routing, sublists, views
 
 gateway_v1 = [
@@ -31,6 +31,8 @@ gateway_v1 = [
     path("authenticator_users/<int:pk>/", views.AuthenticatorUserDetail.as_view()),
     # django-ansible-base's RBAC API, answered by the service's rbac views over the controller's rows.
     *[path(p, v.as_view()) for p, v in rbac_gateway.URLS],
+    # Who has access to an object (refsvc/rbac/access_lists.py).
+    *rbac_access_lists.URLS,
     # The gateway's routing (refsvc/gateway/routing.py).
     *routing.URLS,
     # Its settings and the platform's feature flags (refsvc/gateway/preferences.py, feature_flags.py).
