@@ -20,8 +20,11 @@ For every path of the schema (its templates filled from what the service lists: 
 A template whose value the service lists nothing for is said (``unfilled``), and so is a path that
 is not checked. ``--seed FILE`` makes objects first, so that the lists have something to fill the
 templates from: a YAML list of ``{path, body}`` POSTed in order, where a value ``{id_of: PATH}`` is the
-id of the first object PATH lists and ``{unique: TEXT}`` TEXT with a suffix of the run; what was made is
-deleted, last first, at the end. An answer the schema describes as a string (``type: string``) may be
+id of the first object PATH lists (``{id_of: PATH, field: NAME}``: its field NAME) and ``{unique: TEXT}``
+TEXT with a suffix of the run; what was made is deleted, last first, at the end. An entry ``{fill: PREFIX,
+values: {PARAMETER: VALUE}}`` gives the value of a template parameter that no list above it names (such as
+``{model_name}`` of ``role_user_access/{model_name}/{id}/``) in every template under PREFIX, VALUE as in a
+body, taken once the objects are made. An answer the schema describes as a string (``type: string``) may be
 text (a PEM key), not JSON. A difference that is deliberate, or not built yet, is listed with its reason in the
 known file (``path``: the schema's path template, ``kind``: one of the kinds above, ``field``
 optional, ``reason``); any other fails the check. The report (``report.md``, ``report.json``) goes to
@@ -123,12 +126,12 @@ class Service:
 
 def seed_value(value, service, run):
     """A seed body's value with its ``{id_of: PATH}`` and ``{unique: TEXT}`` made real."""
-    if isinstance(value, dict) and set(value) == {'id_of'}:
+    if isinstance(value, dict) and 'id_of' in value and set(value) <= {'id_of', 'field'}:
         page = service.first_page(value['id_of'])
         results = page.get('results') if isinstance(page, dict) else None
         if not results:
             raise LookupError('%s lists nothing' % value['id_of'])
-        return results[0]['id']
+        return results[0][value.get('field', 'id')]
     if isinstance(value, dict) and set(value) == {'unique'}:
         return '%s-%s' % (value['unique'], run)
     if isinstance(value, dict):
@@ -139,9 +142,12 @@ def seed_value(value, service, run):
 
 
 def seed(entries, service):
-    """POSTs the seed's objects in order: [(path, id)] of those made, and the problems of those not."""
-    made, failed, run = [], [], uuid.uuid4().hex[:8]
+    """POSTs the seed's objects in order: [(path, id)] of those made, the problems of those not, and the
+    values its ``fill`` entries give: [(prefix, {parameter: value})]."""
+    made, failed, fills, run = [], [], [], uuid.uuid4().hex[:8]
     for entry in entries:
+        if 'fill' in entry:
+            continue
         try:
             body = seed_value(entry.get('body') or {}, service, run)
             answer = service.request('POST', entry['path'], body)
@@ -157,7 +163,18 @@ def seed(entries, service):
         except ValueError:
             pass
     service.pages.clear()
-    return made, failed
+    for entry in entries:
+        if 'fill' not in entry:
+            continue
+        values = {}
+        for name, value in (entry.get('values') or {}).items():
+            try:
+                values[name] = seed_value(value, service, run)
+            except (LookupError, KeyError, requests.RequestException) as exc:
+                failed.append((entry['fill'], '%s: %s' % (name, exc)))
+        fills.append((entry['fill'], values))
+    service.pages.clear()
+    return made, failed, fills
 
 
 def unseed(made, service):
@@ -169,13 +186,19 @@ def unseed(made, service):
                 pass
 
 
-def fill(template, service):
-    """The path with its templates filled from the lists above them (None when one cannot be)."""
+def fill(template, service, fills=()):
+    """The path with its templates filled from the seed's values (``fills``) or else from the lists above
+    them (None when one cannot be)."""
     path = ''
     for part in template.strip('/').split('/'):
         match = PARAM.fullmatch(part)
         if not match:
             path += '/' + part
+            continue
+        given = [values[match.group(1)] for prefix, values in fills
+                 if template.startswith(prefix) and match.group(1) in values]
+        if given:
+            path += '/%s' % given[0]
             continue
         page = service.first_page(path + '/')
         name = match.group(1)
@@ -275,13 +298,13 @@ def check_options(schema, operations, described, problems):
                     'requires it' if name in required else 'does not')))
 
 
-def check(schema, service):
+def check(schema, service, fills=()):
     """Every path's problems: {template: [(kind, field, detail)]}."""
     found = {}
     for template in sorted(schema.paths):
         operations = schema.paths[template]
         problems = found.setdefault(template, [])
-        path = fill(template, service) if PARAM.search(template) else template
+        path = fill(template, service, fills) if PARAM.search(template) else template
         if path is None:
             problems.append(('unfilled', '', 'nothing listed to fill %s' % template))
             continue
@@ -378,14 +401,14 @@ def main(argv=None):
         schema = Schema(json.load(handle))
     prefixes = [tuple(item.split('=', 1)) for item in args.prefix]
     service = Service(args.url, args.ca, args.username, os.environ.get(args.password_env, ''), prefixes)
-    made = []
+    made, fills = [], []
     if args.seed:
         with open(args.seed, encoding='utf-8') as handle:
-            made, failed = seed(yaml.safe_load(handle) or [], service)
+            made, failed, fills = seed(yaml.safe_load(handle) or [], service)
         for where, detail in failed:
             print('schema check: seed %s not made: %s' % (where, detail))
     try:
-        found = check(schema, service)
+        found = check(schema, service, fills)
     finally:
         unseed(made, service)
     summary, rows = report(found, load_known(args.known), args.out, 'Held against %s' % os.path.basename(path))

@@ -143,6 +143,31 @@ def test_templates_are_filled_from_a_page_and_a_preference_name_from_an_objects_
     assert check.fill('/teams/{id}/', Listing()) == '/teams/4/'
 
 
+def test_a_fill_entry_gives_the_parameters_no_list_names():
+    class Listing:
+        listed = {'/api/v2/labels/': {'results': [{'id': 7, 'ansible_id': 'a-b'}]}}
+
+        def __init__(self):
+            self.pages = {}     # the service's cache of first pages, which the seed empties
+
+        def first_page(self, path):
+            return self.listed.get(path)
+
+        def request(self, *args, **kwargs):
+            raise AssertionError('a fill entry is not POSTed')
+
+    entries = [{'fill': '/api/v2/access/', 'values': {'model_name': 'shared.team',
+                                                      'id': {'id_of': '/api/v2/labels/'},
+                                                      'actor': {'id_of': '/api/v2/labels/', 'field': 'ansible_id'}}}]
+    made, failed, fills = check.seed(entries, Listing())
+    assert (made, failed) == ([], [])
+    assert fills == [('/api/v2/access/', {'model_name': 'shared.team', 'id': 7, 'actor': 'a-b'})]
+    assert check.fill('/api/v2/access/{model_name}/{id}/{actor}/', Listing(), fills) == '/api/v2/access/shared.team/7/a-b/'
+    # elsewhere the values are not taken, and a template nothing fills stays unfilled
+    assert check.fill('/api/v2/labels/{id}/', Listing(), fills) == '/api/v2/labels/7/'
+    assert check.fill('/api/v2/access/{other}/', Listing(), fills) is None
+
+
 def test_a_text_answer_is_taken_where_the_schema_says_string():
     class Answer:
         status_code = 200

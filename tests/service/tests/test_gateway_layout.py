@@ -195,6 +195,28 @@ def test_personal_tokens(gateway):
     assert s.get(gateway.url + CTL + "me/", headers=bearer).status_code == 401
 
 
+def test_tokens_and_applications_show_the_columns_of_the_platforms_schema(gateway):
+    """Not the columns django-oauth-toolkit added after the platform's version (refsvc/gateway/apps.py)."""
+    s = gateway.session()
+    s.headers.update(gateway.basic())
+    r = s.post(gateway.url + GW + "tokens/", json={"description": "columns", "scope": "read"})
+    assert r.status_code == 201, r.text
+    token = r.json()
+    shown = s.get(gateway.url + GW + "tokens/%d/" % token["id"]).json()
+    for answer in (token, shown):
+        assert "resource" not in answer and "token_checksum" not in answer
+        assert answer["description"] == "columns"
+    s.delete(gateway.url + GW + "tokens/%d/" % token["id"])
+    org = s.get(gateway.url + GW + "organizations/").json()["results"][0]
+    r = s.post(gateway.url + GW + "applications/", json={
+        "name": "columns-%s" % uuid.uuid4().hex[:6], "organization": org["id"], "client_type": "confidential",
+        "authorization_grant_type": "password"})
+    assert r.status_code == 201, r.text
+    app = r.json()
+    assert not {"allowed_origins", "hash_client_secret", "registration_source", "cimd_expires_at"} & set(app)
+    assert app["client_type"] == "confidential"
+    s.delete(gateway.url + GW + "applications/%d/" % app["id"])
+
 def test_organizations_users_teams_are_the_controllers(gateway):
     s = gateway.session()
     auth = gateway.basic()

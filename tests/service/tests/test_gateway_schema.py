@@ -320,3 +320,68 @@ def test_a_26_gateways_settings_are_26s(api, api26):
     settings = api("GET", "settings/all/")[1]
     assert settings["idle_timeout"] == 15 and settings["RUNTIME_FEATURE_FLAGS"] is True
     assert not {"max_stream_duration", "stream_idle_timeout"} & set(settings)
+
+
+def test_role_metadata_lists_what_each_kind_of_role_may_give(api):
+    status, body = api("GET", "/role_metadata/")
+    assert status == 200, body
+    allowed = body["allowed_permissions"]
+    assert list(allowed) == sorted(allowed, key=lambda label: label.split(".")[1])
+    assert "shared.view_team" in allowed["shared.team"] and "shared.add_team" not in allowed["shared.team"]
+    # an organization's roles may give the permissions of what organizations hold
+    assert {"shared.view_organization", "shared.add_team", "awx.view_inventory"} <= set(allowed["shared.organization"])
+    # and a role definition is refused a permission the metadata does not list for its kind
+    status, body = api("POST", "role_definitions/", name="metadata-check", content_type="shared.team",
+                       permissions=["awx.view_inventory"])
+    assert status == 400
+
+
+def test_the_oauth2_root_is_at_the_root_too(gateway):
+    s = gateway.session()
+    for root in ("/o/", GW + "o/"):
+        r = s.get(gateway.url + root, headers={"Accept": "application/json"})
+        assert r.status_code == 200, r.text
+        links = r.json()
+        assert set(links) == {"authorize", "revoke_token", "token"}
+        assert s.get(gateway.url + links["token"]).status_code == 405     # the token endpoint: POST only
+
+
+def test_jwt_claims_of_a_user_by_its_ansible_id(gateway, api):
+    me = api("GET", "me/")[1]["results"][0]
+    ansible_id = me["summary_fields"]["resource"]["ansible_id"]
+    status, claims = api("GET", "jwt_claims/%s/" % ansible_id)
+    assert status == 200, claims
+    assert claims["sub"] == ansible_id
+    assert claims["user_data"]["username"] == me["username"] and claims["user_data"]["is_superuser"] is True
+    assert "exp" not in claims and "iat" not in claims
+    assert api("GET", "jwt_claims/%s/" % "00000000-0000-4000-8000-000000000000")[0] == 404
+    assert api("GET", "jwt_claims/not-an-id/")[0] == 404
+    # a user who is no superuser may not read them
+    assert api("POST", "users/", username="claims-plain", password="a-Pass-9word")[0] == 201
+    s = gateway.session()
+    r = s.get(gateway.url + GW + "jwt_claims/%s/" % ansible_id, headers=gateway.basic("claims-plain", "a-Pass-9word"))
+    assert r.status_code == 403
+
+
+def test_the_activity_stream_records_a_token_made_without_its_secrets(gateway, api):
+    status, token = api("POST", "tokens/", description="stream", scope="read")
+    assert status == 201, token
+    entries = [e for e in api("GET", "activitystream/")[1]["results"]
+               if e["content_type_model"] == "oauth2accesstoken" and e["object_id"] == str(token["id"])]
+    assert [e["operation"] for e in entries] == ["create"]
+    added = entries[0]["changes"]["added_fields"]
+    assert added["description"] == "stream" and added["token"] == "$encrypted$"
+    assert not {"token_checksum", "resource"} & set(added)
+    assert api("GET", "activitystream/%d/" % entries[0]["id"])[1]["id"] == entries[0]["id"]
+    # a superuser's only
+    assert api("POST", "users/", username="stream-plain", password="a-Pass-9word")[0] == 201
+    r = gateway.session().get(gateway.url + GW + "activitystream/", headers=gateway.basic("stream-plain", "a-Pass-9word"))
+    assert r.status_code == 403
+    api("DELETE", "tokens/%d/" % token["id"])
+
+
+def test_the_openapi_document_describes_the_gateway(api):
+    status, document = api("GET", "docs/schema/")
+    assert status == 200
+    assert document["openapi"].startswith("3.")
+    assert {GW + "organizations/", GW + "service-index/resources/", GW + "activitystream/"} <= set(document["paths"])

@@ -216,3 +216,22 @@ def test_runtime_toggles_off(gateway):
     finally:
         subprocess.run(manage + ["from refsvc.svc import runtime; runtime.store({'RUNTIME_FEATURE_FLAGS': True})"],
                        check=True, capture_output=True, timeout=120)
+
+
+def test_one_setting_is_read_and_put_back_to_its_default(gateway):
+    api = _api(gateway)
+    default = api("GET", "settings/configuration/")[1]["SESSION_COOKIE_AGE"]
+    assert default != 1234
+    assert api("PUT", "settings/configuration/", {"SESSION_COOKIE_AGE": 1234})[0] == 200
+    for category in ("configuration", "all"):
+        status, body = api("GET", "settings/%s/SESSION_COOKIE_AGE/" % category)
+        assert status == 200, body
+        assert body == {"section": "configuration", "name": "SESSION_COOKIE_AGE", "value": 1234}
+    assert api("DELETE", "settings/configuration/SESSION_COOKIE_AGE/")[0] == 204
+    assert api("GET", "settings/configuration/SESSION_COOKIE_AGE/")[1]["value"] == default
+    assert api("GET", "settings/configuration/")[1]["SESSION_COOKIE_AGE"] == default
+    # a name the category does not have, and a read-only setting
+    assert api("GET", "settings/proxy/SESSION_COOKIE_AGE/")[0] == 404
+    assert api("GET", "settings/configuration/NO_SUCH_SETTING/")[0] == 404
+    status, body = api("DELETE", "settings/all/RUNTIME_FEATURE_FLAGS/")
+    assert status == 400 and "read-only" in body["RUNTIME_FEATURE_FLAGS"]

@@ -3,7 +3,6 @@ import pkgutil
 
 from django.apps import AppConfig
 
-
 # django-oauth-toolkit 3's application columns that the platform's gateway does not answer (ready()).
 NEWER_APPLICATION_FIELDS = ("hash_client_secret", "allowed_origins", "registration_source", "cimd_expires_at")
 
@@ -30,23 +29,25 @@ class GatewayConfig(AppConfig):
                     operation.code = RunPython.noop
                     operation.reverse_code = RunPython.noop
 
-        # django-ansible-base 2025.12.3's token serializer lists every column of the token
-        # model; django-oauth-toolkit 3 added token_checksum (the token's lookup hash, set
-        # when the token is saved), which the API neither takes nor shows, and resource (its
-        # RFC 8707 resource indicators).
+        # django-ansible-base 2025.12.3's token and application serializers list every column of
+        # their models, django-oauth-toolkit's; the platform's published gateway schemas (2.6, 2.7)
+        # list none of the columns the installed django-oauth-toolkit (3.4) added after
+        # post_logout_redirect_uris (its migration 0007): token_checksum (0012, the token's lookup
+        # hash), resource (0018, RFC 8707's resource indicators), and the application's
+        # hash_client_secret (0009), allowed_origins (0010), registration_source (0019) and
+        # cimd_expires_at (0020). The API neither takes nor shows them, nor does the activity stream's
+        # record of a change (the token's checksum is a hash of the token).
+        from ansible_base.oauth2_provider.models import OAuth2AccessToken, OAuth2Application
+        from ansible_base.oauth2_provider.serializers.application import OAuth2ApplicationSerializer
         from ansible_base.oauth2_provider.serializers.token import OAuth2TokenSerializer
 
-        # Likewise its application serializer: the columns django-oauth-toolkit added after
-        # post_logout_redirect_uris and algorithm (its migrations 0009 hash_client_secret, 0010
-        # allowed_origins, 0018 resource, 0019 registration_source, 0020 cimd_expires_at) are in
-        # neither the platform's 2.6 nor its 2.7 schema of OAuth2Application or OAuth2Token: its
-        # gateway has an older django-oauth-toolkit. The columns keep their defaults.
-        from ansible_base.oauth2_provider.serializers.application import OAuth2ApplicationSerializer
-
-        for serializer, newer in ((OAuth2TokenSerializer, ("token_checksum", "resource")),
-                                  (OAuth2ApplicationSerializer, NEWER_APPLICATION_FIELDS)):
+        for serializer, model, newer in (
+            (OAuth2TokenSerializer, OAuth2AccessToken, ["token_checksum", "resource"]),
+            (OAuth2ApplicationSerializer, OAuth2Application, list(NEWER_APPLICATION_FIELDS)),
+        ):
             meta = serializer.Meta
             meta.fields = [f for f in meta.fields if f not in newer]
+            model.activity_stream_excluded_field_names = list(model.activity_stream_excluded_field_names) + newer
         # An application's organization is required, as both schemas say (and ansible.platform's application module
         # asks for it); django-ansible-base 2025.12.3's model lets it be null, which makes it optional there.
         # (Declared here: DRF gives a nullable field of a unique_together a default, which no required field has.)
@@ -79,3 +80,4 @@ class GatewayConfig(AppConfig):
         role_maps.connect()
         if getattr(settings, "GATEWAY_CONTROLLER", None):
             signals.connect()
+

@@ -22,7 +22,6 @@ had under the same name (its ``Default`` organization, its ``admin``) is given t
 import json
 import logging
 import time
-import uuid
 from functools import lru_cache
 from urllib.parse import urlsplit
 
@@ -82,24 +81,12 @@ def _request(method, path, **kwargs):
 
 # -- ansible_id: the gateway's name of an object across the platform
 
-_NAMESPACE = None
-
-
-def _namespace():
-    global _NAMESPACE
-    if _NAMESPACE is None:
-        _NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "gateway:" + settings.SECRET_KEY)
-    return _NAMESPACE
-
-
 def ansible_id(obj):
-    """A stable id of one of the gateway's users, organizations or teams: derived from the
-    instance's secret, the kind, the primary key and the creation time (a new database that reuses
-    the key names a new object)."""
-    created = getattr(obj, "created", None) or getattr(obj, "date_joined", None)
-    kind = obj._meta.label_lower
-    stamp = created.isoformat() if created else ""
-    return str(uuid.uuid5(_namespace(), "%s:%s:%s" % (kind, obj.pk, stamp)))
+    """The id of one of the gateway's users, organizations or teams: the one its resource registry keeps
+    (refsvc/gateway/resource_api.py), as its answers' ``summary_fields.resource`` and service-index/ show."""
+    from refsvc.svc.models import RESOURCE_KINDS, ansible_id as registered
+
+    return registered(RESOURCE_KINDS[obj._meta.concrete_model.__name__], obj.pk)
 
 
 # -- the token
@@ -172,15 +159,13 @@ def _claims_objects(user):
     return objects, roles
 
 
-def token_for(user):
-    now = int(time.time())
+def claims_for(user):
+    """What the gateway's token for ``user`` says of the user (the claims but the token's times)."""
     objects, object_roles = _claims_objects(user)
-    claims = {
+    return {
         "iss": "ansible-issuer",
         "aud": "ansible-services",
         "sub": ansible_id(user),
-        "iat": now,
-        "exp": now + TOKEN_SECONDS,
         "version": "1",
         "user_data": {
             "username": user.username,
@@ -193,6 +178,11 @@ def token_for(user):
         "object_roles": object_roles,
         "global_roles": [],
     }
+
+
+def token_for(user):
+    now = int(time.time())
+    claims = dict(claims_for(user), iat=now, exp=now + TOKEN_SECONDS)
     return jwt.encode(claims, _private_key(), algorithm="RS256")
 
 

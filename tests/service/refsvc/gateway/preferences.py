@@ -257,13 +257,17 @@ class CategoryDetail(GatewayMixin, APIView):
         return Response(data)
 
     def delete(self, request, slug):
-        names = [s.name for s in of(slug) if not s.read_only]
-        m.Preference.objects.filter(name__in=names).delete()
-        defaults = runtime.defaults()
-        bound = [RUNTIME_BOUND[n] for n in names if n in RUNTIME_BOUND]
-        if bound:
-            runtime.store(dict((key, defaults[key]) for key in bound if key in defaults))
+        reset([s.name for s in of(slug) if not s.read_only])
         return Response(render(slug))
+
+
+def reset(names):
+    """Puts the settings ``names`` back to their defaults."""
+    m.Preference.objects.filter(name__in=names).delete()
+    defaults = runtime.defaults()
+    bound = [RUNTIME_BOUND[n] for n in names if n in RUNTIME_BOUND]
+    if bound:
+        runtime.store(dict((key, defaults[key]) for key in bound if key in defaults))
 
 
 class SettingDetail(GatewayMixin, APIView):
@@ -293,11 +297,7 @@ class SettingDetail(GatewayMixin, APIView):
         setting = self._setting(slug, name)
         if setting.read_only:
             return Response({name: "Cannot change read-only setting %s" % name}, status=400)
-        m.Preference.objects.filter(name=name).delete()
-        if name in RUNTIME_BOUND:
-            defaults = runtime.defaults()
-            if RUNTIME_BOUND[name] in defaults:
-                runtime.store({RUNTIME_BOUND[name]: defaults[RUNTIME_BOUND[name]]})
+        reset([name])
         return Response(status=204)
 
 

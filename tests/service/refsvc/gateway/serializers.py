@@ -9,6 +9,7 @@ from rest_framework import serializers
 
 from refsvc.gateway import controller
 from refsvc.gateway.models import Authorship, SharedDescription
+from refsvc.gateway.resource_api import resource_summary
 from refsvc.rbac.models import Team
 from refsvc.svc import runtime
 from refsvc.svc.models import Organization, UserProfile
@@ -58,7 +59,7 @@ class _Common(serializers.ModelSerializer):
         return {}
 
     def get_summary_fields(self, obj):
-        return {}
+        return resource_summary(obj)
 
 
 def descriptions_apart():
@@ -133,7 +134,8 @@ class TeamSerializer(_Described):
 
     def get_summary_fields(self, obj):
         org = obj.organization
-        return {"organization": {"id": org.pk, "name": org.name, "description": gateway_description(org)}}
+        return {**resource_summary(obj),
+                "organization": {"id": org.pk, "name": org.name, "description": gateway_description(org)}}
 
 
 LOCAL_TYPE = "ansible_base.authentication.authenticator_plugins.local"

@@ -20,8 +20,18 @@ INSTALLED_APPS = list(_base.INSTALLED_APPS) + [
     "ansible_base.lib",
     "ansible_base.authentication",
     "ansible_base.oauth2_provider",
+    "ansible_base.resource_registry",
+    # Its activity stream (activitystream/): what django-ansible-base's auditable models record.
+    "ansible_base.activitystream",
+    # Its OpenAPI document (docs/schema/), drf-spectacular's.
+    "ansible_base.api_documentation",
+    "drf_spectacular",
     "refsvc.gateway",
+    "refsvc.gateway.dab_rbac",
 ]
+# The users, organizations and teams the gateway shares with the platform's other services, each with its
+# ansible_id (/api/gateway/v1/service-index/; refsvc/gateway/resource_api.py).
+ANSIBLE_BASE_RESOURCE_CONFIG_MODULE = "refsvc.gateway.resource_api"
 
 # The controller's API answers under /api/controller/ (the remount goes first so that
 # every other middleware, the request log included, sees the controller's own paths).
@@ -39,6 +49,8 @@ ANSIBLE_BASE_TEAM_MODEL = "rbac.Team"
 # Authentication at the gateway: its personal tokens (django-ansible-base's OAuth2
 # provider), its session, and Basic while GATEWAY_BASIC_AUTH_ENABLED is on.
 REST_FRAMEWORK = dict(_base.REST_FRAMEWORK)
+# drf-spectacular describes the API (docs/schema/), as django-ansible-base's settings would have it.
+REST_FRAMEWORK["DEFAULT_SCHEMA_CLASS"] = "drf_spectacular.openapi.AutoSchema"
 REST_FRAMEWORK["DEFAULT_AUTHENTICATION_CLASSES"] = [
     "refsvc.gateway.auth.GatewayTokenAuthentication",
     "refsvc.svc.auth.SessionAuthentication",
@@ -95,12 +107,14 @@ GATEWAY_VERSION = "2.5"
 
 # django-ansible-base's tables are made from its models (migrate --run-syncdb): its
 # migrations would have to come after the service's organizations and before the service's
-# own OAuth2 models, whose foreign keys follow the OAUTH2_PROVIDER_*_MODEL settings.
+# own OAuth2 models, whose foreign keys follow the OAUTH2_PROVIDER_*_MODEL settings. The resource
+# registry's and the activity stream's migrations need no more than the users and the content types: they run
+# (the registry's give the service its ServiceID).
 LOGGING = dict(LOGGING)  # noqa: F405
 # The authenticator plugins whose libraries are not installed (RADIUS, TACACS+) say so at every
 # start (LDAP's, django-auth-ldap and python-ldap, are).
 LOGGING["loggers"] = {"ansible_base.authentication.urls": {"level": "CRITICAL"}}
-MIGRATION_MODULES = {"dab_oauth2_provider": None, "dab_authentication": None}
+MIGRATION_MODULES = {"dab_oauth2_provider": None, "dab_authentication": None, "dab_rbac": None}
 
 # A real controller behind the gateway (svcctl start --layout gateway --controller URL, which
 # writes DIR/controller.json): /api/controller/ is forwarded to it (refsvc/gateway/controller.py)

@@ -1,6 +1,8 @@
 """The gateway's own API (/api/, /api/gateway/, /api/gateway/v1/): its roots, login,
 logout, me, and the users, organizations and teams it shares with the controller.
 Tokens, applications and authenticators are django-ansible-base's views (urlconf.py)."""
+import uuid
+
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.utils.decorators import method_decorator
@@ -114,6 +116,32 @@ class PingView(GatewayMixin, APIView):
                          "status": "good" if db_connected else "failed", "db_connected": db_connected,
                          "db_exception": db_exception, "proxy_connected": True, "proxy_status_code": 200,
                          "proxy_exception_type": ""})
+
+
+class JwtClaimsView(GatewayMixin, APIView):
+    """The claims of the gateway's token for the user of an ansible_id (the schemas' jwt_claims/{user_ansible_id}/,
+    "accessible by service tokens or superusers": a superuser here), the token's times (iat, exp) left out; 404 for
+    an id of no user."""
+
+    def get(self, request, user_ansible_id):
+        from ansible_base.resource_registry.models import Resource
+        from django.http import Http404
+
+        from rest_framework.exceptions import PermissionDenied
+
+        from refsvc.gateway import controller
+
+        if not request.user.is_superuser:
+            raise PermissionDenied
+        try:
+            wanted = uuid.UUID(user_ansible_id)
+        except ValueError:
+            raise Http404
+        resource = Resource.objects.filter(ansible_id=wanted, content_type__resource_type__name="shared.user").first()
+        user = resource.content_object if resource is not None else None
+        if user is None:
+            raise Http404
+        return Response(controller.claims_for(user))
 
 
 class JwtKeyView(APIView):

@@ -16,7 +16,7 @@ from rest_framework import permissions
 from ansible_base.oauth2_provider.permissions import OAuth2ScopePermission
 from refsvc.svc.models import Organization, ansible_id
 
-from . import registry, urls
+from . import registry, urls, views
 from .models import Role, RoleDefinition, RoleTeamAssignment, RoleUserAssignment, Team
 
 V1 = "/api/gateway/v1/"
@@ -98,6 +98,8 @@ def at_gateway(view):
 # django-ansible-base's RBAC API, as the controller's /api/v2/ serves it (rbac/urls.py), at the gateway.
 DAB_RBAC = ("role_definitions/", "role_user_assignments/", "role_team_assignments/")
 URLS = [(path, at_gateway(view)) for path, view in urls.v2 if path.startswith(DAB_RBAC)]
+# Its role metadata (the platform's gateway schemas list it at /role_metadata/).
+RoleMetadata = type("RoleMetadata", (GatewayRbac, views.RoleMetadata), {})
 
 
 # ---------------------------------------------------------------- assignments <-> memberships

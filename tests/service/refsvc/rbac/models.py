@@ -79,7 +79,8 @@ class RoleUserAssignment(Assignment):
 
 
 class RoleTeamAssignment(Assignment):
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="role_assignments")
+    # (not "role_assignments": django-ansible-base's RoleTeamAssignment, whose models the gateway layout has, names it so)
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="svc_role_assignments")
 
     class Meta(Assignment.Meta):
         unique_together = [("role_definition", "team", "content_type", "object_id")]

@@ -97,6 +97,14 @@ ROLE_DESCRIPTIONS = {
 }
 
 
+def allowed_permissions(kind):
+    """{codename: kind} of the permissions a role definition of ``kind`` may give: those of its own kind but
+    adding one, and for an organization those of the kinds organizations hold as well
+    (django-ansible-base's ``permissions_allowed_for_role``; the role metadata lists them)."""
+    return {p: k for k in ([kind] + (ORG_CHILDREN if kind.key == "organization" else [])) for p in
+            k.perms([a for a in k.actions if not (k is kind and a == "add")])}
+
+
 def kind_of(obj_or_model):
     model = obj_or_model if isinstance(obj_or_model, type) else type(obj_or_model)
     for k in KINDS:

@@ -202,8 +202,7 @@ class RoleDefinitionSerializer(CommonSerializer):
         if any(p == "shared.member_team" or p.endswith("_team") for p in perms):
             raise serializers.ValidationError("Creating custom roles that include team permissions is disabled")
         kind = registry.BY_LABEL[ct]
-        allowed = {p: k for k in ([kind] + (registry.ORG_CHILDREN if kind.key == "organization" else [])) for p in
-                   k.perms([a for a in k.actions if not (k is kind and a == "add")])}
+        allowed = registry.allowed_permissions(kind)
         codenames = [p.rsplit(".", 1)[-1] for p in perms]
         invalid = [c for c in codenames if c not in allowed]
         if invalid:

@@ -500,3 +500,18 @@ class RoleTeamAssignmentDetail(AssignmentDetail):
     model = RoleTeamAssignment
     serializer_class = RoleTeamAssignmentSerializer
     actor_field = "team"
+
+
+# ---------------------------------------------------------------- role metadata
+
+class RoleMetadata(ApiMixin, generics.GenericAPIView):
+    """django-ansible-base's role metadata: for each kind a role definition may be of, the permissions it may
+    give (``allowed_permissions``: "shared.organization" -> ["shared.view_organization", "awx.view_inventory", ...]),
+    the kinds in the order of their model names."""
+
+    def get(self, request):
+        allowed = {}
+        for kind in sorted(registry.KINDS, key=lambda k: k.codename):
+            perms = registry.allowed_permissions(kind)
+            allowed[kind.label] = sorted("%s.%s" % (perms[p].prefix, p) for p in perms)
+        return Response({"allowed_permissions": allowed})

@@ -19,7 +19,16 @@ ANSIBLE_ID_NAMESPACE = uuid.UUID("6f1b2a3c-0d4e-4f5a-8b6c-7d8e9fa0b1c2")
 
 
 def ansible_id(kind_key, pk):
-    """A stable resource id of a shared object (here derived from its kind and primary key)."""
+    """The resource id of a shared object: the one django-ansible-base's resource registry keeps for it
+    where the registry is installed (the gateway layout, refsvc/gateway/resource_api.py), else a stable one
+    derived from its kind and primary key."""
+    if "ansible_base.resource_registry" in settings.INSTALLED_APPS:
+        from ansible_base.resource_registry.models import Resource
+
+        kept = (Resource.objects.filter(content_type__resource_type__name="shared." + kind_key, object_id=str(pk))
+                .values_list("ansible_id", flat=True).first())
+        if kept is not None:
+            return str(kept)
     return str(uuid.uuid5(ANSIBLE_ID_NAMESPACE, "%s:%s" % (kind_key, pk)))
 
 

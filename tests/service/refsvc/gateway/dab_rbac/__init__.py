@@ -1,0 +1,1 @@
+"""django-ansible-base's RBAC models without its RBAC (apps.py)."""
