@@ -26,9 +26,15 @@ def _api(gateway, user=None, password=None):
     return call
 
 
-def _user(gateway, username, **fields):
-    status, user = _api(gateway)("POST", "users/", dict(username=username, password="Pw-" + username, **fields))
+def _user(gateway, username, auditor=False):
+    """A user (its name and password); ``auditor``: given the Platform Auditor role (is_platform_auditor)."""
+    api = _api(gateway)
+    status, user = api("POST", "users/", dict(username=username, password="Pw-" + username))
     assert status == 201, user
+    if auditor:
+        definition = api("GET", "role_definitions/?name=Platform Auditor")[1]["results"][0]
+        status, body = api("POST", "role_user_assignments/", dict(role_definition=definition["id"], user=user["id"]))
+        assert status == 201, body
     return username, "Pw-" + username
 
 
@@ -159,7 +165,7 @@ def test_basic_auth_follows_the_setting(gateway):
 
 
 def test_who_reads_and_who_writes(gateway):
-    auditor = _user(gateway, "gs-auditor", is_platform_auditor=True)
+    auditor = _user(gateway, "gs-auditor", auditor=True)
     plain = _user(gateway, "gs-plain")
     assert _api(gateway, *auditor)("GET", "settings/all/")[0] == 200
     assert _api(gateway, *auditor)("PUT", "settings/all/", {"password_min_upper": 1})[0] == 403
@@ -194,7 +200,7 @@ def test_feature_flags(gateway):
     assert api("POST", "feature_flags/", {"name": "FEATURE_X_ENABLED"})[0] == 405
     assert api("DELETE", "feature_flags/%d/" % flag["id"])[0] == 405
 
-    auditor = _user(gateway, "ff-auditor", is_platform_auditor=True)
+    auditor = _user(gateway, "ff-auditor", auditor=True)
     plain = _user(gateway, "ff-plain")
     assert _api(gateway, *auditor)("GET", "feature_flags/")[0] == 200
     assert _api(gateway, *auditor)("PATCH", "feature_flags/%d/" % flag["id"], {"value": "True"})[0] == 403
@@ -233,5 +239,7 @@ def test_one_setting_is_read_and_put_back_to_its_default(gateway):
     # a name the category does not have, and a read-only setting
     assert api("GET", "settings/proxy/SESSION_COOKIE_AGE/")[0] == 404
     assert api("GET", "settings/configuration/NO_SUCH_SETTING/")[0] == 404
-    status, body = api("DELETE", "settings/all/RUNTIME_FEATURE_FLAGS/")
+    status, body = api("DELETE", "settings/feature_flags/RUNTIME_FEATURE_FLAGS/")
     assert status == 400 and "read-only" in body["RUNTIME_FEATURE_FLAGS"]
+    # a setting is put back in its own category, not through all
+    assert api("DELETE", "settings/all/SESSION_COOKIE_AGE/")[0] == 400

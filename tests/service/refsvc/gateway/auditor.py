@@ -4,8 +4,8 @@ user shows as ``is_platform_auditor`` (ansible.platform's ``user`` module gives 
 and reads that field). Sources: tests/service/README.md ("The gateway's users and their authenticators").
 
 One database: the service's auditor is the user's ``UserProfile.is_system_auditor``, the flag the gateway's
-``is_platform_auditor`` already was; an assignment given sets it, one taken back clears it, and a change of
-``is_platform_auditor`` through the gateway's user gives or takes back the assignment."""
+``is_platform_auditor`` already was; an assignment given sets it, one taken back clears it. The gateway's user
+field is read-only, as the published schemas (2.6, 2.7) have it."""
 from django.db import IntegrityError, transaction
 from django.db.models.signals import post_delete, post_save
 
@@ -44,16 +44,6 @@ def ensure():
 
 def _assignments(user):
     return RoleUserAssignment.objects.filter(role_definition__name=NAME, user=user, object_id__isnull=True)
-
-
-def set_auditor(user, value):
-    """Give (``value`` true) or take back the user's assignment; the flag follows (signals below)."""
-    if value and not _assignments(user).exists():
-        RoleUserAssignment.objects.create(role_definition=definition(), user=user, content_type=None, object_id=None)
-    elif not value:
-        for assignment in _assignments(user):
-            assignment.delete()
-    UserProfile.objects.update_or_create(user=user, defaults={"is_system_auditor": bool(value)})
 
 
 def _flag(instance, value):

@@ -171,7 +171,8 @@ class UserSerializer(_Common):
     created = serializers.DateTimeField(source="date_joined", read_only=True)
     modified = serializers.SerializerMethodField()
     password = serializers.CharField(write_only=False, required=False, allow_blank=True, default="")
-    is_platform_auditor = serializers.BooleanField(required=False, default=False)
+    # read-only, as the published schemas (2.6, 2.7) have it: the "Platform Auditor" role assignment (auditor.py)
+    is_platform_auditor = serializers.BooleanField(read_only=True)
     managed = serializers.SerializerMethodField()
     last_login_from = serializers.SerializerMethodField()
     # The authenticators the user logs in through: django-ansible-base's AuthenticatorUser links (made at a
@@ -360,7 +361,6 @@ class UserSerializer(_Common):
 
     def _save(self, user, validated):
         password = validated.pop("password", None)
-        auditor = validated.pop("is_platform_auditor", None)
         wanted_links = validated.pop("associated_authenticators", None)
         ids = validated.pop("authenticators", None)
         uid = validated.pop("authenticator_uid", None)
@@ -372,10 +372,6 @@ class UserSerializer(_Common):
         elif user.pk is None:
             user.set_unusable_password()
         user.save()
-        if auditor is not None:
-            from refsvc.gateway import auditor as platform_auditor
-
-            platform_auditor.set_auditor(user, auditor)
         if renamed:     # a local authenticator's uid follows the username
             for link in self._links(user):
                 if link.provider.type == LOCAL_TYPE:

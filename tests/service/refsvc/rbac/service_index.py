@@ -11,7 +11,8 @@ role as the gateway's role_user_assignments/ and role_team_assignments/ do (thei
 drops the assignments on an object of a kind (``resource_type``: its role type's "app_label.model") and a key."""
 from django.db import transaction
 from django.urls import path
-from rest_framework import generics
+from rest_framework import generics, serializers
+from rest_framework.generics import GenericAPIView
 from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -94,12 +95,28 @@ class RoleTeamAssignments(_Listed):
                 for a in RoleTeamAssignment.objects.select_related("role_definition").order_by("id")]
 
 
-class _Assign(GatewayRbac, APIView):
+class _AssignBody(serializers.Serializer):
+    """What assign/ and unassign/ take, as OPTIONS describes it (the schemas' ServiceRoleUserAssignment and
+    ServiceRoleTeamAssignment): the actor's resource id field is added per actor (_Assign.get_serializer)."""
+
+    role_definition = serializers.CharField()
+    object_id = serializers.CharField(required=False, allow_null=True)
+    object_ansible_id = serializers.CharField(required=False, allow_null=True)
+    created_by_ansible_id = serializers.CharField(required=False, allow_null=True)
+
+
+class _Assign(GatewayRbac, GenericAPIView):
     """POST {role_definition: NAME, user_ansible_id or team_ansible_id: ID, object_id or object_ansible_id: ...}: the
     assignment (201 made, 200 there already); with ``unassign``, taken back (204; 200 when there was none)."""
 
     public = None       # the gateway's list view of these assignments (refsvc/rbac/gateway.py)
     unassign = False
+    http_method_names = ["post", "options"]
+
+    def get_serializer(self, *args, **kwargs):
+        body = _AssignBody(*args, **kwargs)
+        body.fields[self.public.actor_field + "_ansible_id"] = serializers.CharField()
+        return body
 
     def post(self, request):
         if not request.user.is_superuser:
