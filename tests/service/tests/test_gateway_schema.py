@@ -267,6 +267,31 @@ def test_team_assignments_name_the_team_by_its_resource_id(api):
     assert assigned["user_ansible_id"] == resource["ansible_id"]
 
 
+def test_assignments_are_filtered_by_resource_ids(api):
+    """django-ansible-base's filters of the assignment lists (ansible.platform's role_user_assignment looks an
+    assignment up with ?object_ansible_id=)."""
+    team = api("POST", "teams/", name="schema-filtered-team", organization=1)[1]
+    definition = api("GET", "role_definitions/?name=Team Member")[1]["results"][0]
+    user = _me(api)
+    made = api("POST", "role_user_assignments/", role_definition=definition["id"], object_id=team["id"],
+               user=user["id"])[1]
+    team_id = api("GET", "teams/%d/" % team["id"])[1]["summary_fields"]["resource"]["ansible_id"]
+    user_id = api("GET", "users/%d/" % user["id"])[1]["summary_fields"]["resource"]["ansible_id"]
+
+    def found(query):
+        status, body = api("GET", "role_user_assignments/?" + query)
+        assert status == 200, body
+        return [a["id"] for a in body["results"]]
+
+    assert found("object_ansible_id=%s" % team_id) == [made["id"]]
+    assert made["id"] in found("user_ansible_id=%s" % user_id)
+    assert found("object_ansible_id=%s&user_ansible_id=%s" % (team_id, user_id)) == [made["id"]]
+    assert found("object_ansible_id=00000000-0000-4000-8000-000000000000") == []
+    status, body = api("GET", "role_user_assignments/?object_ansible_id=not-a-uuid")
+    assert status == 400 and "Invalid UUID format for object_ansible_id" in str(body)
+    assert api("GET", "role_team_assignments/?team_ansible_id=%s" % team_id)[0] == 200
+
+
 def test_an_application_needs_its_organization(api):
     status, body = api("POST", "applications/", name="schema-no-org", client_type="confidential",
                        authorization_grant_type="password")

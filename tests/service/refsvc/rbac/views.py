@@ -1,3 +1,5 @@
+import uuid
+
 from django.contrib.auth.models import User
 from django.contrib.contenttypes.models import ContentType
 from django.db import IntegrityError, transaction
@@ -377,6 +379,10 @@ class AssignmentList(ApiMixin, generics.ListCreateAPIView):
     filter_backends = [FieldLookupBackend]
     search_fields = ()
     actor_field = None
+    # django-ansible-base's filters of these lists by resource id (its ansible_id_backend): ?user_ansible_id= or
+    # ?team_ansible_id= (the actor), ?object_ansible_id= (the object); a value that is no UUID is refused (400), one
+    # that names nothing finds nothing.
+    rest_filters_reserved_names = ("user_ansible_id", "team_ansible_id", "object_ansible_id")
 
     def can_write_metadata(self, request, method):
         return True
@@ -384,11 +390,31 @@ class AssignmentList(ApiMixin, generics.ListCreateAPIView):
     def get_queryset(self):
         qs = self.model.objects.all().select_related("role_definition", self.actor_field, "created_by")
         user = self.request.user
-        if access.sees_all(user):
-            return qs
-        if self.actor_field == "user":
-            return qs.filter(user=user)
-        return qs.filter(team__in=access.visible(Team, user))
+        if not access.sees_all(user):
+            qs = qs.filter(user=user) if self.actor_field == "user" else qs.filter(team__in=access.visible(Team, user))
+        return AssignmentList.by_resource_ids(self, qs)     # the detail view shares this queryset
+
+    def by_resource_ids(self, qs):
+        params = getattr(self.request, "query_params", {})
+        actor_key = self.actor_field + "_ansible_id"
+        for key in (actor_key, "object_ansible_id"):
+            value = params.get(key)
+            if not value:
+                continue
+            try:
+                uuid.UUID(value)
+            except ValueError:
+                raise ValidationError("Invalid UUID format for %s: %s" % (key, value))
+            if key == actor_key:
+                model = User if self.actor_field == "user" else Team
+                found = [obj.pk for obj in model.objects.all() if ansible_id(self.actor_field, obj.pk) == value]
+                qs = qs.filter(**{self.actor_field + "__in": found})
+                continue
+            named = [("shared." + kind, str(obj.pk)) for kind, model in (("organization", Organization), ("team", Team),
+                                                                          ("user", User))
+                     for obj in model.objects.all() if ansible_id(kind, obj.pk) == value]
+            qs = qs.filter(content_type=named[0][0], object_id=named[0][1]) if named else qs.none()
+        return qs
 
     def actor_queryset(self):
         if self.actor_field == "user":
