@@ -226,9 +226,10 @@ def links_wanted(api, username, current):
         objects = unique(gateway_authenticators(api, params['authenticators'], 'authenticators'))
     else:   # the uid alone: of the links the user has
         if not current:
-            raise ConfigError('authenticator_uid without authenticators sets the uid of the user\'s authenticators, '
-                              'and user %s has none: name them in authenticators (or use associated_authenticators).'
-                              % username)
+            # as with ansible.platform's module, the task goes on (the gateway would link nothing with it)
+            api.warn('authenticator_uid is not sent: it sets the uid of the user\'s authenticators, and user %s has '
+                     'none (name them in authenticators, or use associated_authenticators).' % username)
+            return {}, {}, []
         # the user's links: by authenticator id where the user shows them, else by slug (authenticator_users/)
         keys = sorted(current)
         by_id = all(key.isdigit() for key in keys)

@@ -111,3 +111,23 @@ def test_a_user_role_on_several_objects_by_id_or_name(gateway):
     assert gone['changed'] and [item['changed'] for item in gone['assignments']] == [True, True]
     for name in (first, second):
         assert run(gateway, 'organization', name=name, state='absent')[0]['changed']
+
+
+def test_the_deprecated_link_options_say_so_and_a_uid_alone_on_a_new_user_is_not_sent(gateway, tmp_path):
+    # users_test: "Test deprecation warning for authenticator_uid field" (a new user, no authenticators) passes with
+    # deprecations; here a warning says the uid was not sent
+    options = dict(service_url=gateway.url, ca_path=str(gateway.ca_path), service_username=gateway.admin_username,
+                   service_password=gateway.admin_password)
+    username = 'apt-dep-' + tag()
+    tasks = [{'name': 'a uid alone', 'automation.service.user': dict(options, username=username, first_name='Dep',
+                                                                     authenticator_uid='test_uid'),
+              'register': 'alone'},
+             {'ansible.builtin.assert': {'that': [
+                 "alone is changed",
+                 "alone.deprecations | length > 0",
+                 "'deprecated' in alone.deprecations[0].msg",
+                 "alone.warnings | select('search', 'authenticator_uid is not sent') | list | length == 1"]}}]
+    rc, output = run_playbook(tmp_path, tasks)
+    assert rc == 0, output
+    found = admin(gateway).get(GW + 'users/', params={'username': username})['results']
+    assert len(found) == 1
