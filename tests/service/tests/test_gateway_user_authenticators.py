@@ -158,6 +158,9 @@ def test_only_a_superuser_links_authenticators(gateway, api, two):
 def test_is_platform_auditor_is_the_platform_auditor_role_assignment(api):
     found = api.get("role_definitions/", params={"name": "Platform Auditor"}).json()["results"]
     assert len(found) == 1 and found[0]["content_type"] is None and found[0]["managed"]
+    # the gateway's first role definition (ansible.platform's role_user_assignment gives a "Platform ..." role only
+    # when its definition has id 1)
+    assert found[0]["id"] == 1
     definition = found[0]["id"]
     made = user(api)
     assert made["is_platform_auditor"] is False

@@ -1,5 +1,7 @@
 """The managed role definitions, built from the permission table as the real
 service builds them at migration time."""
+from django.conf import settings
+
 from .registry import KINDS, ORG
 
 
@@ -49,6 +51,14 @@ def all_permissions():
 
 
 def create(RoleDefinition):
+    if getattr(settings, "SERVICE_LAYOUT", None) == "gateway":
+        # The platform gateway's first role definition (id 1) is its Platform Auditor: ansible.platform's
+        # role_user_assignment gives a "Platform ..." role only when its definition has id 1.
+        from refsvc.gateway.auditor import DESCRIPTION, NAME, PERMISSIONS
+
+        RoleDefinition.objects.update_or_create(
+            name=NAME, defaults={"description": DESCRIPTION, "content_type": None, "permissions": PERMISSIONS,
+                                 "managed": True})
     for name, description, ct, perms in definitions():
         RoleDefinition.objects.update_or_create(
             name=name, defaults={"description": description, "content_type": ct, "permissions": sorted(perms), "managed": True})
