@@ -29,11 +29,16 @@ NOT_FIELDS = {'state', 'new_name'}
 MORE = {
     'authenticator_map': {'new_authenticator': 'moves the map to another authenticator (ansible.platform)'},
     'application': {'new_organization': 'moves the application to another organization (ansible.platform)'},
+    'feature_flag': {'name': 'names the flag to toggle (the gateway makes its flags; a PATCH takes the value only)'},
+    'authenticator_user': {
+        'authenticator_user_id': 'names the link to move',
+        'authenticator': 'the authenticator to move the link to, the move\'s new_authenticator (ansible.platform\'s name)'},
     'service_key': {'secret': 'ansible.platform\'s option, taken and never sent: the gateway makes the secret '
                               '(read-only in the schema)'},
 }
 # Per module: writable fields of the schema the module does not take, and why.
 LEFT_OUT = {
+    'authenticator_user': {'new_authenticator': 'taken as the option authenticator (ansible.platform)'},
     'application': {'user': 'taken as the option user, the owner named by username (ansible.platform)'},
 }
 
@@ -69,10 +74,15 @@ def gateway_modules():
     return found
 
 
+# The endpoints whose objects the gateway makes itself (no POST to the list): the write their module sends.
+WRITTEN_AT = {'feature_flags': ('{id}/', 'patch'), 'authenticator_users': ('{id}/move/', 'post')}
+
+
 def writable_fields(document, endpoint):
-    """The fields the POST of the gateway's ``endpoint`` takes: every property of its request body but the
-    read-only ones."""
-    operation = document.paths[GATEWAY_API + endpoint + '/']['post']
+    """The fields the POST of the gateway's ``endpoint`` takes (or the write of WRITTEN_AT): every property of its
+    request body but the read-only ones."""
+    below, method = WRITTEN_AT.get(endpoint, ('', 'post'))
+    operation = document.paths[GATEWAY_API + endpoint + '/' + below][method]
     body = document.resolve(operation['requestBody']['content']['application/json']['schema'])
     return set(name for name, field in body.get('properties', {}).items()
                if not document.resolve(field).get('readOnly'))

@@ -223,7 +223,7 @@ def test_a_team_is_kept_at_the_gateway(gateway):
 def test_a_team_in_an_organization_the_gateway_lacks_fails_before_any_write(gateway):
     result, writes = run(gateway, 'team', name='t-' + tag(), organization='no-such-org-' + tag())
     assert result.get('failed') and not result['changed'] and writes == []
-    assert 'was not found' in result['msg']
+    assert result['msg'].startswith('Item organization does not exist: ') and 'not found' in result['msg']
 
 
 # -- what the controller and the gateway refuse -----------------------------------------------
