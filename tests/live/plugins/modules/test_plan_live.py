@@ -69,6 +69,7 @@ ASKED = {
     'schedule': {'name': NEW, 'unified_job_template': 'Demo Job Template', 'labels': [],
                  'rrule': 'DTSTART:20300101T000000Z RRULE:FREQ=DAILY'},
     'team': {'name': NEW, 'organization': 'Default'},
+    'token': {'description': NEW},
     'workflow_job_template': {'name': NEW, 'organization': 'Default', 'labels': []},
     # the gateway's routing objects, referring to a type, a port and a cluster made first (plumbing())
     'http_port': {'name': NEW, 'number': 18443, 'use_https': True},
