@@ -136,8 +136,6 @@ def _controller_object(api, endpoint, object_id, label):
         raise NotFound('%s %s was not found.' % (label, object_id))
 
 
-
-
 class Assignment(Resource):
     """The role assignments of one kind of actor (``user``, ``team``), declared: an assignment is found by its role
     definition, its actor and its object, never changed; ``present`` gives it, ``absent`` takes it back, ``exists``
