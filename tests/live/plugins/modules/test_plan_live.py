@@ -70,6 +70,7 @@ ASKED = {
                  'rrule': 'DTSTART:20300101T000000Z RRULE:FREQ=DAILY'},
     'team': {'name': NEW, 'organization': 'Default'},
     'token': {'description': NEW},
+    'user': {'username': NEW, 'first_name': 'Planned', 'organizations': ['Default']},
     'workflow_job_template': {'name': NEW, 'organization': 'Default', 'labels': []},
     # the gateway's routing objects, referring to a type, a port and a cluster made first (plumbing())
     'http_port': {'name': NEW, 'number': 18443, 'use_https': True},
