@@ -8,12 +8,12 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, NotFound
 from ansible_collections.automation.service.plugins.module_utils._outcome import masked
-from ansible_collections.automation.service.plugins.module_utils._plan import Write
+from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
 from ansible_collections.automation.service.plugins.module_utils._shared_resources import (
-    MEMBERSHIP_ROLES, BothPlaces, Gateway, Memberships, absent, at_gateway, controller_members, on_gateway,
+    GATEWAY, MEMBERSHIP_ROLES, BothPlaces, Gateway, Memberships, SharedResource, at_gateway, controller_members,
+    deleted, plan_absent,
 )
 
 ARGUMENT_SPEC = dict(
@@ -308,43 +308,6 @@ def auditor_writes(api, memberships, definition, assignment, user):
     return []
 
 
-# Not Resource.run: a password is sent only on creation or when update_secrets asks for it, over a
-# session of the task's own, and a user made in an organization is posted to that organization's users.
-def run(api):
-    params = api.params
-    existing = api.lookup('users', params['username'], 'username')
-    if existing is None and params['new_username']:
-        existing = api.lookup('users', params['new_username'], 'username')
-    if on_gateway(api):     # known once the look-up above went to the controller's API
-        return run_at_gateway(api, existing)
-
-    if params['state'] == 'absent':
-        api.ensure_absent(existing)
-        return
-    more = refuse_on_awx(api)   # before anything is written
-    if params['state'] == 'exists' and existing is not None:
-        api.ensure_present(existing, {})
-        return
-    desired, password, organization = wanted(api, existing)
-    desired.update(more)
-    joining = [org for org in organizations_named(api) if org['id'] != organization and (
-        existing is None or api.get_one('organizations/%d/users' % org['id'], username=existing['username']) is None)]
-    # A user made in an organization is posted to its users (as awx.awx does): its admins may.
-    plan = api.plan_present(existing, desired, create=lambda: {'password': password} if password else {},
-                            secret=('password',),
-                            endpoint=None if organization is None else 'organizations/%d/users' % organization)
-    if organization is not None:
-        plan.writes[0].after = dict(plan.writes[0].after, organization=organization)
-    plan.add(*joins(api, existing, joining))
-    if joining and existing is None:
-        # all or nothing, as ansible.platform: a user made by the task is deleted again when one is refused
-        plan.writes[0].undo = lambda made: Write(
-            'DELETE', api.detail_path(made), expect=(202, 204, 404),
-            note='the user %s made by this task was deleted again' % made.get('username'))
-    user = api.returns_object(existing, api.apply(plan), ('password',))
-    api.returns(user=without_password(user))
-
-
 def joins(api, existing, organizations):
     """The writes that attach the user (``existing``; None: the one the plan's first write makes) to the users of
     ``organizations``."""
@@ -358,85 +321,143 @@ def joins(api, existing, organizations):
     return writes
 
 
-def run_at_gateway(api, copy):
-    """Behind a platform gateway: the user is the gateway's (its username, password, names, e-mail, is_superuser and
-    authenticators are written there, and it is deleted there); is_system_auditor is the controller's copy's. The
-    memberships of organizations (``organization``'s of a new user, ``organizations``') and is_platform_auditor are
-    the gateway's role assignments, the memberships then shown in the controller's copy's lists of the
-    organizations' users."""
-    params = api.params
-    gateway = Gateway(api, 'users', 'username')
-    found = gateway.find(*([copy['username']] if copy else [params['username'], params['new_username']]))
-    if params['state'] == 'absent':
-        return absent(api, copy, found, 'username')
-    if params['state'] == 'exists' and (copy or found) is not None:
-        api.ensure_present(copy or found, {})
-        api.returns(user=without_password(copy or found), written_at=[])
-        return
-    desired, password, organization = wanted(api, found)
-    shared = dict((key, value) for key, value in desired.items() if key not in CONTROLLER_FIELDS)
-    local = dict((key, value) for key, value in desired.items() if key in CONTROLLER_FIELDS)
-    # joining: (the controller's organization's id, its name, the option naming it, the gateway's organization)
-    joining, memberships, definition = [], None, None
-    named = [] if organization is None else [
-        (organization, api.client.get('organizations/%d' % organization)['name'], 'organization')]
-    named += [(org['id'], org['name'], 'organizations') for org in organizations_named(api)
-              if org['id'] != organization]
-    if named:
-        # Each membership is the gateway's role assignment (Organization Member), its names resolved before writing.
-        memberships = Memberships(api)
-        definition = memberships.definition(MEMBERSHIP_ROLES['organization', 'member_role'])
-        targets, missing = [], []
-        for org_id, name, option in named:
-            try:
-                targets.append((org_id, name, option, memberships.organization(name)))
-            except NotFound:
-                missing.append(name)
-        if missing:
-            raise missing_organizations(missing, ' at the platform gateway')
-        # only those the gateway's user does not have yet (a new user has none)
-        joining = [item for item in targets
-                   if found is None or memberships.find('user', definition, found, item[3]) is None]
-    # ansible.platform's authenticators of the user and its Platform Auditor role, resolved before the first write
-    created_with, links_write = plan_links(api, found, desired['username'])
-    if params.get('is_platform_auditor') is not None and memberships is None:
-        memberships = Memberships(api)
-    auditor, assignment = plan_platform_auditor(api, memberships, found)
+class User(SharedResource):
+    """The user, found by username (or new_username) at the controller, as awx.awx finds it. Its password is sent
+    only on creation or when update_secrets (update_password always) asks for it, over a session of the task's own;
+    a user made in an organization is posted to that organization's users.
 
-    def member(user):
-        """The user's authenticators and Platform Auditor role when they differ, and its memberships of the
-        organizations it is not a member of yet."""
-        writes = [links_write] if links_write is not None else []
-        writes += auditor_writes(api, memberships, auditor, assignment, user)
-        for index, (org_id, name, _option, target) in enumerate(joining):
-            # the first grant shows every organization joined in the diff
-            shown = {'after': diff_of([item[:3] for item in joining])} if index == 0 else {}
-            writes.append(memberships.grant_write(
-                'user', definition, user, target, '%s of organization %s (user %s)'
-                % (definition['name'], name, user.get('username')),
-                # then among the controller's users of the organization (AWX 24.6.1 does not list it)
-                then=lambda made, org_id=org_id: controller_members(
-                    api, definition['name'], {'id': org_id}, both.objects.get('controller') or {}, True),
-                **shown))
-        return writes
+    Behind a platform gateway (placed()), the user is the gateway's (its username, password, names, e-mail,
+    is_superuser and authenticators are written there, and it is deleted there); is_system_auditor is the controller's
+    copy's. The memberships of organizations (``organization``'s of a new user, ``organizations``') and
+    is_platform_auditor are the gateway's role assignments, the memberships then shown in the controller's copy's lists
+    of the organizations' users."""
 
-    def create():
-        fields = dict(created_with)
-        if password:
-            fields['password'] = password
-        return fields
+    def read_ahead(self, api):
+        """Nothing for a loop's shared reads to count: the user's look-up is the task's own."""
 
-    both = BothPlaces(api, gateway, copy, found, 'user', ('password',))
-    plan = both.plan(shared, local, lambda: api.lookup('users', shared['username'], 'username'),
-                     create=create, at_gateway_after=member,
-                     needs_copy=bool(local or joining))
-    user = both.apply(plan)
-    api.returns(id=user.get('id'), existing={} if both.new else masked(copy or found, ('password',)),
-                end_state=masked(user, ('password',)), user=without_password(user), written_at=plan.written_at())
-    if both.new:
-        api.returns_created(user)
+    def plan(self, api):
+        params = api.params
+        existing = self.find(api)   # the controller's (see run())
+        if self.placed_at == GATEWAY:
+            return self.plan_at_gateway(api, existing)
+        if params['state'] == 'absent':
+            return api.plan_absent(existing)
+        more = refuse_on_awx(api)   # before anything is written
+        if params['state'] == 'exists' and existing is not None:
+            return Plan(existing)
+        desired, password, organization = wanted(api, existing)
+        desired.update(more)
+        joining = [org for org in organizations_named(api) if org['id'] != organization and (
+            existing is None or api.get_one('organizations/%d/users' % org['id'], username=existing['username']) is None)]
+        # A user made in an organization is posted to its users (as awx.awx does): its admins may.
+        plan = api.plan_present(existing, desired, create=lambda: {'password': password} if password else {},
+                                secret=('password',),
+                                endpoint=None if organization is None else 'organizations/%d/users' % organization)
+        if organization is not None:
+            plan.writes[0].after = dict(plan.writes[0].after, organization=organization)
+        plan.add(*joins(api, existing, joining))
+        if joining and existing is None:
+            # all or nothing, as ansible.platform: a user made by the task is deleted again when one is refused
+            plan.writes[0].undo = lambda made: Write(
+                'DELETE', api.detail_path(made), expect=(202, 204, 404),
+                note='the user %s made by this task was deleted again' % made.get('username'))
+        return plan
+
+    def plan_at_gateway(self, api, copy):
+        """Behind a platform gateway: the plan of the user at both places (BothPlaces), every name resolved first;
+        ``copy``: the controller's user."""
+        params = api.params
+        gateway = Gateway(api, 'users', 'username')
+        found = gateway.find(*([copy['username']] if copy else [params['username'], params['new_username']]))
+        if params['state'] == 'absent':
+            return plan_absent(api, copy, found, 'username')
+        if params['state'] == 'exists' and (copy or found) is not None:
+            return Plan(copy or found)
+        desired, password, organization = wanted(api, found)
+        shared = dict((key, value) for key, value in desired.items() if key not in CONTROLLER_FIELDS)
+        local = dict((key, value) for key, value in desired.items() if key in CONTROLLER_FIELDS)
+        # joining: (the controller's organization's id, its name, the option naming it, the gateway's organization)
+        joining, memberships, definition = [], None, None
+        named = [] if organization is None else [
+            (organization, api.client.get('organizations/%d' % organization)['name'], 'organization')]
+        named += [(org['id'], org['name'], 'organizations') for org in organizations_named(api)
+                  if org['id'] != organization]
+        if named:
+            # Each membership is the gateway's role assignment (Organization Member), its names resolved before
+            # writing.
+            memberships = Memberships(api)
+            definition = memberships.definition(MEMBERSHIP_ROLES['organization', 'member_role'])
+            targets, missing = [], []
+            for org_id, name, option in named:
+                try:
+                    targets.append((org_id, name, option, memberships.organization(name)))
+                except NotFound:
+                    missing.append(name)
+            if missing:
+                raise missing_organizations(missing, ' at the platform gateway')
+            # only those the gateway's user does not have yet (a new user has none)
+            joining = [item for item in targets
+                       if found is None or memberships.find('user', definition, found, item[3]) is None]
+        # ansible.platform's authenticators of the user and its Platform Auditor role, resolved before the first write
+        created_with, links_write = plan_links(api, found, desired['username'])
+        if params.get('is_platform_auditor') is not None and memberships is None:
+            memberships = Memberships(api)
+        auditor, assignment = plan_platform_auditor(api, memberships, found)
+
+        def member(user):
+            """The user's authenticators and Platform Auditor role when they differ, and its memberships of the
+            organizations it is not a member of yet."""
+            writes = [links_write] if links_write is not None else []
+            writes += auditor_writes(api, memberships, auditor, assignment, user)
+            for index, (org_id, name, _option, target) in enumerate(joining):
+                # the first grant shows every organization joined in the diff
+                shown = {'after': diff_of([item[:3] for item in joining])} if index == 0 else {}
+                writes.append(memberships.grant_write(
+                    'user', definition, user, target, '%s of organization %s (user %s)'
+                    % (definition['name'], name, user.get('username')),
+                    # then among the controller's users of the organization (AWX 24.6.1 does not list it)
+                    then=lambda made, org_id=org_id: controller_members(
+                        api, definition['name'], {'id': org_id}, both.objects.get('controller') or {}, True),
+                    **shown))
+            return writes
+
+        def create():
+            fields = dict(created_with)
+            if password:
+                fields['password'] = password
+            return fields
+
+        both = self.both = BothPlaces(api, gateway, copy, found, 'user', ('password',))
+        return both.plan(shared, local, lambda: api.lookup('users', shared['username'], 'username'),
+                         create=create, at_gateway_after=member, needs_copy=bool(local or joining))
+
+    def apply_deletion(self, api, plan):
+        """The deletion sent: behind a gateway, at the gateway (deleted()); else as awx.awx deletes."""
+        if self.placed_at == GATEWAY:
+            deleted(api, plan)
+        else:
+            api.apply_absent(plan)
+
+    def returns(self, api, existing, made, plan=None):
+        """awx.awx's result (the password masked), ``user`` without it; behind a gateway, the controller's copy and
+        where the task wrote."""
+        if api.params['state'] == 'exists' and existing is not None:     # found: kept as it is
+            api.returns_object(existing, made)
+            if self.placed_at == GATEWAY:
+                api.returns(user=without_password(made), written_at=[])
+            return
+        if self.placed_at != GATEWAY:
+            api.returns(user=without_password(api.returns_object(existing, made, ('password',))))
+            return
+        both = self.both
+        user = both.objects['controller']
+        api.returns(id=user.get('id'), existing={} if both.new else masked(both.copy or both.found, ('password',)),
+                    end_state=masked(user, ('password',)), user=without_password(user), written_at=plan.written_at())
+        if both.new:
+            api.returns_created(user)
 
 
-SPEC = ModuleSpec(ARGUMENT_SPEC, resource='users', result_key='user',
-                  mutually_exclusive=[('associated_authenticators', 'authenticators'),
-                                      ('associated_authenticators', 'authenticator_uid')])
+RESOURCE = User('users', 'user', 'user', name='username')
+SPEC = RESOURCE.spec(ARGUMENT_SPEC, mutually_exclusive=[('associated_authenticators', 'authenticators'),
+                                                        ('associated_authenticators', 'authenticator_uid')])
+run = RESOURCE.run

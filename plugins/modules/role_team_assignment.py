@@ -129,13 +129,11 @@ written_at:
   sample: [gateway]
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._assignment import assignment_spec, run_assignments
+from ansible_collections.automation.service.plugins.module_utils._assignment import Assignment
 
-SPEC = assignment_spec('team', several='assignment_objects')
-
-
-def run(api):
-    run_assignments(api, 'team')
+RESOURCE = Assignment('team', several='assignment_objects')
+SPEC = RESOURCE.spec(RESOURCE.options())
+run = RESOURCE.run
 
 
 def main():

@@ -107,13 +107,11 @@ written_at:
   sample: [gateway]
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._assignment import assignment_spec, run_assignments
+from ansible_collections.automation.service.plugins.module_utils._assignment import Assignment
 
-SPEC = assignment_spec('user', several='object_ids')
-
-
-def run(api):
-    run_assignments(api, 'user')
+RESOURCE = Assignment('user', several='object_ids')
+SPEC = RESOURCE.spec(RESOURCE.options())
+run = RESOURCE.run
 
 
 def main():

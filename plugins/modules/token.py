@@ -157,10 +157,11 @@ ansible_facts:
       returned: when a token was minted
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec, is_id
+from ansible_collections.automation.service.plugins.module_utils._api_module import is_id
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, NotFound
 from ansible_collections.automation.service.plugins.module_utils._info import object_id
 from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
+from ansible_collections.automation.service.plugins.module_utils._resource import Resource
 
 ARGUMENT_SPEC = dict(
     description=dict(type='str'),
@@ -184,50 +185,6 @@ def personal_tokens(api, token_id=None):
     return layout.gateway_path(endpoint) if layout.is_gateway else endpoint
 
 
-def mint(api):
-    params = api.params
-    body = {'description': params['description'] or '', 'scope': params['scope']}
-    endpoint, application = personal_tokens(api), None
-    if params['application']:
-        layout = api.client.settled_layout()
-        where = {}
-        if params['organization']:
-            organizations = layout.gateway_path('organizations') if layout.is_gateway else 'organizations'
-            where['organization'] = api.resolve_id(organizations, params['organization'], 'organization')
-        if layout.is_gateway:
-            # The gateway's applications; its token list takes the application in the body.
-            application = api.resolve_id(layout.gateway_path('applications'), params['application'], 'application',
-                                         **where)
-            body['application'] = application
-        else:
-            application = api.resolve_id('applications', params['application'], 'application', **where)
-            endpoint = 'applications/%d/tokens' % application
-    token = api.apply(Plan(None, [Write('POST', endpoint, body, expect=(201,), before={},
-                                        after=dict(body, application=application), makes=True)]))
-    if api.check_mode:
-        api.returns(token=dict(body, application=application, token=None))
-        return
-    # controller_token and tower_token are awx.awx's names for the same fact, aap_token ansible.platform's.
-    api.returns(id=token['id'], token=token,
-                ansible_facts={'service_token': token, 'controller_token': token, 'tower_token': token,
-                               'aap_token': token})
-    api.returns_created(token)
-
-
-def revoke_one(api):
-    params = api.params
-    token_id = object_id('existing_token_id', params['existing_token_id'])
-    if token_id is None and is_id((params['existing_token'] or {}).get('id')):
-        token_id = int(params['existing_token']['id'])
-    if token_id is None:
-        raise ConfigError('state absent needs existing_token (with its id), existing_token_id, or user with all_tokens.')
-    try:
-        found = api.client.get(personal_tokens(api, token_id))
-    except NotFound:
-        found = None
-    api.ensure_absent(found)
-
-
 def user_id(api, user, users='users'):
     if is_id(user):
         return int(user)
@@ -247,39 +204,99 @@ def users_tokens(api, user):
     return api.client.iterate('users/%d/tokens' % user_id(api, user), params={'page_size': 200})
 
 
-def revoke_all(api):
-    tokens = list(users_tokens(api, api.params['user']))
-    # The token this task connects with (if it is among them) goes last.
-    current = api.client.auth.options.get('service_token')
-    current = current.get('id') if isinstance(current, dict) else None
-    ids = sorted((t['id'] for t in tokens), key=lambda i: (i == current, i))
-    api.returns(revoked=ids)
-    if not ids:
-        return
-    writes = [Write('DELETE', personal_tokens(api, token_id), expect=(202, 204, 404)) for token_id in ids]
-    writes[0].before, writes[0].after = {'tokens': ids}, {'tokens': []}
-    api.apply(Plan(None, writes))
+class Token(Resource):
+    """A personal token: it has no name to find it by; ``present`` mints one (each time), ``absent`` revokes the one
+    given (``existing_token``, ``existing_token_id``) or all of a user's (``user`` with ``all_tokens``)."""
 
+    def read_ahead(self, api):
+        """Nothing for a loop's shared reads to count: a token is not looked up by name."""
 
-# Not Resource: a token has no name to find it by; it is minted (each time) or revoked.
-def run(api):
-    params = api.params
-    secret = (params['existing_token'] or {}).get('token')
-    if secret:
-        api.no_log_values.add(str(secret))
-    if params['state'] == 'present':
-        given = [name for name in REVOKE_OPTIONS if params[name] is not None] + (['all_tokens'] if params['all_tokens'] else [])
-        if given:
-            raise ConfigError('%s only make sense with state absent.' % ', '.join(given))
-        mint(api)
-    elif params['user'] is not None:
-        if not params['all_tokens']:
-            raise ConfigError('user revokes tokens only with all_tokens: true.')
-        revoke_all(api)
-    elif params['all_tokens']:
-        raise ConfigError('all_tokens needs user: whose tokens to revoke.')
-    else:
-        revoke_one(api)
+    def plan(self, api):
+        """The mint, or the revocations; the options checked and every name resolved first."""
+        params = api.params
+        secret = (params['existing_token'] or {}).get('token')
+        if secret:
+            api.no_log_values.add(str(secret))
+        if params['state'] == 'present':
+            given = [name for name in REVOKE_OPTIONS if params[name] is not None] + \
+                (['all_tokens'] if params['all_tokens'] else [])
+            if given:
+                raise ConfigError('%s only make sense with state absent.' % ', '.join(given))
+            return self.plan_mint(api)
+        if params['user'] is not None:
+            if not params['all_tokens']:
+                raise ConfigError('user revokes tokens only with all_tokens: true.')
+            return self.plan_revoke_all(api)
+        if params['all_tokens']:
+            raise ConfigError('all_tokens needs user: whose tokens to revoke.')
+        return self.plan_revoke_one(api)
+
+    def plan_mint(self, api):
+        params = api.params
+        body = {'description': params['description'] or '', 'scope': params['scope']}
+        endpoint, application = personal_tokens(api), None
+        if params['application']:
+            layout = api.client.settled_layout()
+            where = {}
+            if params['organization']:
+                organizations = layout.gateway_path('organizations') if layout.is_gateway else 'organizations'
+                where['organization'] = api.resolve_id(organizations, params['organization'], 'organization')
+            if layout.is_gateway:
+                # The gateway's applications; its token list takes the application in the body.
+                application = api.resolve_id(layout.gateway_path('applications'), params['application'],
+                                             'application', **where)
+                body['application'] = application
+            else:
+                application = api.resolve_id('applications', params['application'], 'application', **where)
+                endpoint = 'applications/%d/tokens' % application
+        return Plan(None, [Write('POST', endpoint, body, expect=(201,), before={},
+                                 after=dict(body, application=application), makes=True,
+                                 answer=dict(body, application=application, token=None))])
+
+    def plan_revoke_one(self, api):
+        params = api.params
+        token_id = object_id('existing_token_id', params['existing_token_id'])
+        if token_id is None and is_id((params['existing_token'] or {}).get('id')):
+            token_id = int(params['existing_token']['id'])
+        if token_id is None:
+            raise ConfigError('state absent needs existing_token (with its id), existing_token_id, or user with '
+                              'all_tokens.')
+        try:
+            found = api.client.get(personal_tokens(api, token_id))
+        except NotFound:
+            found = None
+        return api.plan_absent(found)
+
+    def plan_revoke_all(self, api):
+        tokens = list(users_tokens(api, api.params['user']))
+        # The token this task connects with (if it is among them) goes last.
+        current = api.client.auth.options.get('service_token')
+        current = current.get('id') if isinstance(current, dict) else None
+        ids = sorted((t['id'] for t in tokens), key=lambda i: (i == current, i))
+        api.returns(revoked=ids)
+        writes = [Write('DELETE', personal_tokens(api, token_id), expect=(202, 204, 404)) for token_id in ids]
+        if writes:
+            writes[0].before, writes[0].after = {'tokens': ids}, {'tokens': []}
+        return Plan(None, writes)
+
+    def apply_deletion(self, api, plan):
+        """The one token revoked, returned as awx.awx returns a deletion; or a user's, said in ``revoked``."""
+        if api.params['user'] is not None:
+            api.apply(plan)
+        else:
+            api.apply_absent(plan)
+
+    def returns(self, api, existing, made, plan=None):
+        """The token minted (in check mode, what would be sent, without a value), and as facts under awx.awx's and
+        ansible.platform's names."""
+        if api.check_mode:
+            api.returns(token=made)
+            return
+        # controller_token and tower_token are awx.awx's names for the same fact, aap_token ansible.platform's.
+        api.returns(id=made['id'], token=made,
+                    ansible_facts={'service_token': made, 'controller_token': made, 'tower_token': made,
+                                   'aap_token': made})
+        api.returns_created(made)
 
 
 def holds_secret(result):
@@ -289,8 +306,9 @@ def holds_secret(result):
     return isinstance(token, dict) and bool(token.get('token'))
 
 
-SPEC = ModuleSpec(ARGUMENT_SPEC, resource='tokens', result_key='token', mutually_exclusive=[REVOKE_OPTIONS],
-                  result_is_secret=holds_secret)
+RESOURCE = Token('tokens', 'token', 'token')
+SPEC = RESOURCE.spec(ARGUMENT_SPEC, mutually_exclusive=[REVOKE_OPTIONS], result_is_secret=holds_secret)
+run = RESOURCE.run
 
 
 def main():

@@ -232,9 +232,9 @@ written_at:
   sample: [gateway, controller]
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._user import (  # noqa: F401 (the module's own) pylint: disable=unused-import
-    ARGUMENT_SPEC, SPEC, run,
-)
+from ansible_collections.automation.service.plugins.module_utils._user import RESOURCE, SPEC
+
+run = RESOURCE.run
 
 
 def main():

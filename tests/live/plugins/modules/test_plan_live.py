@@ -63,9 +63,14 @@ ASKED = {
     'organization': {'name': 'Default', 'description': NEW},
     'project': {'name': NEW, 'organization': 'Default', 'scm_type': 'git', 'scm_url': 'https://example.com/a.git'},
     'role_definition': {'name': NEW, 'content_type': 'jobtemplate', 'permissions': ['view_jobtemplate']},
+    # a role definition on the demo inventory (its id asked_of()'s), for the admin and for a team asked_of() makes
+    'role_user_assignment': {'role_definition': 'Inventory Use', 'user': 'admin'},
+    'role_team_assignment': {'role_definition': 'Inventory Use', 'team': NEW + '-team'},
     'schedule': {'name': NEW, 'unified_job_template': 'Demo Job Template', 'labels': [],
                  'rrule': 'DTSTART:20300101T000000Z RRULE:FREQ=DAILY'},
     'team': {'name': NEW, 'organization': 'Default'},
+    'token': {'description': NEW},
+    'user': {'username': NEW, 'first_name': 'Planned', 'organizations': ['Default']},
     'workflow_job_template': {'name': NEW, 'organization': 'Default', 'labels': []},
     # the gateway's routing objects, referring to a type, a port and a cluster made first (plumbing())
     'http_port': {'name': NEW, 'number': 18443, 'use_https': True},
@@ -148,8 +153,8 @@ def plumbing(svc):
 
 
 def asked_of(svc, module):
-    """What ``module`` is asked (ASKED), with what depends on the gateway at the time: the value the flag does not
-    have, the id of the link plumbing() made."""
+    """What ``module`` is asked (ASKED), with what depends on the service at the time: the value the flag does not
+    have, the id of the link plumbing() made, the demo inventory an assignment is on and the team it names."""
     asked = dict(ASKED[module])
     gateway = '/api/gateway/v1/'
     if module == 'feature_flag':
@@ -161,6 +166,13 @@ def asked_of(svc, module):
         user = client.get(gateway + 'users/', params={'username': NEW + '-user'})['results'][0]
         link = client.get(gateway + 'authenticator_users/', params={'user': user['id']})['results'][0]
         asked['authenticator_user_id'] = str(link['id'])
+    elif module in ('role_user_assignment', 'role_team_assignment'):
+        client = connect_as(svc, service_auth='basic')
+        controller = '/api/v2/'
+        asked['object_id'] = client.get(controller + 'inventories/', params={'name': 'Demo Inventory'})['results'][0]['id']
+        if module == 'role_team_assignment' and not client.get(controller + 'teams/', params={'name': asked['team']})['count']:
+            organization = client.get(controller + 'organizations/', params={'name': 'Default'})['results'][0]
+            client.request('POST', controller + 'teams/', json_body={'name': asked['team'], 'organization': organization['id']})
     return asked
 
 
