@@ -77,6 +77,16 @@ def test_every_gateway_authentication_reaches_eda(gateway, api):
     assert r.status_code == 401
     # EDA's API is not the controller's
     assert s.get(gateway.url + "/api/controller/eda/v1/users/me/", headers=gateway.basic()).status_code == 404
+    # Basic follows the gateway's setting (AAP 2.7 deployments turn it off); the token and the session stay
+    assert s.put(gateway.url + GW + "settings/all/", json={"gateway_basic_auth_enabled": False}, headers=bearer).status_code == 200
+    try:
+        assert api("GET", "users/me/")[0] == 401
+        assert s.get(gateway.url + EDA + "users/me/", headers=bearer).status_code == 200
+        assert session.get(gateway.url + EDA + "users/me/").status_code == 200
+    finally:
+        r = s.put(gateway.url + GW + "settings/all/", json={"gateway_basic_auth_enabled": True}, headers=bearer)
+        assert r.status_code == 200, r.text
+    assert api("GET", "users/me/")[0] == 200
 
 
 def test_roots(gateway, api):
