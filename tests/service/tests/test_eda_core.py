@@ -267,6 +267,24 @@ def test_shared_users_organizations_and_teams(gateway, api):
     # an organization administrator may
     assert gw("POST", "organizations/%d/admins/associate/" % org["id"], {"instances": [user["id"]]}).status_code == 204
     assert member.patch(gateway.url + EDA + "decision-environments/%d/" % mine["id"], json={"description": "x"}).status_code == 200
+    # EDA's organization roles: a viewer sees the organization's objects, an editor also adds and changes them
+    other_password = uuid.uuid4().hex
+    other = gw("POST", "users/", {"username": unique("eda-editor"), "password": other_password}).json()
+    them = gateway.session()
+    them.headers.update(gateway.basic(other["username"], other_password))
+    assert them.get(gateway.url + EDA + "decision-environments/").json()["count"] == 0
+    role = lambda name: api("GET", "role_definitions/?name=%s" % name)[1]["results"][0]["id"]
+    viewer = api("POST", "role_user_assignments/", {"role_definition": role("Organization Viewer"), "user": other["id"],
+                                                    "object_id": str(org["id"])})
+    assert viewer[0] == 201, viewer
+    assert [d["id"] for d in them.get(gateway.url + EDA + "decision-environments/").json()["results"]] == [mine["id"]]
+    body = {"name": unique("by-editor"), "image_url": "quay.io/a", "organization_id": org["id"]}
+    assert them.post(gateway.url + EDA + "decision-environments/", json=body).status_code == 403
+    assert api("POST", "role_user_assignments/", {"role_definition": role("Organization Editor"), "user": other["id"],
+                                                  "object_id": str(org["id"])})[0] == 201
+    assert them.post(gateway.url + EDA + "decision-environments/", json=body).status_code == 201
+    # the editor's role has no delete
+    assert them.delete(gateway.url + EDA + "decision-environments/%d/" % mine["id"]).status_code == 403
 
 
 def test_controller_tokens_are_the_callers_own(gateway, api):
@@ -336,7 +354,29 @@ def test_config_status_feature_flags_roles_and_service_index(gateway, api):
     assert user["is_superuser"] is True
     assert "allowed_permissions" in api("GET", "role_metadata/")[1]
     assert api("GET", "role_definitions/%d/user_assignments/" % definitions[0]["id"])[0] == 200
+    # EDA's managed definitions on an organization, given to a team there (ansible.eda's role_team_assignment)
+    status, auditor = api("GET", "role_definitions/?name=Organization Auditor")
+    assert auditor["count"] == 1
+    auditor = auditor["results"][0]
+    assert auditor["managed"] is True and auditor["content_type"] == "shared.organization"
+    assert {"eda.view_activation", "eda.view_decisionenvironment", "shared.view_organization"} <= set(auditor["permissions"])
+    names = {d["name"] for d in api("GET", "role_definitions/?page_size=200")[1]["results"]}
+    assert {"Organization Editor", "Organization Contributor", "Organization Operator", "Organization Viewer",
+            "Organization Admin", "Organization Member", "Team Member"} <= names
+    s = gateway.session()
+    team = s.post(gateway.url + GW + "teams/", json={"name": unique("eda-rta"), "organization": 1},
+                  headers=gateway.basic()).json()
+    status, given = api("POST", "role_team_assignments/", {"role_definition": auditor["id"], "team": team["id"],
+                                                           "object_id": "1"})
+    assert status == 201, given
+    assert given["content_type"] == "shared.organization" and given["object_id"] == "1"
+    listed = api("GET", "role_team_assignments/?team=%d" % team["id"])[1]["results"]
+    assert [a["id"] for a in listed] == [given["id"]]
+    assert api("DELETE", "role_team_assignments/%d/" % given["id"])[0] == 204
     # the resource registry, as EDA's: its service type
     status, meta = api("GET", "service-index/metadata/")
     assert status == 200 and meta["service_type"] == "eda"
     assert api("GET", "service-index/resources/?page_size=1")[0] == 200
+    assert api("GET", "service-index/")[1]["metadata"] == EDA + "service-index/metadata/"
+    # the gateway's own index keeps its links
+    assert api("GET", GW + "service-index/")[1]["metadata"] == GW + "service-index/metadata/"

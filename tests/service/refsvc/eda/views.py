@@ -762,3 +762,12 @@ class ServiceMetadata(EdaView, APIView):
         from ansible_base.resource_registry.models import service_id
 
         return Response({"service_id": service_id(), "service_type": "eda"})
+
+
+class ServiceIndexRoot(EdaView, APIView):
+    """django-ansible-base's ``ServiceIndexRootView``, its links EDA's."""
+
+    def get(self, request):
+        base = V1 + "service-index/"
+        return Response({"metadata": base + "metadata/", "resources": base + "resources/",
+                         "resource-types": base + "resource-types/"})
