@@ -250,7 +250,6 @@ def test_shared_users_organizations_and_teams(gateway, api):
     assert api("GET", "users/?is_superuser=true")[1]["count"] == 1
     # a user's shared fields are changed at the platform's ingress only
     assert api("PATCH", "users/%d/" % user["id"], {"is_superuser": True})[0] == 403
-    # a member sees its organization's objects, and changes none
     member = gateway.session()
     member.headers.update(gateway.basic(user["username"], password))
     me = member.get(gateway.url + EDA + "users/me/").json()
@@ -259,13 +258,15 @@ def test_shared_users_organizations_and_teams(gateway, api):
     api("POST", "decision-environments/", {"name": unique("theirs"), "image_url": "quay.io/a", "organization_id": 1})
     mine = api("POST", "decision-environments/", {"name": unique("mine"), "image_url": "quay.io/a",
                                                   "organization_id": org["id"]})[1]
-    seen = member.get(gateway.url + EDA + "decision-environments/").json()["results"]
-    assert [d["id"] for d in seen] == [mine["id"]]
-    assert member.patch(gateway.url + EDA + "decision-environments/%d/" % mine["id"], json={"description": "x"}).status_code == 403
+    # a member alone sees none of them (EDA's Organization Member gives no permission on its objects) nor adds one
+    assert member.get(gateway.url + EDA + "decision-environments/").json()["results"] == []
+    assert member.patch(gateway.url + EDA + "decision-environments/%d/" % mine["id"], json={"description": "x"}).status_code == 404
     assert member.post(gateway.url + EDA + "decision-environments/", json={
         "name": unique("no"), "image_url": "quay.io/a", "organization_id": org["id"]}).status_code == 403
-    # an organization administrator may
+    # an organization administrator sees and changes them
     assert gw("POST", "organizations/%d/admins/associate/" % org["id"], {"instances": [user["id"]]}).status_code == 204
+    seen = member.get(gateway.url + EDA + "decision-environments/").json()["results"]
+    assert [d["id"] for d in seen] == [mine["id"]]
     assert member.patch(gateway.url + EDA + "decision-environments/%d/" % mine["id"], json={"description": "x"}).status_code == 200
     # EDA's organization roles: a viewer sees the organization's objects, an editor also adds and changes them
     other_password = uuid.uuid4().hex

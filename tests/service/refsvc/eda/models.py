@@ -8,8 +8,8 @@ kept encrypted with django-ansible-base's Fernet (``ansible_encryption``, keyed 
 eda-server keeps them in its ``EncryptedTextField``.
 
 Who sees what: one rule for every EDA object that belongs to an organization (``org_rule``): a superuser and a
-platform auditor see everything (refsvc.svc.access), any other user the objects of the organizations it is a
-member or an administrator of, or where it (or a team of its) holds one of EDA's organization roles that views them;
+platform auditor see everything (refsvc.svc.access), any other user the objects of the organizations it administers,
+or where it (or a team of its) holds one of EDA's organization roles that views them (a member alone sees none);
 an administrator of the organization may change them, and so may who holds the permission there through such a role
 (``EdaOrgAccess``). Another
 app's model that belongs to an organization derives from ``EdaOrgModel`` and declares the same:
@@ -190,12 +190,12 @@ def organizations_granting(user, action, model):
 
 
 def org_rule(qs, user):
-    """The one rule of EDA's objects of an organization: those of the organizations the user is a member or an
-    administrator of, or holds a role there that views them (superusers and platform auditors see all, before any
-    rule)."""
+    """The one rule of EDA's objects of an organization: those of the organizations the user administers, or where
+    it holds a role that views them (superusers and platform auditors see all, before any rule). Membership alone
+    gives none: EDA's Organization Member has no permission on EDA's objects (eda-server's ORG_ROLES)."""
     from django.db.models import Q
 
-    return qs.filter(Q(organization__in=access.organizations_of(user))
+    return qs.filter(Q(organization__in=Organization.objects.filter(admins=user).values("id"))
                      | Q(organization__in=organizations_granting(user, "view", qs.model)))
 
 
