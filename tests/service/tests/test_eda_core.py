@@ -381,3 +381,34 @@ def test_config_status_feature_flags_roles_and_service_index(gateway, api):
     assert api("GET", "service-index/")[1]["metadata"] == EDA + "service-index/metadata/"
     # the gateway's own index keeps its links
     assert api("GET", GW + "service-index/")[1]["metadata"] == GW + "service-index/metadata/"
+
+
+def test_credential_input_sources(api):
+    target = api("POST", "eda-credentials/", {"name": unique("target"), "organization_id": 1,
+                                              "credential_type_id": type_id(api, "Container Registry"),
+                                              "inputs": {"host": "quay.io", "username": "robot"}})[1]
+    source = api("POST", "eda-credentials/", {"name": unique("vault"), "organization_id": 1,
+                                              "credential_type_id": type_id(api, "HashiCorp Vault Secret Lookup"),
+                                              "inputs": {"url": "https://vault.example.com", "token": "s.vault-token"}})[1]
+    assert source["inputs"]["token"] == "$encrypted$"
+    body = {"target_credential": target["id"], "source_credential": source["id"], "input_field_name": "password",
+            "organization_id": 1, "metadata": {"secret_path": "/kv/robot", "secret_key": "password"}}
+    status, made = api("POST", "credential-input-sources/", body)
+    assert status == 201, made
+    assert made["metadata"]["secret_path"] == "/kv/robot" and made["target_credential"] == target["id"]
+    assert made["source_credential"] == source["id"] and made["organization"]["id"] == 1
+    # the metadata as the source's type says: required fields, known keys
+    assert api("POST", "credential-input-sources/", dict(body, input_field_name="username", metadata={}))[0] == 400
+    assert api("POST", "credential-input-sources/", dict(body, input_field_name="username",
+                                                         metadata={"secret_path": "/a", "nope": "x"}))[0] == 400
+    # the field must be the target type's, the source an external one, one source per field
+    assert api("POST", "credential-input-sources/", dict(body, input_field_name="nope"))[0] == 400
+    assert api("POST", "credential-input-sources/", dict(body, source_credential=target["id"]))[0] == 400
+    assert api("POST", "credential-input-sources/", body)[0] == 400
+    assert [s["id"] for s in api("GET", "eda-credentials/%d/input_sources/" % target["id"])[1]["results"]] == [made["id"]]
+    assert api("GET", "credential-input-sources/?target_credential=%d" % target["id"])[1]["count"] == 1
+    assert api("GET", "credential-input-sources/?source_credential=%d" % target["id"])[1]["count"] == 0
+    status, changed = api("PATCH", "credential-input-sources/%d/" % made["id"], {"description": "from vault"})
+    assert status == 200 and changed["description"] == "from vault" and changed["metadata"]["secret_key"] == "password"
+    assert api("DELETE", "credential-input-sources/%d/" % made["id"])[0] == 204
+    assert api("GET", "eda-credentials/%d/input_sources/" % target["id"])[1]["count"] == 0

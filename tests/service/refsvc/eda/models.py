@@ -67,8 +67,22 @@ class CredentialType(models.Model):
     class Meta:
         ordering = ["name"]
 
-    def secret_fields(self):
-        return {f.get("id") for f in (self.inputs or {}).get("fields", []) if isinstance(f, dict) and f.get("secret")}
+    def secret_fields(self, section="fields"):
+        return {f.get("id") for f in (self.inputs or {}).get(section, []) if isinstance(f, dict) and f.get("secret")}
+
+
+def to_display(credential_type, values, section="fields"):
+    """Inputs (or an input source's metadata) as the API shows them: a secret field that has a value reads
+    ``$encrypted$`` (eda-server's ``inputs_to_display``; an empty secret is left out)."""
+    secret = credential_type.secret_fields(section) if credential_type else set()
+    shown = {}
+    for key, value in (values or {}).items():
+        if key in secret:
+            if value:
+                shown[key] = ENCRYPTED
+        else:
+            shown[key] = value
+    return shown
 
 
 class EdaCredential(EdaOrgModel):
@@ -92,17 +106,7 @@ class EdaCredential(EdaOrgModel):
         self.inputs_encrypted = encrypt(yaml.safe_dump(value or {}))
 
     def inputs_to_display(self):
-        """The inputs as the API shows them: a secret field that has a value reads ``$encrypted$`` (eda-server's
-        ``inputs_to_display``; an empty secret is left out)."""
-        secret = self.credential_type.secret_fields() if self.credential_type else set()
-        shown = {}
-        for key, value in self.inputs.items():
-            if key in secret:
-                if value:
-                    shown[key] = ENCRYPTED
-            else:
-                shown[key] = value
-        return shown
+        return to_display(self.credential_type, self.inputs)
 
 
 class CredentialInputSource(EdaOrgModel):
