@@ -644,8 +644,10 @@ class DecisionEnvironmentDetail(EdaDetail):
         force = self.request.query_params.get("force", "false").lower() in TRUE
         used = [ref for more in DECISION_ENVIRONMENT_REFERENCES for ref in more(obj)]
         if used and not force:
-            return Response({"detail": "Decision Environment %s is being referenced by %d activation(s) and cannot be "
-                                       "deleted" % (obj.name, len(used))}, status=status.HTTP_409_CONFLICT)
+            # eda-server's words (views/decision_environment.py)
+            return Response({"detail": "Decision Environment is being used by Activations and cannot be deleted. If "
+                                       "you want to force delete, please add /?force=True query param."},
+                            status=status.HTTP_409_CONFLICT)
         return None
 
 
