@@ -249,7 +249,11 @@ def test_shared_users_organizations_and_teams(gateway, api):
     assert set(users["results"][0]) == {"id", "username", "first_name", "last_name", "is_superuser", "resource"}
     assert api("GET", "users/?is_superuser=true")[1]["count"] == 1
     # a user's shared fields are changed at the platform's ingress only
-    assert api("PATCH", "users/%d/" % user["id"], {"is_superuser": True})[0] == 403
+    assert api("PATCH", "users/%d/" % user["id"], {"is_superuser": True}) == (
+        403, {"detail": "Partial_update should be done through the platform ingress"})
+    assert api("POST", "users/", {"username": unique("no")}) == (
+        403, {"detail": "Create should be done through the platform ingress"})
+    assert api("DELETE", "users/%d/" % user["id"]) == (403, {"detail": "destroy should be done through the platform ingress"})
     member = gateway.session()
     member.headers.update(gateway.basic(user["username"], password))
     me = member.get(gateway.url + EDA + "users/me/").json()

@@ -367,6 +367,11 @@ class TeamDetail(EdaView, generics.RetrieveAPIView):
     serializer_class = es.TeamDetailSerializer
 
 
+# eda-server's words while ALLOW_LOCAL_RESOURCE_MANAGEMENT is off, as behind a gateway: the serializer's
+# SharedResourceSerializerMixin says the view's action capitalised, the view's SharedResourceViewMixin as it is.
+INGRESS = "%s should be done through the platform ingress"
+
+
 class UserList(EdaView, generics.ListAPIView):
     model = get_user_model()
     serializer_class = es.UserListSerializer
@@ -376,18 +381,24 @@ class UserList(EdaView, generics.ListAPIView):
     def get_queryset(self):
         return self.visible().order_by("id")
 
+    def post(self, request, *args, **kwargs):
+        # not in the published schema; eda-server's UserViewSet has create, refused behind a gateway
+        raise PermissionDenied(INGRESS % "Create")
+
 
 class UserDetail(EdaView, generics.RetrieveAPIView):
     model = get_user_model()
     serializer_class = es.UserDetailSerializer
     request_serializers = {"PATCH": es.UserUpdateIsSuperuserSerializer}
-    http_method_names = ["get", "patch", "head", "options"]
+    http_method_names = ["get", "patch", "delete", "head", "options"]
 
     def patch(self, request, *args, **kwargs):
-        # Behind the gateway EDA's ALLOW_LOCAL_RESOURCE_MANAGEMENT is off: its SharedResourceSerializerMixin refuses
-        # every change of a shared resource (its words, with the view's action, capitalised).
         self.get_object()
-        raise PermissionDenied("Partial_update should be done through the platform ingress")
+        raise PermissionDenied(INGRESS % "Partial_update")
+
+    def delete(self, request, *args, **kwargs):
+        # not in the published schema; eda-server's UserViewSet.destroy refuses it first thing
+        raise PermissionDenied(INGRESS % "destroy")
 
 
 class CurrentUser(EdaView, APIView):
