@@ -45,11 +45,12 @@ def release():
 
 
 class Pagination(PageNumberPagination):
-    """eda-server's ``DefaultPagination``: the page's number and size beside the links (relative to the host)."""
+    """eda-server's ``DefaultPagination``: the page's number and size beside the links (relative to the host); 20 a
+    page (its ``PAGE_SIZE``), and no largest ``page_size``."""
 
     page_size_query_param = "page_size"
     page_size = 20
-    max_page_size = 1000
+    max_page_size = None
 
     def get_next_link(self):
         if not self.page.has_next():
