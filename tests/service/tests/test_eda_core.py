@@ -405,10 +405,12 @@ def test_credential_input_sources(api):
     assert api("POST", "credential-input-sources/", dict(body, input_field_name="username", metadata={}))[0] == 400
     assert api("POST", "credential-input-sources/", dict(body, input_field_name="username",
                                                          metadata={"secret_path": "/a", "nope": "x"}))[0] == 400
-    # the field must be the target type's, the source an external one, one source per field
-    assert api("POST", "credential-input-sources/", dict(body, input_field_name="nope"))[0] == 400
-    assert api("POST", "credential-input-sources/", dict(body, source_credential=target["id"]))[0] == 400
-    assert api("POST", "credential-input-sources/", body)[0] == 400
+    # the field must be the target type's, one source per field (eda-server's and DRF's words)
+    assert api("POST", "credential-input-sources/", dict(body, input_field_name="nope")) == (
+        400, {"non_field_errors": ["Field : nope missing in source credential"]})
+    assert api("POST", "credential-input-sources/", body) == (
+        400, {"non_field_errors": ["The fields target_credential, input_field_name must make a unique set."]})
+    assert api("POST", "credential-input-sources/", dict(body, target_credential=0))[0] == 400
     assert [s["id"] for s in api("GET", "eda-credentials/%d/input_sources/" % target["id"])[1]["results"]] == [made["id"]]
     assert api("GET", "credential-input-sources/?target_credential=%d" % target["id"])[1]["count"] == 1
     assert api("GET", "credential-input-sources/?source_credential=%d" % target["id"])[1]["count"] == 0

@@ -421,25 +421,31 @@ class CredentialInputSourceCreateSerializer(serializers.ModelSerializer):
                   "organization_id"]
 
     def validate(self, data):
-        target = EdaCredential.objects.filter(pk=data.get("target_credential", getattr(self.instance, "target_credential_id", None))).first()
-        source = EdaCredential.objects.filter(pk=data.get("source_credential", getattr(self.instance, "source_credential_id", None))).first()
+        """eda-server's CredentialInputSourceCreateSerializer: the credentials exist (its words), the metadata as the
+        source's type says, the field is the target type's (its words), one source per target field (DRF's
+        unique-together words); it does not check that the source is of kind external."""
+        instance = self.instance
+        target = EdaCredential.objects.filter(pk=data.get("target_credential", getattr(instance, "target_credential_id", None))).first()
+        source = EdaCredential.objects.filter(pk=data.get("source_credential", getattr(instance, "source_credential_id", None))).first()
         if target is None:
-            raise serializers.ValidationError({"target_credential": "Target credential does not exist"})
+            raise serializers.ValidationError({"target_credential": ["Target Credential does not exist"]})
         if source is None:
-            raise serializers.ValidationError({"source_credential": "Source credential does not exist"})
-        if source.credential_type is None or source.credential_type.kind != "external":
-            raise serializers.ValidationError({"source_credential": "Source credential must be of kind external"})
-        if target.credential_type is not None and target.credential_type.kind == "external":
-            raise serializers.ValidationError({"target_credential": "Target credential cannot be of kind external"})
-        if "metadata" in data and (data["metadata"] or self.instance is None):
-            errors = validate_inputs(source.credential_type, data["metadata"], section="metadata")
+            raise serializers.ValidationError({"source_credential": ["Source Credential does not exist"]})
+        if "metadata" in data and (data["metadata"] or instance is None):
+            old = instance.metadata if instance is not None else {}
+            data["metadata"] = merge_inputs(data["metadata"], old)
+            errors = validate_inputs(source.credential_type, data["metadata"], old, section="metadata")
             if errors:
                 raise serializers.ValidationError(errors)
-        name = data.get("input_field_name", getattr(self.instance, "input_field_name", None))
+        name = data.get("input_field_name", getattr(instance, "input_field_name", None))
         fields = {f.get("id") for f in (target.credential_type.inputs if target.credential_type else {}).get("fields", [])}
         if name not in fields:
-            raise serializers.ValidationError({"input_field_name": "Input field %s is not defined in the target "
-                                                                   "credential's type" % name})
+            raise serializers.ValidationError("Field : %s missing in source credential" % name)
+        taken = CredentialInputSource.objects.filter(target_credential=target, input_field_name=name)
+        if instance is not None:
+            taken = taken.exclude(pk=instance.pk)
+        if taken.exists():
+            raise serializers.ValidationError("The fields target_credential, input_field_name must make a unique set.")
         return data
 
     def _apply(self, instance, validated):
