@@ -131,7 +131,8 @@ def test_custom_credential_types(api):
     assert status == 201, made
     assert made["kind"] == "cloud" and made["managed"] is False and made["inputs"]["fields"][0]["type"] == "string"
     assert api("POST", "credential-types/", {"name": unique("bad"), "inputs": {"fields": [{"id": "x"}]}})[0] == 400
-    assert api("POST", "credential-types/", {"name": unique("bad"), "injectors": {"nope": {}}})[0] == 400
+    assert api("POST", "credential-types/", {"name": unique("bad"), "injectors": {"nope": {}}}) == (
+        400, {"injectors": ["Injectors must have keys defined in ['env', 'extra_vars', 'file']"]})
     assert api("PATCH", "credential-types/%d/" % made["id"], {"description": "changed"})[1]["description"] == "changed"
     managed = type_id(api, "Vault")
     assert api("PATCH", "credential-types/%d/" % managed, {"description": "x"}) == (

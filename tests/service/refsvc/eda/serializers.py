@@ -186,11 +186,17 @@ class CredentialTypeCreateSerializer(serializers.ModelSerializer):
         return value
 
     def validate_injectors(self, value):
+        """eda-server's ``validate_injectors`` (its words), in part: the templates' keys are not checked against the
+        inputs here, nor the reserved and duplicate names."""
         if not isinstance(value, dict):
-            raise serializers.ValidationError("Injectors must be a dict")
-        unknown = set(value) - INJECTOR_KEYS
-        if unknown:
-            raise serializers.ValidationError("Injectors must have keys defined in %s" % sorted(INJECTOR_KEYS))
+            raise serializers.ValidationError(["Injectors must be in Key-Value pairs format"])
+        errors = []
+        if not set(value) <= INJECTOR_KEYS:
+            errors.append("Injectors must have keys defined in %s" % sorted(INJECTOR_KEYS))
+        errors += ["%s must be a dict type" % key for key in sorted(INJECTOR_KEYS)
+                   if value.get(key) and not isinstance(value[key], dict)]
+        if errors:
+            raise serializers.ValidationError(errors)
         return value
 
 
