@@ -245,7 +245,9 @@ class EdaDetail(EdaView, generics.RetrieveUpdateDestroyAPIView):
 
     def update(self, request, *args, **kwargs):
         obj = self.get_object()
-        self.refuse_update(obj, request.data)
+        refused = self.refuse_update(obj, request.data)
+        if refused is not None:
+            return refused
         serializer = self.request_serializer("PATCH")(obj, data=request.data, partial=True,
                                                       context=self.get_serializer_context())
         serializer.is_valid(raise_exception=True)
@@ -255,7 +257,8 @@ class EdaDetail(EdaView, generics.RetrieveUpdateDestroyAPIView):
         return Response((self.answer_serializer or self.serializer_class)(obj, context=self.get_serializer_context()).data)
 
     def refuse_update(self, obj, data):
-        """A refusal of the object's own before the data is read (a managed object)."""
+        """A refusal of the object's own before the data is read (a managed object): its answer, or None."""
+        return None
 
     def destroy(self, request, *args, **kwargs):
         obj = self.get_object()
@@ -565,7 +568,8 @@ class EdaCredentialDetail(EdaDetail):
 
     def refuse_update(self, obj, data):
         if obj.managed:
-            raise es.serializers.ValidationError({"errors": "Managed EDA credential cannot be updated"})
+            return Response({"errors": "Managed EDA credential cannot be updated"}, status=status.HTTP_400_BAD_REQUEST)
+        return None
 
     def refuse_destroy(self, obj):
         if obj.managed:
