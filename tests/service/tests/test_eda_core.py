@@ -72,6 +72,12 @@ def test_every_gateway_authentication_reaches_eda(gateway, api):
                      json={"name": unique("session-de"), "image_url": "quay.io/a/b", "organization_id": 1},
                      headers={"X-CSRFToken": session.cookies["csrftoken"], "Referer": gateway.url + EDA})
     assert r.status_code == 201, r.text
+    # the request log names how each came in
+    import json
+
+    logged = [json.loads(line) for line in (gateway.dir / "requests.jsonl").read_text().splitlines()]
+    me = [(entry["auth"], entry["user"]) for entry in logged if entry["path"] == EDA + "users/me/" and entry["status"] == 200]
+    assert {("basic", gateway.admin[0]), ("bearer", gateway.admin[0]), ("session", gateway.admin[0])} <= set(me)
     # bad Basic credentials: not let in
     r = s.get(gateway.url + EDA + "users/me/", headers=gateway.basic("admin", "wrong"))
     assert r.status_code == 401
