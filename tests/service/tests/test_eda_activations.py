@@ -80,3 +80,165 @@ def test_clone_takes_the_branch_and_says_what_failed(tmp_path, monkeypatch):
     with pytest.raises(scm.ImportFailed) as failed:
         scm.clone("https://127.0.0.1:9/x.git", str(tmp_path / "d"), username="u", password="hunter2-secret")
     assert "127.0.0.1" in str(failed.value) and "hunter2" not in str(failed.value)
+
+
+# -- the endpoints, on one gateway
+
+@pytest.fixture(scope="module")
+def gateway(tmp_path_factory):
+    from test_gateway_layout import Gateway
+
+    instance = Gateway(tmp_path_factory.mktemp("eda-activations")).start()
+    yield instance
+    instance.stop()
+
+
+def _api(gateway, user=None, password=None):
+    """Requests to /api/eda/v1/ with Basic, as the administrator unless told: (status, body)."""
+    s = gateway.session()
+    s.headers.update(gateway.basic(user, password))
+
+    def call(method, path, body=None):
+        r = s.request(method, gateway.url + "/api/eda/v1/" + path, json=body, timeout=60)
+        return r.status_code, (r.json() if r.content else None)
+
+    return call
+
+
+def _until(api, path, done, seconds=20):
+    """GET ``path`` until ``done(body)``; the last body."""
+    deadline = time.monotonic() + seconds
+    while True:
+        status, body = api("GET", path)
+        assert status == 200, body
+        if done(body) or time.monotonic() > deadline:
+            return body
+        time.sleep(0.1)
+
+
+def _imported(api, body):
+    status, project = api("POST", "projects/", body)
+    assert status == 201, project
+    assert project["import_state"] == "pending" and project["git_hash"] == ""
+    return _until(api, "projects/%d/" % project["id"], lambda p: p["import_state"] not in ("pending", "running"))
+
+
+def test_projects_import_their_rulebooks(gateway):
+    api = _api(gateway)
+    org = api("GET", "organizations/?name=Default")[1]["results"][0]
+    sample = _imported(api, dict(name="eda sample", url=SAMPLE, organization_id=org["id"], description="d"))
+    assert sample["import_state"] == "completed" and sample["import_error"] is None
+    assert len(sample["git_hash"]) == 40 and sample["last_synced_at"]
+    assert sample["organization"] == {"id": org["id"], "name": "Default", "description": org["description"]}
+    assert sample["eda_credential"] is None and sample["proxy"] == "" and sample["created_by"]["username"] == "admin"
+    status, rulebooks = api("GET", "rulebooks/?project_id=%d" % sample["id"])
+    assert [r["name"] for r in rulebooks["results"]] == SAMPLE_RULEBOOKS
+    assert {r["organization_id"] for r in rulebooks["results"]} == {org["id"]}
+    # extensions/eda/rulebooks/, a URL with .git
+    collection = _imported(api, dict(name="eda collection", url=COLLECTION + ".git", organization_id=org["id"]))
+    assert api("GET", "rulebooks/?project_id=%d" % collection["id"])[1]["count"] == 2
+    # no rulebooks directory: completed, with the warning; a repository that does not answer: failed
+    demo = _imported(api, dict(name="no rulebooks", url="https://github.com/ansible/ansible-tower-samples",
+                               organization_id=org["id"]))
+    assert demo["import_state"] == "completed" and "'rulebooks' directory doesn't exist" in demo["import_error"]
+    failed = _imported(api, dict(name="refused", url="https://127.0.0.1:9/none.git", organization_id=org["id"]))
+    assert failed["import_state"] == "failed" and failed["import_error"] and failed["git_hash"] == ""
+    # EDA's checks
+    status, body = api("POST", "projects/", dict(name="f", url="file:///tmp/x", organization_id=org["id"]))
+    assert (status, body) == (400, {"url": ["Invalid source control URL: Unsupported scheme 'file'"]})
+    status, body = api("POST", "projects/", dict(name="eda sample", url=SAMPLE, organization_id=org["id"]))
+    assert status == 400 and list(body) == ["name"]
+    # a sync: 202 and pending, 409 while it runs, then completed at the same revision
+    status, synced = api("POST", "projects/%d/sync/" % sample["id"])
+    assert status == 202 and synced["import_state"] == "pending" and synced["organization_id"] == org["id"]
+    status, body = api("POST", "projects/%d/sync/" % sample["id"])
+    assert status in (202, 409)
+    if status == 409:
+        assert body == {"detail": "Project import or sync is already running."}
+    again = _until(api, "projects/%d/" % sample["id"], lambda p: p["import_state"] == "completed")
+    assert again["git_hash"] == sample["git_hash"]
+    # a change of the branch syncs again: a branch that does not exist fails the import
+    status, changed = api("PATCH", "projects/%d/" % collection["id"], dict(scm_branch="nope", description="x"))
+    assert status == 200 and changed["import_state"] == "pending" and changed["description"] == "x"
+    collection = _until(api, "projects/%d/" % collection["id"], lambda p: p["import_state"] == "failed")
+    assert "nope" in collection["import_error"]
+    # the filters, and a delete taking its rulebooks
+    assert [p["name"] for p in api("GET", "projects/?name=EDA")[1]["results"]] == ["eda sample", "eda collection"]
+    assert api("GET", "projects/?url=tower-samples")[1]["count"] == 1
+    assert api("DELETE", "projects/%d/" % demo["id"])[0] == 204
+    assert api("GET", "projects/%d/" % demo["id"])[0] == 404
+
+
+def _setup(api, name):
+    """A project of the sample imported, a decision environment, the Default organization's id."""
+    org = api("GET", "organizations/?name=Default")[1]["results"][0]["id"]
+    project = api("GET", "projects/?name=" + name)[1]["results"]
+    project = project[0] if project else _imported(api, dict(name=name, url=SAMPLE, organization_id=org))
+    status, environment = api("POST", "decision-environments/", dict(
+        name="de " + name, image_url="quay.io/ansible/ansible-rulebook:main", organization_id=org))
+    assert status == 201, environment
+    rulebooks = {r["name"]: r for r in api("GET", "rulebooks/?project_id=%d" % project["id"])[1]["results"]}
+    return org, project, environment, rulebooks
+
+
+def test_an_activation_runs_stops_restarts_and_is_copied(gateway):
+    api = _api(gateway)
+    org, project, environment, rulebooks = _setup(api, "activations")
+    rulebook = rulebooks["range_long_running.yml"]
+    status, made = api("POST", "activations/", dict(name="counting", rulebook_id=rulebook["id"], organization_id=org,
+                                                     decision_environment_id=environment["id"], extra_var="n: 1"))
+    assert status == 201, made
+    assert made["status"] == "pending" and made["is_enabled"] is True and made["instances"] == []
+    assert made["rulebook"] == {"id": rulebook["id"], "name": "range_long_running.yml", "description": "",
+                                "organization_id": org}
+    assert made["project"]["id"] == project["id"] and made["git_hash"] == project["git_hash"]
+    assert made["decision_environment"]["image_url"] == "quay.io/ansible/ansible-rulebook:main"
+    assert made["rulebook_name"] == "range_long_running.yml" and made["extra_var"] == "n: 1"
+    assert (made["restart_policy"], made["log_level"], made["awx_token_id"]) == ("on-failure", "debug", None)
+    path = "activations/%d/" % made["id"]
+    # nothing runs here, and the activation says so
+    running = _until(api, path, lambda a: a["status"] == "running")
+    assert "does not run rulebooks" in running["status_message"]
+    assert [i["status"] for i in running["instances"]] == ["running"]
+    instance = running["instances"][0]
+    assert instance["activation_id"] == made["id"] and instance["ended_at"] is None
+    logs = api("GET", "activation-instances/%d/logs/" % instance["id"])[1]
+    assert logs["count"] == 1 and "does not run rulebooks" in logs["results"][0]["log"]
+    assert api("GET", "activation-instances/%d/" % instance["id"])[1]["status"] == "running"
+    # changed only when disabled
+    status, body = api("PATCH", path, dict(description="changed"))
+    assert (status, body) == (409, "Activation is not in disabled mode and in stopped status")
+    assert api("POST", path + "disable/") == (204, None)
+    stopped = api("GET", path)[1]
+    assert (stopped["is_enabled"], stopped["status"], stopped["status_message"]) == (False, "stopped",
+                                                                                     "Stop requested by user.")
+    assert stopped["instances"][0]["status"] == "stopped" and stopped["instances"][0]["ended_at"]
+    status, body = api("POST", path + "restart/")
+    assert (status, body) == (403, {"detail": "Activation is disabled and cannot be run."})
+    status, changed = api("PATCH", path, dict(description="changed", log_level="info", restart_policy="always"))
+    assert status == 200 and (changed["description"], changed["log_level"]) == ("changed", "info")
+    assert changed["edited_by"]["username"] == "admin" and changed["edited_at"]
+    # enabled again, restarted: a new instance each time, the restart counted
+    assert api("POST", path + "enable/") == (204, None)
+    _until(api, path, lambda a: a["status"] == "running")
+    assert api("POST", path + "restart/") == (204, None)
+    restarted = _until(api, path, lambda a: a["status"] == "running" and a["restart_count"] == 1)
+    assert [i["status"] for i in restarted["instances"]] == ["stopped", "stopped", "running"]
+    assert restarted["restarted_at"] == restarted["instances"][-1]["started_at"]
+    listed = api("GET", "activations/%d/instances/?status=stop" % made["id"])[1]
+    assert listed["count"] == 2
+    # a copy: disabled, the same links, a name of its own
+    status, copy = api("POST", path + "copy/", dict(name="counting copy"))
+    assert status == 201 and copy["is_enabled"] is False and copy["id"] != made["id"]
+    assert (copy["rulebook"]["id"], copy["decision_environment"]["id"], copy["extra_var"]) == (
+        rulebook["id"], environment["id"], "n: 1")
+    assert api("POST", path + "copy/", dict(name="counting copy"))[0] == 400
+    # the list's form and filters
+    status, page = api("GET", "activations/?name=counting&project_id=%d" % project["id"])
+    assert [a["name"] for a in page["results"]] == ["counting copy", "counting"]
+    assert page["results"][1]["rulebook_id"] == rulebook["id"] and "instances" not in page["results"][1]
+    assert api("GET", "activations/?status=running")[1]["count"] >= 1
+    # deleted with its instances
+    assert api("DELETE", path) == (204, None)
+    assert api("GET", path)[0] == 404
+    assert api("GET", "activation-instances/%d/" % instance["id"])[0] == 404
