@@ -18,6 +18,8 @@ sys.path[:0] = [str(SERVICE)]
 
 import sample_projects  # noqa: E402
 from refsvc.eda_activations import scm  # noqa: E402
+from test_eda_core import api, type_id, unique  # noqa: E402,F401 (api: the administrator's requests, a fixture)
+from test_gateway_layout import GW, Gateway  # noqa: E402
 
 SAMPLE = "https://github.com/ansible/eda-sample-project"
 COLLECTION = "https://github.com/ansible/event-driven-ansible"
@@ -86,23 +88,9 @@ def test_clone_takes_the_branch_and_says_what_failed(tmp_path, monkeypatch):
 
 @pytest.fixture(scope="module")
 def gateway(tmp_path_factory):
-    from test_gateway_layout import Gateway
-
     instance = Gateway(tmp_path_factory.mktemp("eda-activations")).start()
     yield instance
     instance.stop()
-
-
-def _api(gateway, user=None, password=None):
-    """Requests to /api/eda/v1/ with Basic, as the administrator unless told: (status, body)."""
-    s = gateway.session()
-    s.headers.update(gateway.basic(user, password))
-
-    def call(method, path, body=None):
-        r = s.request(method, gateway.url + "/api/eda/v1/" + path, json=body, timeout=60)
-        return r.status_code, (r.json() if r.content else None)
-
-    return call
 
 
 def _until(api, path, done, seconds=20):
@@ -123,8 +111,7 @@ def _imported(api, body):
     return _until(api, "projects/%d/" % project["id"], lambda p: p["import_state"] not in ("pending", "running"))
 
 
-def test_projects_import_their_rulebooks(gateway):
-    api = _api(gateway)
+def test_projects_import_their_rulebooks(api):
     org = api("GET", "organizations/?name=Default")[1]["results"][0]
     sample = _imported(api, dict(name="eda sample", url=SAMPLE, organization_id=org["id"], description="d"))
     assert sample["import_state"] == "completed" and sample["import_error"] is None
@@ -162,8 +149,26 @@ def test_projects_import_their_rulebooks(gateway):
     assert status == 200 and changed["import_state"] == "pending" and changed["description"] == "x"
     collection = _until(api, "projects/%d/" % collection["id"], lambda p: p["import_state"] == "failed")
     assert "nope" in collection["import_error"]
+    # a source control credential and a proxy with a password: neither shown
+    status, credential = api("POST", "eda-credentials/", dict(
+        name=unique("scm"), credential_type_id=type_id(api, "Source Control"), organization_id=org["id"],
+        inputs={"username": "git", "password": "scm-secret-password"}))
+    assert status == 201, credential
+    proxy = "http://user:proxy-secret@proxy.invalid:3128"
+    private = _imported(api, dict(name=unique("private"), url=SAMPLE, organization_id=org["id"], proxy=proxy,
+                                  eda_credential_id=credential["id"]))
+    assert private["import_state"] == "completed" and private["eda_credential"]["id"] == credential["id"]
+    assert private["proxy"] == "http://user:$encrypted$@proxy.invalid:3128"
+    assert private["eda_credential"]["inputs"]["password"] == "$encrypted$"
+    status, body = api("PATCH", "projects/%d/" % private["id"], dict(proxy="http://other:$encrypted$@p.invalid"))
+    assert (status, body) == (400, {"non_field_errors": ["The password in the proxy field should be unencrypted"]})
+    assert api("PATCH", "projects/%d/" % private["id"], dict(proxy=private["proxy"]))[1]["proxy"] == private["proxy"]
+    status, body = api("PATCH", "projects/%d/" % private["id"], dict(signature_validation_credential_id=credential["id"]))
+    assert (status, body) == (400, {"signature_validation_credential_id": [
+        "The type of credential can only be one of ['GPG Public Key']"]})
     # the filters, and a delete taking its rulebooks
     assert [p["name"] for p in api("GET", "projects/?name=EDA")[1]["results"]] == ["eda sample", "eda collection"]
+    assert api("GET", "rulebooks/?project_id=%d" % private["id"])[1]["count"] == 3
     assert api("GET", "projects/?url=tower-samples")[1]["count"] == 1
     assert api("DELETE", "projects/%d/" % demo["id"])[0] == 204
     assert api("GET", "projects/%d/" % demo["id"])[0] == 404
@@ -181,8 +186,7 @@ def _setup(api, name):
     return org, project, environment, rulebooks
 
 
-def test_an_activation_runs_stops_restarts_and_is_copied(gateway):
-    api = _api(gateway)
+def test_an_activation_runs_stops_restarts_and_is_copied(api):
     org, project, environment, rulebooks = _setup(api, "activations")
     rulebook = rulebooks["range_long_running.yml"]
     status, made = api("POST", "activations/", dict(name="counting", rulebook_id=rulebook["id"], organization_id=org,
@@ -242,3 +246,78 @@ def test_an_activation_runs_stops_restarts_and_is_copied(gateway):
     assert api("DELETE", path) == (204, None)
     assert api("GET", path)[0] == 404
     assert api("GET", "activation-instances/%d/" % instance["id"])[0] == 404
+
+
+def test_rulebooks_event_streams_tokens_and_who_sees_them(gateway, api):
+    org, project, environment, rulebooks = _setup(api, "streams")
+    webhook, controller = rulebooks["hello_webhook.yml"], rulebooks["more/with_named_sources.yml"]
+    # a rulebook, parsed, and its sources
+    status, parsed = api("GET", "rulebooks/%d/json/" % webhook["id"])
+    assert status == 200 and parsed["rulesets"][0]["sources"][0]["name"] == "incoming"
+    assert api("GET", "rulebooks/%d/" % webhook["id"])[1]["rulesets"] == webhook["rulesets"]
+    sources = api("GET", "rulebooks/%d/sources/" % controller["id"])[1]
+    assert [s["name"] for s in sources["results"]] == ["ticks", "__SOURCE_2", "__SOURCE_3"]
+    assert sources["results"][0]["source_info"] == "name: ticks\nansible.eda.range:\n  limit: 3\n"
+    assert api("GET", "rulebooks/999999/sources/") == (404, {"detail": "Rulebook with ID=999999 does not exist."})
+    # an event stream: a credential of an event stream type, its kind the stream's type
+    status, credential = api("POST", "eda-credentials/", dict(
+        name=unique("stream-cred"), credential_type_id=type_id(api, "Token Event Stream"), organization_id=org,
+        inputs={"token": "stream-secret-token"}))
+    assert status == 201, credential
+    status, stream = api("POST", "event-streams/", dict(name=unique("stream"), eda_credential_id=credential["id"],
+                                                        organization_id=org))
+    assert status == 201, stream
+    assert stream["event_stream_type"] == "token" and stream["owner"] == "admin" and stream["events_received"] == 0
+    assert stream["url"] == gateway.url + "/api/eda/v1/external_event_stream/%s/post/" % stream["uuid"]
+    assert stream["eda_credential"]["inputs"]["token"] == "$encrypted$"
+    status, body = api("POST", "event-streams/", dict(name=unique("s"), eda_credential_id=999999,
+                                                      organization_id=org))
+    assert status == 400 and body == {"eda_credential_id": ["EdaCredential with id 999999 does not exist"]}
+    # an activation whose source takes the stream's events
+    source = api("GET", "rulebooks/%d/sources/" % webhook["id"])[1]["results"][0]
+    mapping = [dict(source_name=source["name"], event_stream_id=stream["id"], event_stream_name=stream["name"],
+                    rulebook_hash=source["rulebook_hash"])]
+    hook = dict(name=unique("hook"), rulebook_id=webhook["id"], decision_environment_id=environment["id"],
+                organization_id=org, is_enabled=False, source_mappings=yaml.safe_dump(mapping))
+    status, hooked = api("POST", "activations/", hook)
+    assert status == 201, hooked
+    assert [s["id"] for s in hooked["event_streams"]] == [stream["id"]] and hooked["status"] == "pending"
+    assert [a["id"] for a in api("GET", "event-streams/%d/activations/" % stream["id"])[1]["results"]] == [hooked["id"]]
+    status, body = api("DELETE", "event-streams/%d/" % stream["id"])
+    assert status == 409 and "referenced by 1 activation(s)" in body["detail"]
+    refs = api("GET", "eda-credentials/%d/?refs=true" % credential["id"])[1]["references"]
+    assert refs == [{"type": "EventStream", "id": stream["id"], "name": stream["name"],
+                     "uri": "/api/eda/v1/event-streams/%d/" % stream["id"]}]
+    mapping[0]["source_name"] = "elsewhere"
+    status, body = api("POST", "activations/", dict(hook, name=unique("hook"), source_mappings=yaml.safe_dump(mapping)))
+    assert (status, body) == (400, {"source_mappings": ["The source elsewhere does not exist"]})
+    # a rulebook that launches controller jobs wants a controller token, the caller's own
+    status, launcher = api("POST", "projects/", dict(name=unique("collection"), url=COLLECTION, organization_id=org))
+    launcher = _until(api, "projects/%d/" % launcher["id"], lambda p: p["import_state"] == "completed")
+    demo = api("GET", "rulebooks/?project_id=%d&name=controller" % launcher["id"])[1]["results"][0]
+    body = dict(name=unique("launch"), rulebook_id=demo["id"], decision_environment_id=environment["id"],
+                organization_id=org, is_enabled=False)
+    assert api("POST", "activations/", body) == (400, {"non_field_errors": ["The rulebook requires a RH AAP credential."]})
+    status, token = api("POST", "users/me/awx-tokens/", dict(name=unique("ctl"), token="controller-token-value"))
+    assert status == 201, token
+    status, launching = api("POST", "activations/", dict(body, awx_token_id=token["id"]))
+    assert status == 201 and launching["awx_token_id"] == token["id"], launching
+    assert api("POST", "activations/", dict(body, name=unique("l"), awx_token_id=999999)) == (
+        400, {"awx_token_id": ["AwxToken with id 999999 does not exist"]})
+    # nothing fires here: no audit rules
+    assert api("GET", "audit-rules/")[1] == {"count": 0, "next": None, "previous": None, "page_size": 20, "page": 1,
+                                             "results": []}
+    assert api("GET", "audit-rules/1/actions/")[0] == 404
+    # a user of no organization sees none of it, and may not add to Default
+    s = gateway.session()
+    s.headers.update(gateway.basic())
+    outsider = unique("outsider")
+    assert s.post(gateway.url + GW + "users/", json={"username": outsider, "password": "Pw-" + outsider}).status_code == 201
+    s.headers.update(gateway.basic(outsider, "Pw-" + outsider))
+    for path in ("projects/", "rulebooks/", "activations/", "activation-instances/", "event-streams/"):
+        r = s.get(gateway.url + "/api/eda/v1/" + path)
+        assert r.status_code == 200 and r.json()["count"] == 0, path
+    assert s.get(gateway.url + "/api/eda/v1/activations/%d/" % hooked["id"]).status_code == 404
+    r = s.post(gateway.url + "/api/eda/v1/projects/", json=dict(name=unique("p"), url=SAMPLE, organization_id=org))
+    assert r.status_code == 403
+    assert s.post(gateway.url + "/api/eda/v1/activations/%d/enable/" % hooked["id"]).status_code == 404
