@@ -189,7 +189,7 @@ class ProjectWriteSerializer(serializers.ModelSerializer):
             current = self.instance.proxy_text() if self.instance is not None else ""
             if ENCRYPTED in proxy:
                 if not (current and proxy_for_display(current) == proxy):
-                    raise whole("The password in the proxy field should be unencrypted")
+                    raise serializers.ValidationError("The password in the proxy field should be unencrypted")
             else:
                 data["proxy_encrypted"] = encrypt(proxy)
         return data
@@ -365,12 +365,6 @@ def _requires_token(rulesets):
     return False
 
 
-def whole(message):
-    """A refusal of the request as a whole, under eda-server's key (DRF's default,
-    ``non_field_errors``; the service's own settings name it ``__all__``, as AWX does)."""
-    return serializers.ValidationError({"non_field_errors": [message]})
-
-
 def _mapping_error(message):
     return serializers.ValidationError({"source_mappings": [message]})
 
@@ -487,7 +481,7 @@ class ActivationWriteSerializer(serializers.ModelSerializer):
         if token_id is not None and "awx_token_id" in data:
             token = AwxToken.objects.filter(pk=token_id).first()
             if token is not None and token.user_id != user.pk:
-                raise whole("The Awx Token does not belong to the user.")
+                raise serializers.ValidationError("The Awx Token does not belong to the user.")
         credential_ids = data.get("eda_credentials")
         if credential_ids is None and current is not None:
             credential_ids = list(current.eda_credentials.values_list("pk", flat=True))
@@ -497,13 +491,13 @@ class ActivationWriteSerializer(serializers.ModelSerializer):
             try:
                 rulesets = yaml.safe_load(rulebook.rulesets)
             except yaml.YAMLError:
-                raise whole("Invalid rulebook data.") from None
+                raise serializers.ValidationError("Invalid rulebook data.") from None
             if _requires_token(rulesets):
-                raise whole("The rulebook requires a RH AAP credential.")
+                raise serializers.ValidationError("The rulebook requires a RH AAP credential.")
         if "source_mappings" in data or "rulebook_id" in data:
             data["event_streams"] = check_source_mappings(final("source_mappings") or "", rulebook)
         if final("enable_persistence") and final("rule_engine_credential_id") is None:
-            raise whole(
+            raise serializers.ValidationError(
                 "Persistence is enabled but no default EDA Rule Engine credential found. "
                 "Please provide a rule_engine_credential_id.")
         if rulebook is not None and "rulebook_id" in data:

@@ -22,11 +22,15 @@ from .models import (
 
 def answering(form, with_base=False):
     """A read form (a function of the object, and of the service's URL ``with_base``) as the
-    serializer of a view, for its lists and details."""
+    serializer of a view, for its lists and details (a Serializer without declared fields, so
+    that drf-spectacular's document of the service can describe it)."""
     if with_base:
-        return type("Answer", (serializers.BaseSerializer,), {
-            "to_representation": lambda self, obj: form(obj, base_url(self.context["request"]))})
-    return type("Answer", (serializers.BaseSerializer,), {"to_representation": lambda self, obj: form(obj)})
+        def represent(self, obj):
+            return form(obj, base_url(self.context["request"]))
+    else:
+        def represent(self, obj):
+            return form(obj)
+    return type("Answer", (serializers.Serializer,), {"to_representation": represent})
 
 
 def base_url(request):
