@@ -290,6 +290,10 @@ def test_rulebooks_event_streams_tokens_and_who_sees_them(gateway, api):
     refs = api("GET", "eda-credentials/%d/?refs=true" % credential["id"])[1]["references"]
     assert refs == [{"type": "EventStream", "id": stream["id"], "name": stream["name"],
                      "uri": "/api/eda/v1/event-streams/%d/" % stream["id"]}]
+    assert api("DELETE", "eda-credentials/%d/" % credential["id"])[0] == 409
+    assert api("DELETE", "eda-credentials/%d/?force=true" % credential["id"])[0] == 204
+    status, orphan = api("GET", "event-streams/%d/" % stream["id"])
+    assert status == 200 and orphan["eda_credential"] is None
     mapping[0]["source_name"] = "elsewhere"
     status, body = api("POST", "activations/", dict(hook, name=unique("hook"), source_mappings=yaml.safe_dump(mapping)))
     assert (status, body) == (400, {"source_mappings": ["The source elsewhere does not exist"]})

@@ -89,12 +89,13 @@ class Rulebook(models.Model):
 
     class Meta:
         ordering = ["id"]
+        unique_together = [("project", "name")]
 
 
 class EventStream(EdaOrgModel):
     name = models.TextField(unique=True)
     owner = models.ForeignKey(USER, null=True, on_delete=models.SET_NULL, related_name="+")
-    eda_credential = models.ForeignKey(CREDENTIAL, on_delete=models.PROTECT, related_name="+")
+    eda_credential = models.ForeignKey(CREDENTIAL, null=True, on_delete=models.SET_NULL, related_name="+")
     event_stream_type = models.TextField(default="", blank=True)
     uuid = models.UUIDField(unique=True)
     test_mode = models.BooleanField(default=False)

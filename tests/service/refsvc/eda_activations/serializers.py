@@ -232,7 +232,8 @@ def event_stream_data(stream, base):
     return {"id": stream.pk, "name": stream.name, "test_mode": stream.test_mode,
             "additional_data_headers": stream.additional_data_headers,
             "organization": organization_ref(stream.organization),
-            "eda_credential": EdaCredentialRefSerializer(stream.eda_credential).data,
+            "eda_credential": (EdaCredentialRefSerializer(stream.eda_credential).data
+                               if stream.eda_credential is not None else None),
             "event_stream_type": stream.event_stream_type, "uuid": str(stream.uuid),
             "owner": stream.owner.username if stream.owner else "", "url": event_stream_url(stream, base),
             "created_at": _time(stream.created_at), "modified_at": _time(stream.modified_at),
