@@ -134,7 +134,7 @@ def test_projects_import_their_rulebooks(api):
     status, body = api("POST", "projects/", dict(name="f", url="file:///tmp/x", organization_id=org["id"]))
     assert (status, body) == (400, {"url": ["Invalid source control URL: Unsupported scheme 'file'"]})
     status, body = api("POST", "projects/", dict(name="eda sample", url=SAMPLE, organization_id=org["id"]))
-    assert status == 400 and list(body) == ["name"]
+    assert (status, body) == (400, {"name": ["project with this name already exists."]})
     # a sync: 202 and pending, 409 while it runs, then completed at the same revision
     status, synced = api("POST", "projects/%d/sync/" % sample["id"])
     assert status == 202 and synced["import_state"] == "pending" and synced["organization_id"] == org["id"]
@@ -162,6 +162,8 @@ def test_projects_import_their_rulebooks(api):
     assert private["eda_credential"]["inputs"]["password"] == "$encrypted$"
     status, body = api("PATCH", "projects/%d/" % private["id"], dict(proxy="http://other:$encrypted$@p.invalid"))
     assert (status, body) == (400, {"non_field_errors": ["The password in the proxy field should be unencrypted"]})
+    status, body = api("PATCH", "projects/%d/" % private["id"], dict(name="eda sample"))
+    assert (status, body) == (400, {"name": ["Project with this name already exists."]})
     assert api("PATCH", "projects/%d/" % private["id"], dict(proxy=private["proxy"]))[1]["proxy"] == private["proxy"]
     status, body = api("PATCH", "projects/%d/" % private["id"], dict(signature_validation_credential_id=credential["id"]))
     assert (status, body) == (400, {"signature_validation_credential_id": [
@@ -239,6 +241,12 @@ def test_an_activation_runs_stops_restarts_and_is_copied(api):
     assert (copy["rulebook"]["id"], copy["decision_environment"]["id"], copy["extra_var"]) == (
         rulebook["id"], environment["id"], "n: 1")
     assert api("POST", path + "copy/", dict(name="counting copy"))[0] == 400
+    # its decision environment deleted (by force: activations use it), the copy cannot be enabled
+    assert api("DELETE", "decision-environments/%d/" % environment["id"])[0] == 409
+    assert api("DELETE", "decision-environments/%d/?force=true" % environment["id"])[0] == 204
+    status, body = api("POST", "activations/%d/enable/" % copy["id"])
+    assert (status, body) == (400, {"errors": "{'decision_environment_id': 'Decision Environment is needed'}"})
+    assert api("GET", "activations/%d/" % copy["id"])[1]["status"] == "error"
     # the list's form and filters
     status, page = api("GET", "activations/?name=counting&project_id=%d" % project["id"])
     assert [a["name"] for a in page["results"]] == ["counting copy", "counting"]

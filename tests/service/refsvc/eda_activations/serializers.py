@@ -12,6 +12,7 @@ from urllib.parse import urljoin, urlsplit
 
 import yaml
 from rest_framework import serializers
+from rest_framework.validators import UniqueValidator
 
 from refsvc.eda.models import AwxToken, DecisionEnvironment, EdaCredential, encrypt
 from refsvc.eda.serializers import (
@@ -169,6 +170,13 @@ class ProjectWriteSerializer(serializers.ModelSerializer):
         fields = ["name", "description", "url", "proxy", "organization_id", "eda_credential_id",
                   "signature_validation_credential_id", "verify_ssl", "scm_type", "scm_branch", "scm_refspec",
                   "update_revision_on_launch", "scm_update_cache_timeout"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance is not None:
+            # eda-server's ProjectUpdateRequestSerializer says it so (its create, DRF's default words)
+            self.fields["name"].validators = [UniqueValidator(Project.objects.all(),
+                                                              message="Project with this name already exists.")]
 
     def validate_eda_credential_id(self, value):
         if value is not None:

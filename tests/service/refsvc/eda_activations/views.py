@@ -248,14 +248,12 @@ class ActivationAction(EdaView, generics.GenericAPIView):
 
     @staticmethod
     def _invalid(activation):
-        """eda-server's ``is_activation_valid``, for what can go stale after the activation was made: its
-        rulebook or decision environment deleted."""
-        errors = {}
-        if activation.rulebook_id is None:
-            errors["rulebook_id"] = "Rulebook is needed"
+        """eda-server's ``is_activation_valid`` (its PostActivationSerializer's errors as text), for what can
+        go stale after the activation was made: its decision environment deleted (a deleted rulebook is
+        allowed)."""
         if activation.decision_environment_id is None:
-            errors["decision_environment_id"] = "Decision Environment is needed"
-        return str(errors) if errors else None
+            return str({"decision_environment_id": "Decision Environment is needed"})
+        return None
 
     def do_enable(self, request, activation):
         if activation.is_enabled:
