@@ -15,7 +15,7 @@ from refsvc.gateway.resource_api import resource_summary
 from refsvc.rbac.models import Team
 from refsvc.svc.models import Organization
 
-from .models import ENCRYPTED, PULL_POLICIES, AwxToken, CredentialInputSource, CredentialType, DecisionEnvironment, EdaCredential
+from .models import ENCRYPTED, PULL_POLICIES, to_display, AwxToken, CredentialInputSource, CredentialType, DecisionEnvironment, EdaCredential
 
 
 class Conflict(APIException):
@@ -207,12 +207,13 @@ class CredentialTypeTestSerializer(serializers.Serializer):
 
 # -- EDA credentials
 
-def validate_inputs(credential_type, inputs, old_inputs=None):
-    """eda-server's ``validate_inputs`` of the ``fields`` section (in part; the module's docstring): the errors by
-    ``inputs.<field>``, empty when there are none. A default fills a field left out."""
+def validate_inputs(credential_type, inputs, old_inputs=None, section="fields"):
+    """eda-server's ``validate_inputs`` of the ``fields`` (or ``metadata``) section (in part; the module's docstring):
+    the errors by ``inputs.<field>``, empty when there are none. A default fills a field left out."""
     schema = credential_type.inputs or {}
-    fields = [f for f in schema.get("fields", []) if isinstance(f, dict)]
-    required = set(schema.get("required", []))
+    fields = [f for f in schema.get(section, []) if isinstance(f, dict)]
+    other = {f.get("id") for f in schema.get("metadata" if section == "fields" else "fields", []) if isinstance(f, dict)}
+    required = set(schema.get("required", [])) - other
     keys = {f.get("id") for f in fields}
     if not isinstance(inputs, dict):
         return {"inputs": "Inputs must be a dict"}
@@ -390,10 +391,10 @@ class CredentialInputSourceSerializer(serializers.ModelSerializer):
         fields = ["id", "description", "metadata", "references", "created_by", "modified_by", "input_field_name",
                   "source_credential", "target_credential", "created_at", "modified_at", "organization"]
 
-    def get_metadata(self, obj) -> str:
-        # the schema's metadata is a string: eda-server answers the stored YAML text of the metadata; its secret
-        # fields are not told apart here (the source type's metadata fields are not read): not shown
-        return "" if not obj.metadata_encrypted else ENCRYPTED
+    def get_metadata(self, obj) -> dict:
+        # eda-server's _get_metadata: the source type's metadata fields, its secret ones $encrypted$
+        source = obj.source_credential
+        return to_display(source.credential_type if source else None, obj.metadata, "metadata")
 
     def get_organization(self, obj) -> dict:
         return organization_ref(obj.organization)
@@ -430,6 +431,10 @@ class CredentialInputSourceCreateSerializer(serializers.ModelSerializer):
             raise serializers.ValidationError({"source_credential": "Source credential must be of kind external"})
         if target.credential_type is not None and target.credential_type.kind == "external":
             raise serializers.ValidationError({"target_credential": "Target credential cannot be of kind external"})
+        if "metadata" in data and (data["metadata"] or self.instance is None):
+            errors = validate_inputs(source.credential_type, data["metadata"], section="metadata")
+            if errors:
+                raise serializers.ValidationError(errors)
         name = data.get("input_field_name", getattr(self.instance, "input_field_name", None))
         fields = {f.get("id") for f in (target.credential_type.inputs if target.credential_type else {}).get("fields", [])}
         if name not in fields:
