@@ -335,3 +335,17 @@ def test_rulebooks_event_streams_tokens_and_who_sees_them(gateway, api):
     r = s.post(gateway.url + "/api/eda/v1/projects/", json=dict(name=unique("p"), url=SAMPLE, organization_id=org))
     assert r.status_code == 403
     assert s.post(gateway.url + "/api/eda/v1/activations/%d/enable/" % hooked["id"]).status_code == 404
+    # EDA's Organization Operator on Default: sees them, enables and disables an activation, changes none
+    user_id = api("GET", "users/?username=" + outsider)[1]["results"][0]["id"]
+    operator = api("GET", "role_definitions/?name=Organization Operator")[1]["results"][0]["id"]
+    assert api("POST", "role_user_assignments/", dict(role_definition=operator, user=user_id, object_id=str(org)))[0] == 201
+    seen = s.get(gateway.url + "/api/eda/v1/activations/?name=" + hooked["name"]).json()["results"]
+    assert [a["id"] for a in seen] == [hooked["id"]]
+    assert s.get(gateway.url + "/api/eda/v1/projects/%d/" % project["id"]).status_code == 200
+    assert s.post(gateway.url + "/api/eda/v1/activations/%d/enable/" % hooked["id"]).status_code == 204
+    instance = _until(api, "activations/%d/" % hooked["id"], lambda a: a["status"] == "running")["instances"][0]
+    logs = s.get(gateway.url + "/api/eda/v1/activation-instances/%d/logs/" % instance["id"])
+    assert logs.status_code == 200 and logs.json()["count"] == 1
+    assert s.post(gateway.url + "/api/eda/v1/activations/%d/disable/" % hooked["id"]).status_code == 204
+    assert s.post(gateway.url + "/api/eda/v1/projects/%d/sync/" % project["id"]).status_code == 403
+    assert s.patch(gateway.url + "/api/eda/v1/activations/%d/" % hooked["id"], json={"description": "x"}).status_code == 403

@@ -15,8 +15,8 @@ from refsvc.eda.views import V1, EdaDetail, EdaList, EdaView, not_found
 from . import runs, scm
 from . import serializers as ser
 from .models import (
-    DELETING, PENDING, RUNNING, STARTING, STOPPING, UNRESPONSIVE, WORKERS_OFFLINE, Activation, ActivationInstance,
-    ActivationInstanceLog, AuditAction, AuditEvent, AuditRule, EventStream, Project, Rulebook,
+    DELETING, PENDING, RUNNING, STARTING, STOPPING, UNRESPONSIVE, WORKERS_OFFLINE, Activation, RulebookProcess,
+    RulebookProcessLog, AuditAction, AuditEvent, AuditRule, EventStream, Project, Rulebook,
 )
 
 
@@ -316,20 +316,20 @@ class ActivationAction(EdaView, generics.GenericAPIView):
 
 
 class ActivationInstances(EdaView, generics.ListAPIView):
-    model = ActivationInstance
+    model = RulebookProcess
     serializer_class = answering(ser.instance_data)
     filters = {"name": "name__icontains", "status": "status__istartswith"}
 
     def get_queryset(self):
         if not self.visible(Activation).filter(pk=self.kwargs["pk"]).exists():
             raise NotFound("Activation with ID=%s does not exist." % self.kwargs["pk"])
-        return ActivationInstance.objects.filter(activation_id=self.kwargs["pk"]).order_by("id")
+        return RulebookProcess.objects.filter(activation_id=self.kwargs["pk"]).order_by("id")
 
 
 # -- activation instances
 
 class ActivationInstanceList(EdaView, generics.ListAPIView):
-    model = ActivationInstance
+    model = RulebookProcess
     serializer_class = answering(ser.instance_data)
     filters = ActivationInstances.filters
 
@@ -338,19 +338,19 @@ class ActivationInstanceList(EdaView, generics.ListAPIView):
 
 
 class ActivationInstanceDetail(EdaView, generics.RetrieveAPIView):
-    model = ActivationInstance
+    model = RulebookProcess
     serializer_class = answering(ser.instance_data)
 
 
 class ActivationInstanceLogs(EdaView, generics.ListAPIView):
-    model = ActivationInstanceLog
+    model = RulebookProcessLog
     serializer_class = answering(ser.instance_log_data)
     filters = {"log": "log__icontains"}
 
     def get_queryset(self):
-        if not self.visible(ActivationInstance).filter(pk=self.kwargs["pk"]).exists():
+        if not self.visible(RulebookProcess).filter(pk=self.kwargs["pk"]).exists():
             raise NotFound("Activation Instance with ID=%s does not exist." % self.kwargs["pk"])
-        return ActivationInstanceLog.objects.filter(activation_instance_id=self.kwargs["pk"]).order_by("id")
+        return RulebookProcessLog.objects.filter(activation_instance_id=self.kwargs["pk"]).order_by("id")
 
 
 # -- event streams
