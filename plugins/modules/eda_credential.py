@@ -72,6 +72,7 @@ notes:
     input, or another option, changed. So a second run changes nothing, where ansible.eda writes the inputs again
     on every run and says C(changed). To change only a secret, change it with another input, or delete the
     credential first.
+  - An input left out whose field has a default is compared as that default, which EDA fills in.
   - Unlike ansible.eda, a task that updates a credential needs neither O(credential_type_name), O(inputs) nor
     O(organization_name).
 '''
@@ -165,16 +166,30 @@ ARGUMENT_SPEC = dict(
 )
 
 
-def secret_fields(api, existing, desired):
-    """The ids of the credential type's secret input fields (read only when inputs are given)."""
+def type_fields(api, existing, desired):
+    """The input fields of the credential's type (read once a task, only when inputs are given)."""
     if not api.params.get('inputs'):
-        return set()
+        return []
     type_id = desired.get('credential_type_id') or referred_id(existing, 'credential_type_id')
     if type_id is None:
-        return set()
-    definition = api.client.get('%s%d/' % (place(api, 'credential-types', 'eda_credential'), type_id))
-    fields = (definition.get('inputs') or {}).get('fields') or []
-    return set(field['id'] for field in fields if field.get('secret'))
+        return []
+    path = '%s%d/' % (place(api, 'credential-types', 'eda_credential'), type_id)
+    if path not in api.described:
+        definition = api.client.get(path)
+        api.described[path] = (definition.get('inputs') or {}).get('fields') or []
+    return api.described[path]
+
+
+def secret_fields(api, existing, desired):
+    """The ids of the credential type's secret input fields."""
+    return set(field['id'] for field in type_fields(api, existing, desired) if field.get('secret'))
+
+
+def filled_in(api, existing, desired):
+    """The inputs EDA fills in when they are not given: those whose field has a default (one that is set: EDA's
+    server leaves an empty or false default out)."""
+    return dict((field['id'], field['default']) for field in type_fields(api, existing, desired)
+                if field.get('default'))
 
 
 class EdaCredential(EdaResource):
@@ -192,7 +207,7 @@ RESOURCE = EdaCredential(
                 'credential_type_name': Reference('credential-types', 'credential_type_id', 'credential type')},
     organization_required=True, required_on_create=('credential_type_name', 'inputs'),
     # Secret inputs read back as $encrypted$; every input given goes with a write.
-    encrypted=Encrypted('inputs', secret_fields, sent_with_every_write=True),
+    encrypted=Encrypted('inputs', secret_fields, defaults=filled_in, sent_with_every_write=True),
 )
 SPEC = RESOURCE.spec(ARGUMENT_SPEC)
 

@@ -27,6 +27,8 @@ def test_a_credential_is_made_once_its_secret_masked_and_a_second_run_changes_no
     assert SECRET not in repr(made)
     stored = client.objects['eda-credentials'][0]
     assert stored['inputs']['password'] == SECRET and made['id'] == stored['id']
+    # EDA filled in verify_ssl, whose field has a default: not given, it compares as that default
+    assert stored['inputs']['verify_ssl'] is True
 
     client.calls[:] = []
     again, _api = run(eda_credential, REGISTRY, client)
