@@ -57,6 +57,9 @@ class FakeEda:
     def settled_layout(self):
         return self.layout
 
+    def url(self, path, params=None):
+        return self.base_url + path
+
     @property
     def writes(self):
         return [call for call in self.calls if call[0] in WRITES]
