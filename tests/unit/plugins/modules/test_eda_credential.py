@@ -105,7 +105,8 @@ def test_a_credential_needs_its_type_inputs_and_organization_to_be_made():
 
 def test_a_credential_type_compares_its_inputs_and_injectors_as_data():
     client = FakeEda(objects())
-    params = dict(name='hook', description='d', inputs={'fields': [{'id': 'token', 'type': 'string', 'secret': True}]},
+    # a field without a type: EDA makes it a string, and it compares as one
+    params = dict(name='hook', description='d', inputs={'fields': [{'id': 'token', 'secret': True}]},
                   injectors={'extra_vars': {'hook_token': '{{ token }}'}})
     made, _api = run(eda_credential_type, params, client)
     assert made['changed'] and client.writes[-1][0] == 'POST' and client.writes[-1][1] == TYPES
