@@ -108,7 +108,7 @@ msg:
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec, is_id
 from ansible_collections.automation.service.plugins.module_utils._eda import PAGE_SIZE, find, place
-from ansible_collections.automation.service.plugins.module_utils._errors import NotFound
+from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, NotFound
 from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
 
 ARGUMENT_SPEC = dict(
@@ -121,8 +121,7 @@ ARGUMENT_SPEC = dict(
 )
 MODULE = 'eda_role_team_assignment'
 SPEC = ModuleSpec(ARGUMENT_SPEC, result_key='role_team_assignment',
-                  mutually_exclusive=[('team', 'team_ansible_id'), ('object_id', 'object_ansible_id')],
-                  required_one_of=[('team', 'team_ansible_id')])
+                  mutually_exclusive=[('team', 'team_ansible_id'), ('object_id', 'object_ansible_id')])
 
 
 def resolved(api, endpoint, value, label):
@@ -160,6 +159,9 @@ def locate(api, path):
 
 
 def run(api):
+    if api.params['team'] is None and api.params['team_ansible_id'] is None:
+        # ansible.eda's required_one_of, in ansible-core's words, checked once the options' types are
+        raise ConfigError('one of the following is required: team, team_ansible_id')
     path = place(api, 'role_team_assignments', MODULE)
     existing, body = locate(api, path)
     state = api.params['state']
