@@ -2,8 +2,8 @@
 and team role assignments against the reference service's gateway layout (EDA at /api/eda/v1/), one service for
 the file: each module creates, finds nothing to change, says a change in check mode without writing, shows it in
 diff mode, makes it, and deletes (the writes read from the service's request log); then one play of every one of
-them (but the input sources, see below), run twice (the second changes nothing, no secret in its -vvvv output),
-through the gateway's session login, and the info modules with a token and with Basic."""
+them (but the input sources, see below) through the gateway's session login, then with a gateway token and with
+Basic, which change nothing (no secret in the -vvvv output), and the info modules with a token and with Basic."""
 
 import pytest
 
@@ -183,18 +183,24 @@ def play_tasks(t):
 
 def test_a_play_of_every_module_changes_nothing_the_second_time(gateway, tmp_path):
     t = tag()
-    defaults = service_defaults(gateway, service_username=gateway.admin_username,
-                                service_password=gateway.admin_password, service_auth='session')
+    session = service_defaults(gateway, service_username=gateway.admin_username,
+                               service_password=gateway.admin_password, service_auth='session')
     mark = gateway.mark()
-    code, output = run_playbook(tmp_path, play_tasks(t), module_defaults=defaults)
+    code, output = run_playbook(tmp_path, play_tasks(t), module_defaults=session)
     assert code == 0 and 'changed=6' in output, output
     # the organization is looked up once by the credential, once by the decision environment, once by the loop's
     # three items
     organizations = [e for e in gateway.since(mark) if (e['method'], e['path']) == ('GET', EDA + 'organizations/')]
     assert len(organizations) == 3, organizations
-    code, output = run_playbook(tmp_path, play_tasks(t), module_defaults=defaults, verbosity=4)
-    assert code == 0 and 'changed=0' in output and 'failed=0' in output, output
-    assert SECRET not in output and gateway.admin_password not in output
+    # again with a gateway token, then with Basic: every module finds nothing to change, whatever the login
+    minted = admin(gateway).request('POST', '/api/gateway/v1/tokens/', json_body={'description': 'eda play',
+                                                                                   'scope': 'write'})
+    token = service_defaults(gateway, service_token=minted['token'])
+    basic = dict(session, service_auth='basic')
+    for defaults, verbosity in ((token, 4), (basic, 0)):
+        code, output = run_playbook(tmp_path, play_tasks(t), module_defaults=defaults, verbosity=verbosity)
+        assert code == 0 and 'changed=0' in output and 'failed=0' in output, output
+        assert SECRET not in output and gateway.admin_password not in output and minted['token'] not in output
 
 
 def test_the_info_modules_with_a_token_and_with_basic(gateway):
