@@ -210,3 +210,18 @@ def test_the_info_modules_with_a_token_and_with_basic(gateway):
                  dict(service_auth='basic')):
         listed, _writes = run(gateway, 'eda_credential_type_info', name='Container Registry', **auth)
         assert not listed.get('failed') and [c['name'] for c in listed['credential_types']] == ['Container Registry']
+
+
+def test_on_awx_every_module_fails_naming_itself_before_reading_or_writing(service):
+    for module, params in (('eda_decision_environment', dict(name='de', image_url=IMAGE, organization='Default')),
+                           ('eda_credential_info', {}), ('eda_user', dict(username='someone')),
+                           ('eda_controller_token', dict(name='ctl', token=SECRET))):
+        mark = service.mark()
+        result, writes = run(service, module, **params)
+        assert result['failed'] and 'automation.service.%s needs an Automation Platform gateway' % module in \
+            result['msg'], result
+        # the login (or the session kept from an earlier task) and the layout asked for (GET /api/), nothing else
+        asked = [(e['method'], e['path']) for e in service.since(mark)
+                 if e['path'] not in ('/api/login/', '/api/v2/me/')]
+        assert asked in ([], [('GET', '/api/')]), (module, asked)
+        assert writes == []
