@@ -48,6 +48,12 @@ def test_credential_types_credentials_and_decision_environments(gateway):
                                                                                            'user': 'alice'}))
     assert eda_writes(writes) == [('PATCH', '/eda-credentials/%d/' % cred['id'], 200)]
     assert changed['diff']['before']['inputs']['user'] == 'bob' and SECRET not in repr(changed)
+    copied, writes = run(gateway, 'eda_credential', name='copy-' + t, copy_from=credential['name'])
+    assert copied['copied'] and copied['copied_from'] == cred['id'], copied
+    assert eda_writes(writes) == [('POST', '/eda-credentials/%d/copy/' % cred['id'], 201)]
+    again, writes = run(gateway, 'eda_credential', name='copy-' + t, copy_from=credential['name'])
+    assert not again['changed'] and not again['copied'] and writes == []
+    run(gateway, 'eda_credential', name='copy-' + t, state='absent')
     registry = dict(name='reg-' + t, credential_type_name='Container Registry', organization_name='Default',
                     inputs={'host': 'quay.io', 'username': 'robot', 'password': SECRET})
     reg, _writes = run(gateway, 'eda_credential', **registry)
