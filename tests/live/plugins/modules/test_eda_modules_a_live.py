@@ -205,9 +205,15 @@ def test_a_play_of_every_module_changes_nothing_the_second_time(gateway, tmp_pat
     token = service_defaults(gateway, service_token=minted['token'])
     basic = dict(session, service_auth='basic')
     for defaults, verbosity in ((token, 4), (basic, 0)):
+        mark = gateway.mark()
         code, output = run_playbook(tmp_path, play_tasks(t), module_defaults=defaults, verbosity=verbosity)
         assert code == 0 and 'changed=0' in output and 'failed=0' in output, output
         assert SECRET not in output and gateway.admin_password not in output and minted['token'] not in output
+        # the loop's third item read the list of decision environments whole and found its own there
+        listed = [e['query'] for e in gateway.since(mark) if (e['method'], e['path']) == ('GET', EDA + 'decision-'
+                                                                                         'environments/')]
+        assert not [query for query in listed if 'play-de-%s-3' % t in str(query)], listed
+        assert len([query for query in listed if 'name' not in str(query)]) == 1, listed
 
 
 def test_the_info_modules_with_a_token_and_with_basic(gateway):
