@@ -100,8 +100,10 @@ def find(api, endpoint, value, name_field='name', label=None, required=False, fi
         try:
             _read_list(api, held, key, endpoint, name_field, filters)
         except ServiceError:
-            held.lists[key] = HeldList(None)
-            held.lists[key].refused = True
+            # not tried again in this task: the look-ups go on one by one and say what fails
+            refused = HeldList(None)
+            refused.refused = True
+            held.lists[key] = refused
         held_one = _held(held, key, text)
         if held_one is not None:
             return held_one
@@ -146,7 +148,6 @@ def _read_list(api, held, key, endpoint, name_field, filters):
         if count < PROBE_AT:
             return
         page = api.client.get(endpoint, params=params)
-        held.requests += 1
         listed = held.lists[key] = HeldList(page.get('count', len(page.get('results') or [])))
         for obj in page.get('results') or []:
             _keep(api, held, key, name_field, endpoint, obj, listed)
@@ -156,7 +157,6 @@ def _read_list(api, held, key, endpoint, name_field, filters):
     fresh = HeldList(listed.total)
     for obj in api.client.iterate(endpoint, params=params):
         _keep(api, held, key, name_field, endpoint, obj, fresh)
-    held.requests += pages(listed.total)
     fresh.complete = True
     held.lists[key] = fresh
 

@@ -187,3 +187,17 @@ def test_the_items_of_a_loop_share_their_look_ups():
     assert client.writes == []
     reads = [call[2] for call in client.calls if call[0] == 'GET' and call[1].startswith(DE)]
     assert reads == [{'name': 'de-0', 'page_size': 200}, {'name': 'de-1', 'page_size': 200}, {'page_size': 200}]
+
+
+def test_a_list_the_loop_cannot_read_whole_leaves_the_look_ups_one_by_one():
+    client = eda(**{'eda-credentials': [credential(7, 'registry')]})
+    names = ['de-%d' % n for n in range(4)]
+    loop(client, names)
+    client.refuse_whole_lists = True
+    client.calls[:] = []
+    loop(client, names)     # no item fails
+    reads = [call[2] for call in client.calls if call[0] == 'GET' and call[1].startswith(DE)]
+    # the list read refused once (the third item), not tried again: each item looks its own up
+    assert reads == [{'name': 'de-0', 'page_size': 200}, {'name': 'de-1', 'page_size': 200}, {'page_size': 200},
+                     {'name': 'de-2', 'page_size': 200}, {'name': 'de-3', 'page_size': 200}]
+    assert client.writes == []
