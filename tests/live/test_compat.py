@@ -37,7 +37,7 @@ def compat_tree(tmp_path_factory):
 
 def test_every_name_is_redirected_to_automation_service_or_said_not_to_be(compat_tree):
     names = compat.load_names()
-    for collection in ('awx.awx', 'ansible.controller', 'ansible.platform'):
+    for collection in ('awx.awx', 'ansible.controller', 'ansible.platform', 'ansible.eda'):
         routing = runtime(compat_tree, collection)['plugin_routing']
         with open(os.path.join(compat_tree, 'ansible_collections', *collection.split('.'), 'README.md')) as handle:
             readme = handle.read()
@@ -47,7 +47,7 @@ def test_every_name_is_redirected_to_automation_service_or_said_not_to_be(compat
                 if target is None:
                     assert '%s `%s`' % (kind, name) in readme, (collection, kind, name)
                     continue
-                assert target == 'automation.service.%s' % name
+                assert target == 'automation.service.%s' % compat.target(names[collection], name)
                 if kind == 'modules':
                     assert routing['action'][name] == {'redirect': 'automation.service.controller_meta'}
     # awx.awx and ansible.controller lose nothing; ansible.platform only what this collection lacks or has apart.
@@ -58,6 +58,53 @@ def test_every_name_is_redirected_to_automation_service_or_said_not_to_be(compat
         assert sorted(routing['inventory']) == sorted(names['awx.awx']['inventory'])
     platform = runtime(compat_tree, 'ansible.platform')['plugin_routing']['modules']
     assert 'settings' in platform and 'team' in platform and 'role_user_assignment' in platform
+
+
+# ansible.eda 2.13's modules (its action group eda) and the names they have here: fixed by the issue that brought
+# EDA into this collection (ansible.eda's names clash with the controller's modules, so each takes the prefix eda_).
+EDA_MODULES = {
+    'activation': 'eda_rulebook_activation', 'activation_info': 'eda_rulebook_activation_info',
+    'controller_token': 'eda_controller_token', 'credential': 'eda_credential', 'credential_info': 'eda_credential_info',
+    'credential_input_source': 'eda_credential_input_source',
+    'credential_input_source_info': 'eda_credential_input_source_info', 'credential_type': 'eda_credential_type',
+    'credential_type_info': 'eda_credential_type_info', 'decision_environment': 'eda_decision_environment',
+    'decision_environment_info': 'eda_decision_environment_info', 'event_stream': 'eda_event_stream',
+    'event_stream_info': 'eda_event_stream_info', 'project': 'eda_project', 'project_info': 'eda_project_info',
+    'role_team_assignment': 'eda_role_team_assignment', 'rulebook_activation': 'eda_rulebook_activation',
+    'rulebook_activation_copy': 'eda_rulebook_activation_copy', 'rulebook_activation_info': 'eda_rulebook_activation_info',
+    'rulebook_info': 'eda_rulebook_info', 'user': 'eda_user',
+}
+
+
+def test_ansible_eda_s_names_go_to_the_eda_modules_and_its_group_holds_them():
+    names = compat.load_names()
+    eda = names['ansible.eda']
+    assert sorted(eda['modules']) == sorted(EDA_MODULES) and sorted(eda['action_groups']['eda']) == sorted(EDA_MODULES)
+    have = compat.ours()
+    with_eda = dict(have, modules=have['modules'] | set(EDA_MODULES.values()))
+    runtime_, skipped = compat.plan(names, with_eda)['ansible.eda']
+    assert skipped == {}
+    routing = runtime_['plugin_routing']
+    assert set(routing) == {'modules', 'action'}
+    assert dict((name, route['redirect']) for name, route in routing['modules'].items()) == dict(
+        (name, 'automation.service.' + ours) for name, ours in EDA_MODULES.items())
+    assert set(routing['action']) == set(EDA_MODULES)
+    assert set(route['redirect'] for route in routing['action'].values()) == {'automation.service.controller_meta'}
+    # ansible.eda's old names keep its deprecation; no other name has one.
+    deprecated = dict((name, route['deprecation']) for name, route in routing['modules'].items() if 'deprecation' in route)
+    assert sorted(deprecated) == ['activation', 'activation_info']
+    assert deprecated['activation']['removal_version'] == '4.0.0'
+    assert 'rulebook_activation_info' in deprecated['activation_info']['warning_text']
+    # module_defaults: group/ansible.eda.eda reaches every one of them, the old names too.
+    assert sorted(runtime_['action_groups']['eda']) == sorted(EDA_MODULES)
+    # A module this collection lacks is named in the README instead (and the group lists only what is redirected).
+    without = dict(have, modules=with_eda['modules'] - {'eda_rulebook_activation'})
+    runtime_, skipped = compat.plan(names, without)['ansible.eda']
+    assert sorted(skipped) == [('modules', 'activation'), ('modules', 'rulebook_activation')]
+    assert 'activation' not in runtime_['action_groups']['eda'] and 'user' in runtime_['action_groups']['eda']
+    text = compat.readme('ansible.eda', eda, skipped)
+    assert 'modules `rulebook_activation`: automation.service has no module plugin eda_rulebook_activation' in text
+    assert 'extensions/eda/plugins' in text and 'with the prefix `eda_`' in text
 
 
 def test_a_role_written_as_infra_s_calls_only_automation_service(gateway_service_factory, compat_tree, tmp_path):
