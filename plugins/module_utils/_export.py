@@ -233,7 +233,7 @@ class EdaExporter(EdaObjects):
 
     def listed(self, found, names):
         if not names:
-            return [obj for obj in self.iterate(found.endpoint, {'order_by': 'id'})]
+            return list(self.iterate(found.endpoint, {'order_by': 'id'}))
         objects, seen = [], set()
         for name in names:
             # EDA's name filter is not exact: the names are compared after it; digits no object is named are an id.
