@@ -233,7 +233,7 @@ class EdaExporter(EdaObjects):
 
     def listed(self, found, names):
         if not names:
-            return list(self.iterate(found.endpoint, {'order_by': 'id'}))
+            return list(self.iterate(found.endpoint))
         objects, seen = [], set()
         for name in names:
             # EDA's name filter is not exact: the names are compared after it; digits no object is named are an id.
