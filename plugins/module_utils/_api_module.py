@@ -488,8 +488,14 @@ class ApiTask:
     # -- writes ------------------------------------------------------------------
 
     def detail_path(self, obj, resource=None):
-        """Where ``obj`` is: its url, else its id in ``resource`` (None: the task's endpoint)."""
-        return obj.get('url') or '%s/%s' % (resource or self.resource, obj['id'])
+        """Where ``obj`` is: its url, else its id in ``resource`` (None: the task's endpoint); a resource placed at
+        its full path (``/api/eda/v1/projects/``, whose objects have no url) keeps the trailing slash."""
+        if obj.get('url'):
+            return obj['url']
+        resource = resource or self.resource
+        if str(resource).endswith('/'):
+            return '%s%s/' % (resource, obj['id'])
+        return '%s/%s' % (resource, obj['id'])
 
     def changes(self, existing, desired, normalize=None):
         """The fields of ``desired`` whose values differ from ``existing``."""
