@@ -1,11 +1,14 @@
 """export and import of Event-Driven Ansible's objects, against the reference service in the platform gateway's
 layout (EDA at /api/eda/v1/ behind it): what is exported (references by natural key, secrets left out, EDA's own
-types and credentials never), an import of the same data changing nothing, deleted objects made again, a
-credential whose required secret the data leaves out refused before anything is written, and AWX 24 (no EDA).
+types and credentials never; an activation's rulebook by project and name, its event streams by name), an import
+of the same data changing nothing, an activation enabled and edited (disabled first, as EDA requires), deleted
+objects made again (a project imported before the activation that names its rulebook), a credential whose required
+secret the data leaves out refused before anything is written, and AWX 24 (no EDA).
 
 The modules run in this process (gateway_helpers.run), so the service's request log tells what each wrote."""
 
 import json
+import time
 import uuid
 from urllib.parse import quote
 
@@ -52,7 +55,40 @@ def made(gateway):
     environment = eda_request(gateway, 'POST', 'decision-environments/', {
         'name': prefix + '-de', 'image_url': 'quay.io/ansible/ansible-rulebook:main', 'organization_id': organization,
         'eda_credential_id': registry['id'], 'pull_policy': 'missing'})
-    return dict(prefix=prefix, secret=secret, type=kind, key=key, registry=registry, environment=environment)
+    # A project of the sample repository the reference service clones in place of the public one, an event stream,
+    # and a disabled activation of the project's webhook rulebook whose one source the event stream stands for.
+    project = eda_request(gateway, 'POST', 'projects/', {
+        'name': prefix + '-project', 'url': 'https://github.com/ansible/eda-sample-project',
+        'organization_id': organization, 'description': 'rulebooks'})
+    project = imported(gateway, project)
+    basic = eda_find(gateway, 'credential-types/', 'Basic Event Stream')
+    sender = eda_request(gateway, 'POST', 'eda-credentials/', {
+        'name': prefix + '-sender', 'credential_type_id': basic['id'], 'organization_id': organization,
+        'inputs': {'username': 'sender', 'password': secret}})
+    stream = eda_request(gateway, 'POST', 'event-streams/', {
+        'name': prefix + '-stream', 'eda_credential_id': sender['id'], 'organization_id': organization})
+    rulebook = [rulebook for rulebook in eda_request(gateway, 'GET', 'rulebooks/?project_id=%d' % project['id'])['results']
+                if rulebook['name'] == 'hello_webhook.yml'][0]
+    source = eda_request(gateway, 'GET', 'rulebooks/%d/sources/' % rulebook['id'])['results'][0]
+    mappings = '- event_stream_id: %d\n  event_stream_name: %s\n  rulebook_hash: %s\n  source_name: %s\n' % (
+        stream['id'], stream['name'], source['rulebook_hash'], source['name'])
+    activation = eda_request(gateway, 'POST', 'activations/', {
+        'name': prefix + '-activation', 'rulebook_id': rulebook['id'], 'decision_environment_id': environment['id'],
+        'organization_id': organization, 'is_enabled': False, 'eda_credentials': [key['id']],
+        'extra_var': 'threshold: 3\n', 'source_mappings': mappings, 'log_level': 'info'})
+    return dict(prefix=prefix, secret=secret, type=kind, key=key, registry=registry, environment=environment,
+                project=project, sender=sender, stream=stream, rulebook=rulebook, source=source, activation=activation)
+
+
+def imported(svc, project):
+    """The project once EDA's import of it ended."""
+    for _ in range(120):
+        if project['import_state'] in ('completed', 'failed'):
+            break
+        time.sleep(0.5)
+        project = eda_request(svc, 'GET', 'projects/%d/' % project['id'])
+    assert project['import_state'] == 'completed', project
+    return project
 
 
 def names(prefix, *suffixes):
@@ -104,11 +140,84 @@ def test_eda_objects_export_with_natural_keys_and_import_again_as_they_were(gate
     assert made['secret'] not in json.dumps(changed)
 
 
+def test_projects_event_streams_and_activations_export_and_are_made_again_where_they_were(gateway, made):
+    prefix, default = made['prefix'], {'type': 'organization', 'name': 'Default'}
+    project_key = {'type': 'eda_project', 'name': prefix + '-project'}
+    exported, writes = run(gateway, 'export', eda_projects=[prefix + '-project'], eda_event_streams=[prefix + '-stream'],
+                           eda_rulebook_activations=[str(made['activation']['id'])],
+                           eda_credentials=names(prefix, '-key', '-sender'))
+    assert not exported.get('failed') and writes == [], exported
+    assets = exported['assets']
+    assert made['secret'] not in json.dumps(exported)
+    project = assets['eda_projects'][0]
+    assert project['natural_key'] == project_key and project['organization'] == default
+    assert project['url'] == 'https://github.com/ansible/eda-sample-project' and project['description'] == 'rulebooks'
+    stream = assets['eda_event_streams'][0]
+    assert stream['uuid'] == made['stream']['uuid'] and stream['organization'] == default
+    assert stream['eda_credential'] == {'type': 'eda_credential', 'name': prefix + '-sender'}
+    activation = assets['eda_rulebook_activations'][0]
+    assert activation['natural_key'] == {'type': 'eda_rulebook_activation', 'name': prefix + '-activation'}
+    assert activation['rulebook'] == {'type': 'eda_rulebook', 'project': project_key, 'name': 'hello_webhook.yml'}
+    assert activation['decision_environment'] == {'type': 'eda_decision_environment', 'name': prefix + '-de'}
+    assert activation['eda_credentials'] == [{'type': 'eda_credential', 'name': prefix + '-key'}]
+    assert activation['awx_token'] is None and activation['is_enabled'] is False and activation['log_level'] == 'info'
+    # the event stream by name only: its id is the service's
+    assert activation['source_mappings'] == [{'event_stream_name': prefix + '-stream', 'source_name': 'incoming',
+                                              'rulebook_hash': made['source']['rulebook_hash']}]
+
+    same, writes = run(gateway, 'import', assets=assets)
+    assert not same['changed'] and writes == [], (same, writes)
+
+    # Enabled through the data: the one write that enables it; then a field changed while it runs: disabled,
+    # edited and enabled again (EDA edits only a disabled activation).
+    path = '%sactivations/%d/' % (EDA, made['activation']['id'])
+    enabled = dict(assets, eda_rulebook_activations=[dict(activation, is_enabled=True)])
+    result, writes = run(gateway, 'import', assets=enabled)
+    assert result['changed'] and result['updated'] == ['eda rulebook activation %s-activation' % prefix], result
+    assert [(method, path_) for method, path_, _ in writes] == [('POST', path + 'enable/')]
+    edited = dict(assets, eda_rulebook_activations=[dict(activation, is_enabled=True, extra_var='threshold: 5\n')])
+    result, writes = run(gateway, 'import', assets=edited, diff=True)
+    assert [(method, path_) for method, path_, _ in writes] == [
+        ('POST', path + 'disable/'), ('PATCH', path), ('POST', path + 'enable/')], (result, writes)
+    now = eda_request(gateway, 'GET', 'activations/%d/' % made['activation']['id'])
+    assert now['is_enabled'] is True and 'threshold: 5' in now['extra_var']
+    again, writes = run(gateway, 'import', assets=edited)
+    assert not again['changed'] and writes == [], (again, writes)
+
+    # Deleted, then made again from the data: the project imported before the activation names its rulebook, the
+    # event stream with its uuid (senders keep their URL), the activation's source mapped to the new stream.
+    eda_request(gateway, 'POST', 'activations/%d/disable/' % made['activation']['id'])
+    eda_request(gateway, 'DELETE', 'activations/%d/' % made['activation']['id'])
+    eda_request(gateway, 'DELETE', 'event-streams/%d/' % made['stream']['id'])
+    eda_request(gateway, 'DELETE', 'projects/%d/' % made['project']['id'])
+    planned, writes = run(gateway, 'import', assets=assets, check_mode=True)
+    assert planned['changed'] and writes == [], planned
+    result, writes = run(gateway, 'import', assets=assets)
+    assert not result.get('failed'), result
+    assert sorted(result['created']) == sorted(planned['created']) == sorted([
+        'eda project %s-project' % prefix, 'eda event stream %s-stream' % prefix,
+        'eda rulebook activation %s-activation' % prefix])
+    assert [(method, path_) for method, path_, _ in writes] == [
+        ('POST', EDA + 'projects/'), ('POST', EDA + 'event-streams/'), ('POST', EDA + 'activations/')]
+    stream = eda_find(gateway, 'event-streams/', prefix + '-stream')
+    assert stream['uuid'] == made['stream']['uuid'] and stream['id'] != made['stream']['id']
+    new = eda_find(gateway, 'activations/', prefix + '-activation')
+    assert new['is_enabled'] is False and new['rulebook_name'] == 'hello_webhook.yml'
+    assert 'event_stream_id: %d' % stream['id'] in new['source_mappings']
+    assert eda_find(gateway, 'projects/', prefix + '-project')['import_state'] == 'completed'
+    again, writes = run(gateway, 'import', assets=assets)
+    assert not again['changed'] and writes == [], (again, writes)
+
+
 def test_deleted_eda_objects_are_made_again_and_a_missing_required_secret_is_refused_first(gateway, made):
     prefix = made['prefix']
     exported, _ = run(gateway, 'export', eda_credentials=names(prefix, '-key', '-registry'),
                       eda_decision_environments=[prefix + '-de'])
     data = exported['assets']
+    activation = eda_find(gateway, 'activations/', prefix + '-activation')    # it names both: it goes first
+    if activation is not None:
+        eda_request(gateway, 'POST', 'activations/%d/disable/' % activation['id'])
+        eda_request(gateway, 'DELETE', 'activations/%d/' % activation['id'])
     eda_request(gateway, 'DELETE', 'decision-environments/%d/' % made['environment']['id'])
     eda_request(gateway, 'DELETE', 'eda-credentials/%d/' % made['key']['id'])
 
@@ -147,3 +256,4 @@ def test_eda_objects_on_awx_24_fail_when_named_and_are_left_out_of_everything(se
     assert applied.get('failed') and 'assets.eda_projects' in applied['msg'] and writes == [], applied
     everything, _ = run(service, 'export', organizations=['Default'], all=True)
     assert not everything.get('failed') and not [key for key in everything['assets'] if key.startswith('eda_')]
+
