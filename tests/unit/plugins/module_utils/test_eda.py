@@ -33,3 +33,14 @@ def test_a_reference_reads_as_its_id_whether_listed_or_nested():
     assert referred_id({'eda_credential': None}, 'eda_credential_id') is None
     assert referred_id({'source_credential': 9}, 'source_credential_id') == 9
     assert referred_id(None, 'organization_id') is None
+
+
+def test_an_eda_object_is_written_at_its_id_whatever_its_url_says():
+    from ansible_collections.automation.service.plugins.module_utils._api_module import ApiTask, ModuleSpec
+    api = ApiTask(ModuleSpec({}), {})
+    # a project's url is its git repository, an event stream's its webhook: neither is where the object is
+    project = {'id': 4, 'url': 'https://github.com/example/rulebooks.git'}
+    assert api.detail_path(project, '/api/eda/v1/projects/') == '/api/eda/v1/projects/4/'
+    # the controller's objects are where their url says
+    assert api.detail_path({'id': 4, 'url': '/api/v2/hosts/4/'}, 'hosts') == '/api/v2/hosts/4/'
+    assert api.detail_path({'id': 4}, 'hosts') == 'hosts/4'

@@ -31,7 +31,8 @@ def objects(**more):
         'credential-types': [
             {'id': 5, 'name': 'Container Registry', 'kind': 'registry', 'namespace': 'registry', 'managed': True,
              'inputs': {'fields': [{'id': 'host', 'type': 'string'}, {'id': 'username', 'type': 'string'},
-                                   {'id': 'password', 'type': 'string', 'secret': True}]}, 'injectors': {}},
+                                   {'id': 'password', 'type': 'string', 'secret': True},
+                                   {'id': 'verify_ssl', 'type': 'boolean', 'default': True}]}, 'injectors': {}},
         ],
         'eda-credentials': [],
         'decision-environments': [],
@@ -51,6 +52,7 @@ class FakeEda:
         self.base_url = 'https://service.invalid'
         self.page_size_cap = page_size_cap   # a smaller largest page, to make a list take pages
         self.test_refusal = None             # what a test/ answers with a 400, when it fails
+        self.tokens = {}                     # controller token id -> its value, as EDA keeps it
 
     def settled_layout(self):
         return self.layout
@@ -91,6 +93,13 @@ class FakeEda:
                 (k, v) for k, v in self._stored(REFERRED[field], ref).items() if k in ('id', 'name'))
         return shown
 
+    def fill_defaults(self, credential):
+        # EDA's server fills in an input not given whose field has a (set) default
+        kind = self._stored('credential-types', credential['credential_type_id'])
+        for field in (kind.get('inputs') or {}).get('fields', []):
+            if credential['inputs'].get(field['id']) is None and field.get('default'):
+                credential['inputs'][field['id']] = field['default']
+
     def secret_inputs(self, credential):
         kind = self._stored('credential-types', credential['credential_type_id'])
         return set(f['id'] for f in (kind.get('inputs') or {}).get('fields', []) if f.get('secret'))
@@ -109,7 +118,10 @@ class FakeEda:
         for key, value in params.items():
             if key in ('page', 'page_size'):
                 continue
-            if key == 'name':
+            if key == 'search':
+                results = [o for o in results if str(value).lower() in (str(o.get('name', '')) + ' ' +
+                                                                         str(o.get('description', ''))).lower()]
+            elif key == 'name':
                 results = [o for o in results if str(o.get(name_field, '')).lower().startswith(str(value).lower())]
             else:
                 results = [o for o in results if str(o.get(key)) == str(value)]
@@ -154,6 +166,11 @@ class FakeEda:
                 raise ApiError('POST %s answered 400: name: already exists.' % path, status=400,
                                detail={'name': ['already exists.']})
             made = dict(body, id=self._new_id())
+            if endpoint == 'users/me/awx-tokens':
+                del made['token']       # never shown again
+                self.tokens[made['id']] = body['token']
+            if endpoint == 'eda-credentials':
+                self.fill_defaults(made)
             self.objects.setdefault(endpoint, []).append(made)
             return self.shown(endpoint, made, detail=False)
         obj = self._stored(endpoint, found)
@@ -163,6 +180,8 @@ class FakeEda:
                     old = obj.get('inputs') or {}
                     value = dict((k, old.get(k) if v == '$encrypted$' else v) for k, v in value.items())
                 obj[key] = value
+            if endpoint == 'eda-credentials':
+                self.fill_defaults(obj)
             return self.shown(endpoint, obj, detail=False)
         if method == 'DELETE':
             self.objects[endpoint].remove(obj)
