@@ -199,6 +199,7 @@ def test_an_activation_runs_stops_restarts_and_is_copied(api):
     assert made["decision_environment"]["image_url"] == "quay.io/ansible/ansible-rulebook:main"
     assert made["rulebook_name"] == "range_long_running.yml" and made["extra_var"] == "n: 1"
     assert (made["restart_policy"], made["log_level"], made["awx_token_id"]) == ("on-failure", "debug", None)
+    assert made["ruleset_stats"] == "" and (made["rules_count"], made["rules_fired_count"]) == (0, 0)
     path = "activations/%d/" % made["id"]
     # nothing runs here, and the activation says so
     running = _until(api, path, lambda a: a["status"] == "running")
@@ -231,7 +232,8 @@ def test_an_activation_runs_stops_restarts_and_is_copied(api):
     assert restarted["restarted_at"] == restarted["instances"][-1]["started_at"]
     listed = api("GET", "activations/%d/instances/?status=stop" % made["id"])[1]
     assert listed["count"] == 2
-    # a copy: disabled, the same links, a name of its own
+    # a copy: disabled, the same links, a name of its own (OPTIONS describes what it takes)
+    assert list(api("OPTIONS", path + "copy/")[1]["actions"]["POST"]) == ["name"]
     status, copy = api("POST", path + "copy/", dict(name="counting copy"))
     assert status == 201 and copy["is_enabled"] is False and copy["id"] != made["id"]
     assert (copy["rulebook"]["id"], copy["decision_environment"]["id"], copy["extra_var"]) == (

@@ -35,6 +35,25 @@ RESTART_POLICIES = ["always", "on-failure", "never"]
 LOG_LEVELS = ["debug", "info", "error"]
 
 
+# What EDA 1.3.0 (AAP 2.7) answers and 1.2.0 (AAP 2.6) does not (eda-2.6.json against eda-2.7.json): left out
+# while the gateway stands for 2.6 (GATEWAY_RELEASE).
+NEWER = {
+    "project": ("update_revision_on_launch", "scm_update_cache_timeout", "last_synced_at"),
+    "activation": ("restart_on_project_update", "enable_persistence", "rule_engine_credential_id",
+                   "rule_engine_credential"),
+    "activation_list": ("restart_on_project_update", "enable_persistence", "rule_engine_credential_id", "project"),
+}
+
+
+def released(data, form):
+    from refsvc.eda.views import release
+
+    if release() == "2.6":
+        for key in NEWER[form]:
+            data.pop(key, None)
+    return data
+
+
 # -- checks (eda-server's ``aap_eda/core/validators.py``, their words)
 
 def check_credential_type(credential_id, names, negative=False):
@@ -96,10 +115,11 @@ def proxy_for_display(proxy):
 def project_ref(project):
     if project is None:
         return None
-    return {"id": project.pk, "git_hash": project.git_hash, "url": project.url, "scm_type": project.scm_type,
-            "name": project.name, "description": project.description, "organization_id": project.organization_id,
-            "update_revision_on_launch": project.update_revision_on_launch,
-            "scm_update_cache_timeout": project.scm_update_cache_timeout}
+    return released({"id": project.pk, "git_hash": project.git_hash, "url": project.url, "scm_type": project.scm_type,
+                     "name": project.name, "description": project.description,
+                     "organization_id": project.organization_id,
+                     "update_revision_on_launch": project.update_revision_on_launch,
+                     "scm_update_cache_timeout": project.scm_update_cache_timeout}, "project")
 
 
 def _project_common(project):
@@ -115,9 +135,9 @@ def _project_common(project):
 
 def project_data(project):
     """``Project``: the list's, and the answer to a create, a change and a sync."""
-    return {"id": project.pk, **_project_common(project), "organization_id": project.organization_id,
-            "eda_credential_id": project.eda_credential_id,
-            "signature_validation_credential_id": project.signature_validation_credential_id}
+    return released({"id": project.pk, **_project_common(project), "organization_id": project.organization_id,
+                     "eda_credential_id": project.eda_credential_id,
+                     "signature_validation_credential_id": project.signature_validation_credential_id}, "project")
 
 
 def project_read(project):
@@ -125,9 +145,9 @@ def project_read(project):
     def ref(credential):
         return EdaCredentialRefSerializer(credential).data if credential is not None else None
 
-    return {"id": project.pk, **_project_common(project), "organization": organization_ref(project.organization),
-            "eda_credential": ref(project.eda_credential),
-            "signature_validation_credential": ref(project.signature_validation_credential)}
+    return released({"id": project.pk, **_project_common(project), "organization": organization_ref(project.organization),
+                     "eda_credential": ref(project.eda_credential),
+                     "signature_validation_credential": ref(project.signature_validation_credential)}, "project")
 
 
 class ProjectWriteSerializer(serializers.ModelSerializer):
@@ -306,9 +326,11 @@ def _activation_common(activation, base):
 
 def activation_list_data(activation, base):
     """``ActivationList``."""
-    return {**_activation_common(activation, base), "decision_environment_id": activation.decision_environment_id,
-            "project": project_ref(activation.project), "project_id": activation.project_id,
-            "rulebook_id": activation.rulebook_id, "organization_id": activation.organization_id}
+    return released({**_activation_common(activation, base),
+                     "decision_environment_id": activation.decision_environment_id,
+                     "project": project_ref(activation.project), "project_id": activation.project_id,
+                     "rulebook_id": activation.rulebook_id, "organization_id": activation.organization_id},
+                    "activation_list")
 
 
 def activation_read(activation, base):
@@ -318,16 +340,19 @@ def activation_read(activation, base):
     restarted_at = (max(i.started_at for i in instances)
                     if len(instances) > 1 and activation.restart_count > 0 else None)
     engine = activation.rule_engine_credential
-    return {**_activation_common(activation, base),
+    return released({**_activation_common(activation, base),
             "decision_environment": None if environment is None else {
                 "id": environment.pk, "name": environment.name, "description": environment.description,
                 "image_url": environment.image_url, "pull_policy": environment.pull_policy,
                 "organization_id": environment.organization_id},
             "git_hash": activation.git_hash, "project": project_ref(activation.project),
             "rulebook": rulebook_ref(activation.rulebook), "organization": organization_ref(activation.organization),
-            "instances": [instance_data(i) for i in instances], "ruleset_stats": activation.ruleset_stats,
+            "instances": [instance_data(i) for i in instances],
+            # YAML text, none an empty text (eda-server's YAMLSerializerField, keys in their order)
+            "ruleset_stats": yaml.dump(activation.ruleset_stats, sort_keys=False) if activation.ruleset_stats else "",
             "restarted_at": _time(restarted_at),
-            "rule_engine_credential": EdaCredentialSerializer(engine).data if engine is not None else None}
+            "rule_engine_credential": EdaCredentialSerializer(engine).data if engine is not None else None},
+                    "activation")
 
 
 def _requires_token(rulesets):
@@ -487,6 +512,17 @@ class ActivationWriteSerializer(serializers.ModelSerializer):
                         git_hash=rulebook.project.git_hash if rulebook.project else "",
                         project_id=rulebook.project_id)
         return data
+
+
+class ActivationCopySerializer(serializers.Serializer):
+    """``ActivationCopy``: the copy's name, which no activation has."""
+
+    name = serializers.CharField()
+
+    def validate_name(self, name):
+        if Activation.objects.filter(name=name).exists():
+            raise serializers.ValidationError("Activation with name %s already exists" % name)
+        return name
 
 
 # -- audit records (none are made: nothing runs)

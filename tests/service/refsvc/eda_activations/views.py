@@ -225,8 +225,13 @@ class ActivationDetail(EdaDetail):
 
 
 class ActivationAction(EdaView, generics.GenericAPIView):
+    """enable/, disable/, restart/ (no body) and copy/ (``ActivationCopy``)."""
+
     model = Activation
     action = None
+
+    def request_serializer(self, method):
+        return ser.ActivationCopySerializer if self.action == "copy" else serializers.Serializer
 
     def may_write(self, method):
         return True
@@ -284,14 +289,13 @@ class ActivationAction(EdaView, generics.GenericAPIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     def do_copy(self, request, source):
-        name = request.data.get("name") if isinstance(request.data, dict) else None
-        if not name:
-            raise serializers.ValidationError({"name": ["This field is required."]})
-        if Activation.objects.filter(name=name).exists():
-            raise serializers.ValidationError({"name": ["Activation with name %s already exists" % name]})
+        asked = ser.ActivationCopySerializer(data=request.data)
+        asked.is_valid(raise_exception=True)
+        name = asked.validated_data["name"]
         if source.rulebook_id is None:
             raise serializers.ValidationError({"rulebook_id": ["Rulebook with id None does not exist"]})
         rulebook = source.rulebook
+        # disabled, never started: the model's default status, pending (eda-server's copy)
         copy = Activation.objects.create(
             name=name, description=source.description, is_enabled=False, organization_id=source.organization_id,
             decision_environment_id=source.decision_environment_id, rulebook=rulebook, extra_var=source.extra_var,
