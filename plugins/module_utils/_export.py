@@ -186,7 +186,9 @@ def parse_mappings(text):
         return []
     if isinstance(text, list):
         return text
-    value = yaml.safe_load(text) if yaml is not None else None
+    if yaml is None:
+        raise ConfigError('An activation\'s source_mappings are YAML: PyYAML is needed where the task runs.')
+    value = yaml.safe_load(text)
     return value if isinstance(value, list) else []
 
 

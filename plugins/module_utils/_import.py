@@ -528,6 +528,8 @@ class EdaImporter(EdaObjects):
             if field in asset:
                 wanted[field] = sorted(self.reference(key) for key in asset[field] or [])
         if 'source_mappings' in wanted:
+            if yaml is None:
+                raise ConfigError('An activation\'s source_mappings are YAML: PyYAML is needed where the task runs.')
             mappings = []
             for mapping in wanted['source_mappings'] or []:
                 stream = self.find({'type': 'eda_event_stream', 'name': mapping.get('event_stream_name')})
