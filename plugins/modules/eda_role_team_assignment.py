@@ -44,7 +44,8 @@ options:
     type: str
   state:
     description:
-      - V(present) makes the assignment, V(absent) deletes it.
+      - V(present) makes the assignment, V(absent) deletes it (nothing to delete when its role definition or team is
+        gone, where ansible.eda fails).
       - V(exists) only looks it up and returns it (with RV(msg) when there is none); nothing changes.
     type: str
     choices: [present, absent, exists]
@@ -108,7 +109,7 @@ msg:
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec, is_id
 from ansible_collections.automation.service.plugins.module_utils._eda import PAGE_SIZE, find, place
-from ansible_collections.automation.service.plugins.module_utils._errors import NotFound
+from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, NotFound
 from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
 
 ARGUMENT_SPEC = dict(
@@ -121,8 +122,11 @@ ARGUMENT_SPEC = dict(
 )
 MODULE = 'eda_role_team_assignment'
 SPEC = ModuleSpec(ARGUMENT_SPEC, result_key='role_team_assignment',
-                  mutually_exclusive=[('team', 'team_ansible_id'), ('object_id', 'object_ansible_id')],
-                  required_one_of=[('team', 'team_ansible_id')])
+                  mutually_exclusive=[('team', 'team_ansible_id'), ('object_id', 'object_ansible_id')])
+
+
+class Gone(Exception):
+    """The role definition or the team named is not there: with state: absent, neither is the assignment."""
 
 
 def resolved(api, endpoint, value, label):
@@ -131,6 +135,8 @@ def resolved(api, endpoint, value, label):
         return int(value)
     found = find(api, place(api, endpoint, MODULE), value, 'name', label)
     if found is None:
+        if api.params['state'] == 'absent':
+            raise Gone()
         raise NotFound("%s '%s' not found" % (label.capitalize(), value), total_results=0)
     return found['id']
 
@@ -160,8 +166,14 @@ def locate(api, path):
 
 
 def run(api):
+    if api.params['team'] is None and api.params['team_ansible_id'] is None:
+        # ansible.eda's required_one_of, in ansible-core's words, checked once the options' types are
+        raise ConfigError('one of the following is required: team, team_ansible_id')
     path = place(api, 'role_team_assignments', MODULE)
-    existing, body = locate(api, path)
+    try:
+        existing, body = locate(api, path)
+    except Gone:
+        return
     state = api.params['state']
     if state == 'exists':
         if existing is None:

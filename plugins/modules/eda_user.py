@@ -110,7 +110,7 @@ gateway_id:
 from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
 from ansible_collections.automation.service.plugins.module_utils._eda import find, place
 from ansible_collections.automation.service.plugins.module_utils._options import OPTIONS
-from ansible_collections.automation.service.plugins.modules import user as platform_user
+from ansible_collections.automation.service.plugins.module_utils import _user as platform_user
 
 ARGUMENT_SPEC = dict(
     username=dict(type='str', required=True),
@@ -147,7 +147,7 @@ def run(api):
     given.update((name, params[name]) for name in PASSED)
     task = api.subtask(platform_user.SPEC, given)
     try:
-        platform_user.run(task)
+        platform_user.RESOURCE.run(task)
     finally:
         api.merge(task)
     at_gateway = task.outcome.get('id')

@@ -57,6 +57,9 @@ class FakeEda:
     def settled_layout(self):
         return self.layout
 
+    def url(self, path, params=None):
+        return self.base_url + path
+
     @property
     def writes(self):
         return [call for call in self.calls if call[0] in WRITES]
@@ -166,6 +169,9 @@ class FakeEda:
                 raise ApiError('POST %s answered 400: name: already exists.' % path, status=400,
                                detail={'name': ['already exists.']})
             made = dict(body, id=self._new_id())
+            if endpoint == 'credential-types':     # as EDA's server makes a type: a field without a type is a string
+                made['inputs'] = dict(made.get('inputs') or {}, fields=[dict(f, type=f.get('type', 'string')) for f in
+                                                                        (made.get('inputs') or {}).get('fields', [])])
             if endpoint == 'users/me/awx-tokens':
                 del made['token']       # never shown again
                 self.tokens[made['id']] = body['token']
