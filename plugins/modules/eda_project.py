@@ -1,0 +1,260 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: automation.service contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+module: eda_project
+short_description: Create, update, delete or sync a project of Event-Driven Ansible
+version_added: 0.4.0
+description:
+  - Makes a project of Event-Driven Ansible (EDA), at the platform gateway's C(/api/eda/v1/projects/), match the
+    options given; options not given are left alone, but for O(update_revision_on_launch) and
+    O(scm_update_cache_timeout), which have defaults.
+  - EDA imports a project from its git repository when it is made, and again when its O(url) or O(scm_branch)
+    changes; the rulebooks it finds there are what rulebook activations run. With O(wait), the task waits for
+    that import to end, and fails when it failed.
+  - Takes the options of ansible.eda's C(project) module. Unlike it, the project is also found by its id, the
+    result has the project as the service returns it, and a diff says what changed.
+author:
+  - automation.service maintainers (@automation-service)
+options:
+  name:
+    description:
+      - Name of the project, or its numeric id.
+    type: str
+    required: true
+  new_name:
+    description:
+      - Rename the project to this name. Running the task again after the rename finds the project by this name.
+    type: str
+  description:
+    description:
+      - Description of the project.
+    type: str
+  url:
+    description:
+      - The git URL of the project's repository. Needed to create a project.
+    type: str
+  proxy:
+    description:
+      - Proxy used to reach the repository over HTTP or HTTPS.
+      - A password in it (V(http://user:password@proxy.example.com)) is never shown in the output; the service
+        reads it back masked, so a proxy with a password is compared by everything else.
+    type: str
+  credential:
+    description:
+      - The EDA credential (a source control credential) to read the repository with, by name or id.
+      - V('') takes the credential away.
+    type: str
+  organization_name:
+    description:
+      - The organization of the project, by name or id. Needed to create a project.
+    type: str
+    aliases: [organization]
+  scm_branch:
+    description:
+      - The branch, tag or commit of the repository to import.
+    type: str
+  update_revision_on_launch:
+    description:
+      - Whether EDA syncs the project when an activation of it starts.
+    type: bool
+    default: false
+  scm_update_cache_timeout:
+    description:
+      - Seconds a sync stays fresh enough that an activation starting within them does not sync again (0 to
+        86400, 0 for always). More than 0 needs O(update_revision_on_launch).
+    type: int
+    default: 0
+  sync:
+    description:
+      - Sync an existing project from its repository (C(POST .../sync/)), every time the task runs; a project the
+        task creates is imported anyway. Reports a change.
+    type: bool
+    default: false
+  wait:
+    description:
+      - Wait for the import or sync the task started (a new project, a changed O(url) or O(scm_branch), O(sync))
+        to end; fail when it failed. Without it, the task returns at once.
+    type: bool
+    default: true
+  timeout:
+    description:
+      - With O(wait), seconds to wait for the import or sync before failing.
+    type: int
+    default: 60
+  interval:
+    description:
+      - With O(wait), seconds between two reads of the project's import state.
+    type: float
+    default: 2.0
+  state:
+    description:
+      - V(present) creates or updates the project, V(absent) deletes it.
+    type: str
+    choices: [present, absent]
+    default: present
+notes:
+  - The service refuses to delete a project while it is importing; O(wait) lets an import end first.
+extends_documentation_fragment:
+  - automation.service.eda
+  - automation.service.auth
+  - automation.service.attributes
+'''
+
+EXAMPLES = r'''
+- name: An EDA project of rulebooks from git, imported before the task returns
+  automation.service.eda_project:
+    name: Rulebooks
+    url: https://git.example.com/ops/rulebooks.git
+    scm_branch: main
+    organization_name: Default
+    service_url: https://aap.example.com
+    service_username: admin
+    service_password: "{{ aap_admin_password }}"
+
+- name: Sync it again from its repository
+  automation.service.eda_project:
+    name: Rulebooks
+    sync: true
+
+- name: Remove it
+  automation.service.eda_project:
+    name: Rulebooks
+    state: absent
+'''
+
+RETURN = r'''
+id:
+  description: Id of the project (of the deleted project with O(state=absent)).
+  returned: when the project exists or existed
+  type: int
+  sample: 24
+project:
+  description: The project as the service returns it (the would-be project in check mode); with O(wait), as the
+    import or sync left it.
+  returned: with O(state=present)
+  type: dict
+  sample: {"id": 24, "name": "Rulebooks", "url": "https://git.example.com/ops/rulebooks.git", "organization_id": 1,
+           "import_state": "completed", "import_error": null, "git_hash": "417b4dbe9b3472fd64212ef8233b865585e5ade3"}
+'''
+
+from ansible_collections.automation.service.plugins.module_utils import _eda
+from ansible_collections.automation.service.plugins.module_utils import _eda_activations as eda
+from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
+from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
+from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
+
+ARGUMENT_SPEC = dict(
+    name=dict(type='str', required=True),
+    new_name=dict(type='str'),
+    description=dict(type='str'),
+    url=dict(type='str'),
+    proxy=dict(type='str'),
+    credential=dict(type='str'),
+    organization_name=dict(type='str', aliases=['organization']),
+    scm_branch=dict(type='str'),
+    update_revision_on_launch=dict(type='bool', default=False),
+    scm_update_cache_timeout=dict(type='int', default=0),
+    sync=dict(type='bool', default=False),
+    wait=dict(type='bool', default=True),
+    timeout=dict(type='int', default=60),
+    interval=dict(type='float', default=2.0),
+    state=dict(type='str', choices=['present', 'absent'], default='present'),
+)
+LABEL = 'project'
+# The fields whose change makes the service import the project again.
+SYNCED_BY = ('url', 'scm_branch', 'scm_refspec')
+
+
+def as_read(existing):
+    """The fields of ``existing`` this module sets, as they are sent (a proxy's password as the service shows it)."""
+    credential = existing.get('eda_credential')
+    organization = existing.get('organization')
+    return {
+        'name': existing.get('name'),
+        'description': existing.get('description'),
+        'url': existing.get('url'),
+        'proxy': existing.get('proxy'),
+        'scm_branch': existing.get('scm_branch'),
+        'eda_credential_id': existing.get('eda_credential_id', (credential or {}).get('id')),
+        'organization_id': existing.get('organization_id', (organization or {}).get('id')),
+        'update_revision_on_launch': existing.get('update_revision_on_launch'),
+        'scm_update_cache_timeout': existing.get('scm_update_cache_timeout'),
+    }
+
+
+def desired(api, paths, existing):
+    params = api.params
+    wanted = {
+        'name': params.get('new_name') or (existing or {}).get('name') or params['name'],
+        'update_revision_on_launch': params['update_revision_on_launch'],
+        'scm_update_cache_timeout': params['scm_update_cache_timeout'],
+    }
+    for option in ('description', 'url', 'scm_branch', 'proxy'):
+        if params.get(option) is not None:
+            wanted[option] = params[option]
+    if params.get('credential') is not None:
+        wanted['eda_credential_id'] = _eda.resolve_id(api, paths('eda-credentials'), params['credential'],
+                                                      'EDA credential') if params['credential'] else None
+    if params.get('organization_name'):
+        wanted['organization_id'] = _eda.resolve_id(api, paths('organizations'), params['organization_name'],
+                                                    'organization')
+    return wanted
+
+
+def run(api):
+    params = api.params
+    if params['scm_update_cache_timeout'] and params['scm_update_cache_timeout'] > 0 \
+            and not params['update_revision_on_launch']:
+        raise ConfigError('scm_update_cache_timeout requires update_revision_on_launch to be true')
+    if params['wait'] and not 0 < params['interval'] < float('inf'):
+        raise ConfigError('interval must be a number of seconds more than 0.')
+    password = eda.proxy_password(params.get('proxy'))
+    if password:
+        api.no_log_values.add(password)
+    paths = eda.paths_of(api, 'eda_project')
+    path = paths('projects')
+    existing = _eda.find(api, path, params['name'], label=LABEL)
+    if existing is None and params.get('new_name'):
+        existing = _eda.find(api, path, params['new_name'], label=LABEL)
+    if params['state'] == 'absent':
+        api.apply_absent(eda.plan_deletion(existing, path))
+        return
+    if existing is None and not params.get('url'):
+        raise ConfigError('Parameter url is required when state is present and project does not exist')
+    if existing is None and not params.get('organization_name'):
+        raise ConfigError('Parameter organization_name is required when state is present and project does not exist')
+    wanted = desired(api, paths, existing)
+
+    def imported(answer, fields):
+        """The project once the import its write started has ended (with ``wait``)."""
+        if not params['wait'] or (existing is not None and not set(SYNCED_BY) & set(fields)):
+            return answer
+        return eda.wait_for_import(api.client, '%s%d/' % (path, answer['id']), params['timeout'], params['interval'])
+
+    plan = eda.plan_present(api, path, LABEL, existing, wanted, as_read, shown={'proxy': eda.proxy_as_read},
+                            settle=imported)
+    made = api.apply(plan)
+    if params['sync'] and existing is not None:
+        made = api.apply(Plan(made, [Write(
+            'POST', '%s%d/sync/' % (path, existing['id']), {}, expect=(202,), before={'synced': False},
+            after={'synced': True}, makes=True, answer=made,
+            settle=lambda answer: imported(dict(answer or {}, id=existing['id']), SYNCED_BY))]))
+    api.returns(id=made.get('id'), project=made)
+
+
+SPEC = ModuleSpec(ARGUMENT_SPEC, result_key='project')
+
+
+def main():
+    SPEC.main(run)
+
+
+if __name__ == '__main__':
+    main()
