@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """What the modules of Event-Driven Ansible's projects, event streams and rulebook activations share beyond
 the EDA base (_eda): a project's import waited for, a proxy as the service shows it, an activation's event
-streams as the service maps them to its rulebook's sources, and the writes they plan alike.
+streams as the service maps them to its rulebook's sources, and the writes the activation modules plan alike.
 
 Facts of the service (ansible/eda-server) these rely on:
 
@@ -14,6 +14,9 @@ Facts of the service (ansible/eda-server) these rely on:
   without a user name);
 * an activation's and a rulebook's ``name`` filters match any part of a name (a project's and an event
   stream's its start): _eda's look-ups keep the exact name;
+* an activation is changed (PATCH) only while it is disabled and not starting, running or stopping (409
+  otherwise); ``enable/``, ``disable/`` and ``restart/`` answer 204, a restart of a disabled one 403; a copy is
+  made disabled;
 * an activation's ``source_mappings`` are YAML text: a list of ``source_name``, ``rulebook_hash``,
   ``event_stream_name`` and ``event_stream_id``, one per rulebook source an event stream replaces.
 """
@@ -156,33 +159,3 @@ def refused_create(label, name):
         if exc.status == 400:
             exc.reword('Unable to create %s %s: %s' % (label, name, exc.message))
     return refused
-
-
-def plan_present(api, path, label, existing, wanted, as_read, shown=None, settle=None):
-    """The write that makes ``existing`` (None: a new object, posted to ``path``) hold ``wanted``: a POST, or a
-    PATCH of the fields whose value differs from ``as_read(existing)`` (the object's fields in the form they are
-    sent); none when nothing differs. ``shown``: field -> the form the service reads a value back in (a value is
-    compared, and shown in the diff, in that form; it is sent as given). ``settle(answer, fields)``: waits for what
-    the write started (``fields``: the fields it sent), and gives the object as it then is."""
-    from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
-
-    shown = shown or {}
-
-    def read_back(fields):
-        return dict((key, shown[key](value) if key in shown else value) for key, value in fields.items())
-
-    def settled(fields):
-        return None if settle is None else (lambda answer: settle(answer, fields))
-
-    if existing is None:
-        return Plan(None, [Write('POST', path, wanted, expect=(201,), before={}, after=read_back(wanted), makes=True,
-                                 answer=dict(read_back(wanted), id=None), refused=refused_create(label, wanted['name']),
-                                 settle=settled(wanted))])
-    have = as_read(existing)
-    delta = dict((key, value) for key, value in wanted.items() if read_back({key: value})[key] != have.get(key))
-    if not delta:
-        return Plan(existing)
-    before = dict((key, have.get(key)) for key in delta)
-    return Plan(existing, [Write('PATCH', '%s%d/' % (path, existing['id']), delta, before=before,
-                                 after=read_back(delta), makes=True, answer=dict(existing, **read_back(delta)),
-                                 settle=settled(delta))])

@@ -114,78 +114,64 @@ event_stream:
 
 import uuid
 
-from ansible_collections.automation.service.plugins.module_utils import _eda
-from ansible_collections.automation.service.plugins.module_utils import _eda_activations as eda
-from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
+from ansible_collections.automation.service.plugins.module_utils._eda import (
+    ORGANIZATION, ORGANIZATION_OPTION, EdaResource, Reference,
+)
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
+from ansible_collections.automation.service.plugins.module_utils._resource import STATE
 
 ARGUMENT_SPEC = dict(
     name=dict(type='str', required=True),
     new_name=dict(type='str'),
     credential_name=dict(type='str', aliases=['credential']),
-    organization_name=dict(type='str', aliases=['organization']),
+    organization_name=ORGANIZATION_OPTION,
     headers=dict(type='str', default=''),
     forward_events=dict(type='bool', default=False),
     uuid=dict(type='str'),
     event_stream_type=dict(type='str', aliases=['type']),
-    state=dict(type='str', choices=['present', 'absent'], default='present'),
+    state=STATE,
 )
-LABEL = 'event stream'
 
 
-def ref_id(value):
-    """The id of a related object as the service shows it in an event stream (a reference, or an id)."""
-    return value.get('id') if isinstance(value, dict) else value
+class EventStream(EdaResource):
+    """An event stream: its options are named otherwise than its fields (``forward_events`` is the service's
+    ``test_mode`` turned round, ``headers`` its ``additional_data_headers``), and its UUID is compared as one."""
+
+    def desired(self, api, existing):
+        params = api.params
+        wanted = super(EventStream, self).desired(api, existing)
+        wanted['test_mode'] = not params['forward_events']
+        wanted['additional_data_headers'] = params['headers']
+        if params.get('uuid'):
+            wanted['uuid'] = str(uuid.UUID(params['uuid']))
+        return wanted
 
 
-def as_read(existing):
-    """The fields of ``existing`` this module sets, as they are sent."""
-    return {
-        'name': existing.get('name'),
-        'test_mode': existing.get('test_mode'),
-        'additional_data_headers': existing.get('additional_data_headers'),
-        'eda_credential_id': ref_id(existing.get('eda_credential', existing.get('eda_credential_id'))),
-        'organization_id': ref_id(existing.get('organization', existing.get('organization_id'))),
-        'uuid': str(existing.get('uuid') or '').lower() or None,
-    }
+RESOURCE = EventStream(
+    'event-streams', 'event_stream', 'event stream', 'eda_event_stream',
+    references={'organization_name': ORGANIZATION,
+                'credential_name': Reference('eda-credentials', 'eda_credential_id', 'credential')},
+)
 
 
 def run(api):
     params = api.params
-    paths = eda.paths_of(api, 'eda_event_stream')
-    path = paths('event-streams')
     if params.get('uuid'):
         try:
-            given_uuid = str(uuid.UUID(params['uuid']))
+            uuid.UUID(params['uuid'])
         except ValueError:
             raise ConfigError('Invalid UUID format: %s' % params['uuid'])
     if params.get('event_stream_type') is not None:
         api.warn('event_stream_type is ignored: the credential of an event stream says its type.')
-    existing = _eda.find(api, path, params['name'], label=LABEL)
-    if existing is None and params.get('new_name'):
-        existing = _eda.find(api, path, params['new_name'], label=LABEL)
-    if params['state'] == 'absent':
-        api.apply_absent(eda.plan_deletion(existing, path))
-        return
-    missing = [option for option in ('credential_name', 'organization_name') if not params.get(option)]
-    if missing:
-        # ansible.eda's (AnsibleModule's required_if) words
-        raise ConfigError('state is present but all of the following are missing: %s' % ', '.join(missing))
-    wanted = {
-        'name': params.get('new_name') or (existing or {}).get('name') or params['name'],
-        'test_mode': not params['forward_events'],
-        'additional_data_headers': params['headers'],
-        'eda_credential_id': _eda.resolve_id(api, paths('eda-credentials'), params['credential_name'],
-                                             'EDA credential'),
-        'organization_id': _eda.resolve_id(api, paths('organizations'), params['organization_name'], 'organization'),
-    }
-    if params.get('uuid'):
-        wanted['uuid'] = given_uuid
-    made = api.apply(eda.plan_present(api, path, LABEL, existing, wanted, as_read))
-    api.returns(id=made.get('id'), event_stream=made)
+    if params['state'] == 'present':
+        missing = [option for option in ('credential_name', 'organization_name') if not params.get(option)]
+        if missing:
+            # ansible.eda's (AnsibleModule's required_if) words
+            raise ConfigError('state is present but all of the following are missing: %s' % ', '.join(missing))
+    RESOURCE.run(api)
 
 
-SPEC = ModuleSpec(ARGUMENT_SPEC, result_key='event_stream')
+SPEC = RESOURCE.spec(ARGUMENT_SPEC)
 
 
 def main():

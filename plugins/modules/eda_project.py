@@ -144,11 +144,13 @@ project:
            "import_state": "completed", "import_error": null, "git_hash": "417b4dbe9b3472fd64212ef8233b865585e5ade3"}
 '''
 
-from ansible_collections.automation.service.plugins.module_utils import _eda
 from ansible_collections.automation.service.plugins.module_utils import _eda_activations as eda
-from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
+from ansible_collections.automation.service.plugins.module_utils._eda import (
+    ORGANIZATION, ORGANIZATION_OPTION, EdaResource, Reference,
+)
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
 from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
+from ansible_collections.automation.service.plugins.module_utils._resource import STATE
 
 ARGUMENT_SPEC = dict(
     name=dict(type='str', required=True),
@@ -157,7 +159,7 @@ ARGUMENT_SPEC = dict(
     url=dict(type='str'),
     proxy=dict(type='str'),
     credential=dict(type='str'),
-    organization_name=dict(type='str', aliases=['organization']),
+    organization_name=ORGANIZATION_OPTION,
     scm_branch=dict(type='str'),
     update_revision_on_launch=dict(type='bool', default=False),
     scm_update_cache_timeout=dict(type='int', default=0),
@@ -165,47 +167,32 @@ ARGUMENT_SPEC = dict(
     wait=dict(type='bool', default=True),
     timeout=dict(type='int', default=60),
     interval=dict(type='float', default=2.0),
-    state=dict(type='str', choices=['present', 'absent'], default='present'),
+    state=STATE,
 )
-LABEL = 'project'
 # The fields whose change makes the service import the project again.
 SYNCED_BY = ('url', 'scm_branch', 'scm_refspec')
 
 
-def as_read(existing):
-    """The fields of ``existing`` this module sets, as they are sent (a proxy's password as the service shows it)."""
-    credential = existing.get('eda_credential')
-    organization = existing.get('organization')
-    return {
-        'name': existing.get('name'),
-        'description': existing.get('description'),
-        'url': existing.get('url'),
-        'proxy': existing.get('proxy'),
-        'scm_branch': existing.get('scm_branch'),
-        'eda_credential_id': existing.get('eda_credential_id', (credential or {}).get('id')),
-        'organization_id': existing.get('organization_id', (organization or {}).get('id')),
-        'update_revision_on_launch': existing.get('update_revision_on_launch'),
-        'scm_update_cache_timeout': existing.get('scm_update_cache_timeout'),
-    }
+class Project(EdaResource):
+    """A project: its proxy compared, and shown, as the service reads it back (its password masked)."""
+
+    def plan_object(self, api, existing, desired, lists):
+        plan = super(Project, self).plan_object(api, existing, desired, lists)
+        for write in plan.writes:
+            for side in ('after', 'answer'):
+                value = getattr(write, side)
+                if isinstance(value, dict) and value.get('proxy'):
+                    setattr(write, side, dict(value, proxy=eda.proxy_as_read(value['proxy'])))
+        return plan
 
 
-def desired(api, paths, existing):
-    params = api.params
-    wanted = {
-        'name': params.get('new_name') or (existing or {}).get('name') or params['name'],
-        'update_revision_on_launch': params['update_revision_on_launch'],
-        'scm_update_cache_timeout': params['scm_update_cache_timeout'],
-    }
-    for option in ('description', 'url', 'scm_branch', 'proxy'):
-        if params.get(option) is not None:
-            wanted[option] = params[option]
-    if params.get('credential') is not None:
-        wanted['eda_credential_id'] = _eda.resolve_id(api, paths('eda-credentials'), params['credential'],
-                                                      'EDA credential') if params['credential'] else None
-    if params.get('organization_name'):
-        wanted['organization_id'] = _eda.resolve_id(api, paths('organizations'), params['organization_name'],
-                                                    'organization')
-    return wanted
+RESOURCE = Project(
+    'projects', 'project', 'project', 'eda_project',
+    fields=('description', 'url', 'proxy', 'scm_branch', 'update_revision_on_launch', 'scm_update_cache_timeout'),
+    references={'organization_name': ORGANIZATION,
+                'credential': Reference('eda-credentials', 'eda_credential_id', 'credential')},
+    compared_as={'proxy': eda.proxy_as_read},
+)
 
 
 def run(api):
@@ -218,38 +205,37 @@ def run(api):
     password = eda.proxy_password(params.get('proxy'))
     if password:
         api.no_log_values.add(password)
-    paths = eda.paths_of(api, 'eda_project')
-    path = paths('projects')
-    existing = _eda.find(api, path, params['name'], label=LABEL)
-    if existing is None and params.get('new_name'):
-        existing = _eda.find(api, path, params['new_name'], label=LABEL)
-    if params['state'] == 'absent':
-        api.apply_absent(eda.plan_deletion(existing, path))
-        return
-    if existing is None and not params.get('url'):
-        raise ConfigError('Parameter url is required when state is present and project does not exist')
-    if existing is None and not params.get('organization_name'):
-        raise ConfigError('Parameter organization_name is required when state is present and project does not exist')
-    wanted = desired(api, paths, existing)
+    placed = RESOURCE.placed(api)
 
-    def imported(answer, fields):
+    def imported(answer):
         """The project once the import its write started has ended (with ``wait``)."""
-        if not params['wait'] or (existing is not None and not set(SYNCED_BY) & set(fields)):
+        if not params['wait']:
             return answer
-        return eda.wait_for_import(api.client, '%s%d/' % (path, answer['id']), params['timeout'], params['interval'])
+        return eda.wait_for_import(api.client, '%s%d/' % (placed.endpoint, answer['id']), params['timeout'],
+                                   params['interval'])
 
-    plan = eda.plan_present(api, path, LABEL, existing, wanted, as_read, shown={'proxy': eda.proxy_as_read},
-                            settle=imported)
-    made = api.apply(plan)
-    if params['sync'] and existing is not None:
-        made = api.apply(Plan(made, [Write(
-            'POST', '%s%d/sync/' % (path, existing['id']), {}, expect=(202,), before={'synced': False},
-            after={'synced': True}, makes=True, answer=made,
-            settle=lambda answer: imported(dict(answer or {}, id=existing['id']), SYNCED_BY))]))
-    api.returns(id=made.get('id'), project=made)
+    def planned(plan):
+        # ansible.eda's words for what a new project needs, before anything is written
+        if params['state'] == 'present' and plan.existing is None:
+            if not params.get('url'):
+                raise ConfigError('Parameter url is required when state is present and project does not exist')
+            if not params.get('organization_name'):
+                raise ConfigError('Parameter organization_name is required when state is present and project does '
+                                  'not exist')
+        for write in plan.writes:
+            if write.method == 'POST' or (write.method == 'PATCH' and set(SYNCED_BY) & set(write.body or {})):
+                write.settle = imported
+
+    found, _new = placed.run(api, planned)
+    if params['sync'] and params['state'] == 'present' and found is not None and not _new:
+        made = api.apply(Plan(found, [Write(
+            'POST', '%s%d/sync/' % (placed.endpoint, found['id']), {}, expect=(202,), before={'synced': False},
+            after={'synced': True}, makes=True, answer=found,
+            settle=lambda answer: imported(dict(answer or {}, id=found['id'])))]))
+        api.returns(project=made)
 
 
-SPEC = ModuleSpec(ARGUMENT_SPEC, result_key='project')
+SPEC = RESOURCE.spec(ARGUMENT_SPEC)
 
 
 def main():

@@ -26,8 +26,10 @@ def test_made_once_then_changed_field_by_field():
     assert changed['changed'] is True
     assert eda.writes[-1] == ('PATCH', EDA + 'event-streams/101/', {
         'name': 'pushed', 'test_mode': True, 'additional_data_headers': 'X-Event'})
-    assert changed['diff'] == {'before': {'name': 'push', 'test_mode': False, 'additional_data_headers': ''},
-                               'after': {'name': 'pushed', 'test_mode': True, 'additional_data_headers': 'X-Event'}}
+    before, after = changed['diff']['before'], changed['diff']['after']
+    assert (before['name'], before['test_mode'], before['additional_data_headers']) == ('push', False, '')
+    assert (after['name'], after['test_mode'], after['additional_data_headers']) == ('pushed', True, 'X-Event')
+    assert before['eda_credential_id'] == after['eda_credential_id'] == 9
     again = run(stream, eda, **dict(NEW, name='pushed', headers='X-Event', forward_events=False))
     assert again['changed'] is False and len(eda.writes) == 2
 
