@@ -1,0 +1,274 @@
+"""Event-Driven Ansible's API behind the reference gateway (/api/eda/v1/; tests/service/README.md, "Event-Driven
+Ansible behind the gateway"): authentication through the gateway, the managed credential types, EDA credentials with
+encrypted inputs, decision environments, the shared users and organizations, pages and filters. One gateway for the
+module; real HTTPS requests."""
+import uuid
+
+import pytest
+
+from test_gateway_layout import GW, Gateway
+
+EDA = "/api/eda/v1/"
+
+
+@pytest.fixture(scope="module")
+def gateway(tmp_path_factory):
+    instance = Gateway(tmp_path_factory.mktemp("eda")).start()
+    yield instance
+    instance.stop()
+
+
+@pytest.fixture(scope="module")
+def api(gateway):
+    """Requests to EDA as the administrator, with Basic."""
+    s = gateway.session()
+    s.headers.update(gateway.basic())
+    s.headers["Accept"] = "application/json"
+
+    def call(method, path, body=None):
+        r = s.request(method, gateway.url + (path if path.startswith("/") else EDA + path), json=body)
+        try:
+            return r.status_code, r.json() if r.content else None
+        except ValueError:
+            return r.status_code, r.text
+
+    return call
+
+
+def unique(prefix):
+    return "%s-%s" % (prefix, uuid.uuid4().hex[:8])
+
+
+def type_id(api, name):
+    found = [t for t in api("GET", "credential-types/?name=%s&page_size=100" % name)[1]["results"] if t["name"] == name]
+    assert found, name
+    return found[0]["id"]
+
+
+def test_every_gateway_authentication_reaches_eda(gateway, api):
+    s = gateway.session()
+    # anonymous: refused, as the gateway refuses
+    r = s.get(gateway.url + EDA + "users/me/")
+    assert r.status_code == 401 and "WWW-Authenticate" in r.headers
+    # Basic
+    assert api("GET", "users/me/")[1]["username"] == gateway.admin[0]
+    # the gateway's personal token
+    made = s.post(gateway.url + GW + "tokens/", json={"description": "eda", "scope": "write"}, headers=gateway.basic())
+    assert made.status_code == 201, made.text
+    bearer = {"Authorization": "Bearer " + made.json()["token"]}
+    r = s.get(gateway.url + EDA + "users/me/", headers=bearer)
+    assert r.status_code == 200 and r.json()["username"] == gateway.admin[0]
+    name = unique("token-de")
+    r = s.post(gateway.url + EDA + "decision-environments/", headers=bearer,
+               json={"name": name, "image_url": "quay.io/ansible/de-minimal:latest", "organization_id": 1})
+    assert r.status_code == 201, r.text
+    # the gateway's session: reads, and writes with its CSRF token and Referer
+    session, login = gateway.login()
+    assert login.status_code == 302
+    r = session.get(gateway.url + EDA + "users/me/")
+    assert r.status_code == 200 and r.json()["is_superuser"] is True
+    assert session.post(gateway.url + EDA + "decision-environments/", json={"name": unique("de")}).status_code == 403
+    r = session.post(gateway.url + EDA + "decision-environments/",
+                     json={"name": unique("session-de"), "image_url": "quay.io/a/b", "organization_id": 1},
+                     headers={"X-CSRFToken": session.cookies["csrftoken"], "Referer": gateway.url + EDA})
+    assert r.status_code == 201, r.text
+    # bad Basic credentials: not let in
+    r = s.get(gateway.url + EDA + "users/me/", headers=gateway.basic("admin", "wrong"))
+    assert r.status_code == 401
+    # EDA's API is not the controller's
+    assert s.get(gateway.url + "/api/controller/eda/v1/users/me/", headers=gateway.basic()).status_code == 404
+
+
+def test_roots(gateway, api):
+    status, root = api("GET", "/api/eda/")
+    assert status == 200 and root["current_version"].endswith(EDA) and root["available_versions"]["v1"].endswith(EDA)
+    status, v1 = api("GET", "")
+    assert status == 200 and v1["credentialtype-list"].endswith(EDA + "credential-types/")
+
+
+def test_managed_credential_types_pages_and_filters(api):
+    status, page = api("GET", "credential-types/?page_size=100")
+    assert status == 200
+    assert set(page) == {"count", "next", "previous", "page_size", "page", "results"}
+    names = [t["name"] for t in page["results"]]
+    # eda-server's managed types of 2.7 (the analytics ones only while their feature flag is on), ordered by name
+    assert page["count"] == 28 and names == sorted(names)
+    assert {"Source Control", "Container Registry", "Red Hat Ansible Automation Platform", "Vault", "GPG Public Key",
+            "HashiCorp Vault Secret Lookup", "Event-Driven Ansible Rule Engine", "mTLS Event Stream"} <= set(names)
+    assert "Basic Analytics" not in names
+    registry = [t for t in page["results"] if t["name"] == "Container Registry"][0]
+    assert registry["managed"] is True and registry["kind"] == "registry" and registry["namespace"] == "registry"
+    assert {f["id"] for f in registry["inputs"]["fields"]} >= {"host", "username", "password", "verify_ssl"}
+    aap = [t for t in page["results"] if t["name"] == "Red Hat Ansible Automation Platform"][0]
+    assert aap["kind"] == "cloud" and aap["injectors"]["extra_vars"]["aap_hostname"] == "{{host}}"
+    # page and page_size, the links relative to the host
+    status, second = api("GET", "credential-types/?page_size=5&page=2")
+    assert second["page"] == 2 and second["page_size"] == 5 and [t["name"] for t in second["results"]] == names[5:10]
+    assert second["next"] == EDA + "credential-types/?page=3&page_size=5"
+    # eda-server keeps page=1 in the previous link (it drops the parameter below 1 only)
+    assert second["previous"] == EDA + "credential-types/?page=1&page_size=5"
+    assert api("GET", "credential-types/?page=99")[0] == 404
+    # ?name= starts the name (case aside), ?namespace= likewise
+    assert [t["name"] for t in api("GET", "credential-types/?name=container")[1]["results"]] == ["Container Registry"]
+    assert {t["namespace"] for t in api("GET", "credential-types/?namespace=event")[1]["results"]} == {"event_stream"}
+
+
+def test_custom_credential_types(api):
+    name = unique("custom")
+    status, made = api("POST", "credential-types/", {
+        "name": name, "inputs": {"fields": [{"id": "api_key", "label": "API key", "secret": True}]},
+        "injectors": {"extra_vars": {"api_key": "{{api_key}}"}}})
+    assert status == 201, made
+    assert made["kind"] == "cloud" and made["managed"] is False and made["inputs"]["fields"][0]["type"] == "string"
+    assert api("POST", "credential-types/", {"name": unique("bad"), "inputs": {"fields": [{"id": "x"}]}})[0] == 400
+    assert api("POST", "credential-types/", {"name": unique("bad"), "injectors": {"nope": {}}})[0] == 400
+    assert api("PATCH", "credential-types/%d/" % made["id"], {"description": "changed"})[1]["description"] == "changed"
+    managed = type_id(api, "Vault")
+    assert api("PATCH", "credential-types/%d/" % managed, {"description": "x"}) == (
+        400, {"errors": "Managed credential type cannot be updated"})
+    assert api("DELETE", "credential-types/%d/" % managed)[0] == 400
+    credential = api("POST", "eda-credentials/", {"name": unique("c"), "credential_type_id": made["id"],
+                                                  "organization_id": 1, "inputs": {"api_key": "k"}})[1]
+    assert api("PATCH", "credential-types/%d/" % made["id"], {"inputs": {"fields": []}})[0] == 400
+    assert api("DELETE", "credential-types/%d/" % made["id"])[0] == 409
+    assert api("DELETE", "eda-credentials/%d/" % credential["id"])[0] == 204
+    assert api("DELETE", "credential-types/%d/" % made["id"])[0] == 204
+    # a test needs a secret manager the reference service cannot reach: it fails, as a failed lookup answers
+    lookup = type_id(api, "HashiCorp Vault Secret Lookup")
+    assert api("POST", "credential-types/%d/test/" % lookup, {"inputs": {"url": "https://vault.example.com"}}) == (400, {})
+
+
+def test_eda_credentials_keep_their_secrets_encrypted(gateway, api):
+    registry = type_id(api, "Container Registry")
+    name = unique("registry")
+    status, made = api("POST", "eda-credentials/", {
+        "name": name, "description": "d", "credential_type_id": registry, "organization_id": 1,
+        "inputs": {"host": "quay.io", "username": "robot", "password": "s3cr3t-value"}})
+    assert status == 201, made
+    assert made["inputs"] == {"host": "quay.io", "username": "robot", "password": "$encrypted$", "verify_ssl": True}
+    assert made["credential_type"] == {"id": registry, "name": "Container Registry", "namespace": "registry",
+                                       "kind": "registry"}
+    assert made["organization"]["id"] == 1 and made["created_by"]["username"] == gateway.admin[0]
+    assert made["references"] is None and made["managed"] is False
+    # $encrypted$ keeps the secret; the other inputs change
+    status, changed = api("PATCH", "eda-credentials/%d/" % made["id"],
+                          {"inputs": {"username": "robot2", "password": "$encrypted$"}})
+    assert status == 200 and changed["inputs"]["username"] == "robot2" and changed["inputs"]["password"] == "$encrypted$"
+    # the secret never shows, in the detail, the list or the copy
+    listed = api("GET", "eda-credentials/?name=%s" % name)[1]
+    assert listed["count"] == 1 and "s3cr3t-value" not in str(listed)
+    status, copy = api("POST", "eda-credentials/%d/copy/" % made["id"], {"name": name + "-copy"})
+    assert status == 201 and copy["inputs"] == changed["inputs"] and copy["id"] != made["id"]
+    assert api("POST", "eda-credentials/%d/copy/" % made["id"], {"name": name + "-copy"})[0] == 400
+    # inputs the type does not define, and a required field left blank, are refused
+    status, body = api("POST", "eda-credentials/", {"name": unique("bad"), "credential_type_id": registry,
+                                                    "organization_id": 1, "inputs": {"nope": "x"}})
+    assert status == 400 and "inputs" in body
+    scm = type_id(api, "Source Control")
+    assert api("POST", "eda-credentials/", {"name": unique("bad"), "credential_type_id": scm, "organization_id": 1,
+                                            "inputs": {"username": 5}})[0] == 400
+    assert api("POST", "eda-credentials/", {"name": name, "credential_type_id": registry, "organization_id": 1,
+                                            "inputs": {}})[0] == 400     # the name is taken
+    # filters: kind (repeated), type id
+    kinds = api("GET", "eda-credentials/?credential_type__kind=registry&credential_type__kind=scm")[1]["results"]
+    assert {c["credential_type"]["kind"] for c in kinds} == {"registry"}
+    assert api("GET", "eda-credentials/?credential_type_id=%d" % scm)[1]["count"] == 0
+    assert api("GET", "eda-credentials/%d/input_sources/" % made["id"])[1]["count"] == 0
+    # a decision environment refers to it: the DELETE needs ?force=true
+    de = api("POST", "decision-environments/", {"name": unique("de"), "image_url": "quay.io/ansible/de:1",
+                                                "organization_id": 1, "eda_credential_id": made["id"]})[1]
+    refs = api("GET", "eda-credentials/%d/?refs=true" % made["id"])[1]["references"]
+    assert refs == [{"type": "DecisionEnvironment", "id": de["id"], "name": de["name"],
+                     "uri": EDA + "decision-environments/%d/" % de["id"]}]
+    assert api("DELETE", "eda-credentials/%d/" % made["id"])[0] == 409
+    assert api("DELETE", "eda-credentials/%d/?force=true" % made["id"])[0] == 204
+    assert api("GET", "decision-environments/%d/" % de["id"])[1]["eda_credential"] is None
+    assert api("GET", "eda-credentials/%d/" % made["id"])[0] == 404
+
+
+def test_decision_environments(api):
+    registry = type_id(api, "Container Registry")
+    credential = api("POST", "eda-credentials/", {"name": unique("reg"), "credential_type_id": registry,
+                                                  "organization_id": 1, "inputs": {"host": "quay.io"}})[1]
+    name = unique("de")
+    status, made = api("POST", "decision-environments/", {"name": name, "image_url": "quay.io/ansible/de:2.7",
+                                                          "organization_id": 1, "eda_credential_id": credential["id"],
+                                                          "pull_policy": "missing"})
+    assert status == 201, made
+    assert made["organization_id"] == 1 and made["eda_credential_id"] == credential["id"]
+    assert made["pull_policy"] == "missing"
+    status, detail = api("GET", "decision-environments/%d/" % made["id"])
+    assert detail["organization"] == {"id": 1, "name": "Default", "description": ""}
+    assert detail["eda_credential"]["id"] == credential["id"] and detail["eda_credential"]["credential_type_id"] == registry
+    status, changed = api("PATCH", "decision-environments/%d/" % made["id"], {"pull_policy": "never"})
+    assert status == 200 and changed["pull_policy"] == "never" and "organization_id" in changed
+    assert [d["id"] for d in api("GET", "decision-environments/?name=%s" % name)[1]["results"]] == [made["id"]]
+    # not a registry credential; a malformed image; a policy not offered
+    scm = api("POST", "eda-credentials/", {"name": unique("scm"), "credential_type_id": type_id(api, "Source Control"),
+                                           "organization_id": 1, "inputs": {}})[1]
+    assert api("POST", "decision-environments/", {"name": unique("de"), "image_url": "quay.io/a:b",
+                                                  "organization_id": 1, "eda_credential_id": scm["id"]})[0] == 400
+    assert api("POST", "decision-environments/", {"name": unique("de"), "image_url": "nohost",
+                                                  "organization_id": 1})[0] == 400
+    assert api("POST", "decision-environments/", {"name": unique("de"), "image_url": "quay.io/a",
+                                                  "organization_id": 1, "pull_policy": "sometimes"})[0] == 400
+    assert api("POST", "decision-environments/", {"name": unique("de"), "image_url": "quay.io/a"})[0] == 400
+    assert api("DELETE", "decision-environments/%d/" % made["id"])[0] == 204
+
+
+def test_shared_users_organizations_and_teams(gateway, api):
+    s = gateway.session()
+    gw = lambda method, path, body=None: s.request(method, gateway.url + GW + path, json=body, headers=gateway.basic())
+    org = gw("POST", "organizations/", {"name": unique("eda-org"), "description": "od"}).json()
+    team = gw("POST", "teams/", {"name": unique("eda-team"), "organization": org["id"]}).json()
+    password = uuid.uuid4().hex
+    user = gw("POST", "users/", {"username": unique("eda-user"), "password": password}).json()
+    assert gw("POST", "organizations/%d/users/associate/" % org["id"], {"instances": [user["id"]]}).status_code == 204
+    # the gateway's objects are EDA's, with their resource ids
+    status, found = api("GET", "organizations/?name=%s" % org["name"])
+    assert found["count"] == 1
+    assert found["results"][0]["resource"] == {"ansible_id": org["summary_fields"]["resource"]["ansible_id"],
+                                               "resource_type": "shared.organization"}
+    assert found["results"][0]["created_by"] == 1
+    status, teams = api("GET", "organizations/%d/teams/" % org["id"])
+    assert [t["id"] for t in teams["results"]] == [team["id"]] and teams["results"][0]["organization_id"] == org["id"]
+    assert api("GET", "teams/%d/" % team["id"])[1]["organization"]["name"] == org["name"]
+    assert api("GET", "teams/?organization_id=%d" % org["id"])[1]["count"] == 1
+    status, users = api("GET", "users/?name=%s" % user["username"][:12])
+    assert user["id"] in [u["id"] for u in users["results"]]
+    assert set(users["results"][0]) == {"id", "username", "first_name", "last_name", "is_superuser", "resource"}
+    assert api("GET", "users/?is_superuser=true")[1]["count"] == 1
+    # a user's shared fields are changed at the platform's ingress only
+    assert api("PATCH", "users/%d/" % user["id"], {"is_superuser": True})[0] == 403
+    # a member sees its organization's objects, and changes none
+    member = gateway.session()
+    member.headers.update(gateway.basic(user["username"], password))
+    me = member.get(gateway.url + EDA + "users/me/").json()
+    assert me["username"] == user["username"] and me["is_superuser"] is False
+    assert [o["id"] for o in member.get(gateway.url + EDA + "organizations/").json()["results"]] == [org["id"]]
+    api("POST", "decision-environments/", {"name": unique("theirs"), "image_url": "quay.io/a", "organization_id": 1})
+    mine = api("POST", "decision-environments/", {"name": unique("mine"), "image_url": "quay.io/a",
+                                                  "organization_id": org["id"]})[1]
+    seen = member.get(gateway.url + EDA + "decision-environments/").json()["results"]
+    assert [d["id"] for d in seen] == [mine["id"]]
+    assert member.patch(gateway.url + EDA + "decision-environments/%d/" % mine["id"], json={"description": "x"}).status_code == 403
+    assert member.post(gateway.url + EDA + "decision-environments/", json={
+        "name": unique("no"), "image_url": "quay.io/a", "organization_id": org["id"]}).status_code == 403
+    # an organization administrator may
+    assert gw("POST", "organizations/%d/admins/associate/" % org["id"], {"instances": [user["id"]]}).status_code == 204
+    assert member.patch(gateway.url + EDA + "decision-environments/%d/" % mine["id"], json={"description": "x"}).status_code == 200
+
+
+def test_controller_tokens_are_the_callers_own(gateway, api):
+    name = unique("awx")
+    status, made = api("POST", "users/me/awx-tokens/", {"name": name, "description": "ctl", "token": "the-token-value"})
+    assert status == 201, made
+    assert set(made) == {"id", "name", "description", "user_id", "created_at", "modified_at"}
+    assert made["user_id"] == 1
+    assert api("POST", "users/me/awx-tokens/", {"name": name, "token": "again"})[0] == 409
+    assert api("POST", "users/me/awx-tokens/", {"name": unique("awx")})[0] == 400
+    listed = api("GET", "users/me/awx-tokens/")[1]
+    assert name in [t["name"] for t in listed["results"]] and "the-token-value" not in str(listed)
+    assert api("GET", "users/me/awx-tokens/%d/" % made["id"])[1]["name"] == name
+    assert api("DELETE", "users/me/awx-tokens/%d/" % made["id"])[0] == 204
+    assert api("GET", "users/me/awx-tokens/%d/" % made["id"])[0] == 404
