@@ -31,7 +31,8 @@ def objects(**more):
         'credential-types': [
             {'id': 5, 'name': 'Container Registry', 'kind': 'registry', 'namespace': 'registry', 'managed': True,
              'inputs': {'fields': [{'id': 'host', 'type': 'string'}, {'id': 'username', 'type': 'string'},
-                                   {'id': 'password', 'type': 'string', 'secret': True}]}, 'injectors': {}},
+                                   {'id': 'password', 'type': 'string', 'secret': True},
+                                   {'id': 'verify_ssl', 'type': 'boolean', 'default': True}]}, 'injectors': {}},
         ],
         'eda-credentials': [],
         'decision-environments': [],
@@ -90,6 +91,13 @@ class FakeEda:
             shown[name] = None if ref is None else dict(
                 (k, v) for k, v in self._stored(REFERRED[field], ref).items() if k in ('id', 'name'))
         return shown
+
+    def fill_defaults(self, credential):
+        # EDA's server fills in an input not given whose field has a (set) default
+        kind = self._stored('credential-types', credential['credential_type_id'])
+        for field in (kind.get('inputs') or {}).get('fields', []):
+            if credential['inputs'].get(field['id']) is None and field.get('default'):
+                credential['inputs'][field['id']] = field['default']
 
     def secret_inputs(self, credential):
         kind = self._stored('credential-types', credential['credential_type_id'])
@@ -154,6 +162,8 @@ class FakeEda:
                 raise ApiError('POST %s answered 400: name: already exists.' % path, status=400,
                                detail={'name': ['already exists.']})
             made = dict(body, id=self._new_id())
+            if endpoint == 'eda-credentials':
+                self.fill_defaults(made)
             self.objects.setdefault(endpoint, []).append(made)
             return self.shown(endpoint, made, detail=False)
         obj = self._stored(endpoint, found)
@@ -163,6 +173,8 @@ class FakeEda:
                     old = obj.get('inputs') or {}
                     value = dict((k, old.get(k) if v == '$encrypted$' else v) for k, v in value.items())
                 obj[key] = value
+            if endpoint == 'eda-credentials':
+                self.fill_defaults(obj)
             return self.shown(endpoint, obj, detail=False)
         if method == 'DELETE':
             self.objects[endpoint].remove(obj)
