@@ -17,6 +17,9 @@ Facts of the service (ansible/eda-server) these rely on:
 * an activation is changed (PATCH) only while it is disabled and not starting, running or stopping (409
   otherwise); ``enable/``, ``disable/`` and ``restart/`` answer 204, a restart of a disabled one 403; a copy is
   made disabled;
+* EDA 2.6 (Automation Platform 2.6, eda-2.6.json) has no project ``update_revision_on_launch`` nor
+  ``scm_update_cache_timeout``, no activation ``restart_on_project_update``, ``enable_persistence`` nor
+  ``rule_engine_credential_id``: it neither shows them nor keeps them when they are sent;
 * an activation's ``source_mappings`` are YAML text: a list of ``source_name``, ``rulebook_hash``,
   ``event_stream_name`` and ``event_stream_id``, one per rulebook source an event stream replaces.
 """
@@ -32,6 +35,22 @@ from ansible_collections.automation.service.plugins.module_utils._errors import 
 
 ENCRYPTED = '$encrypted$'
 IMPORT_DONE = ('completed', 'failed')
+
+
+# -- fields of later releases --------------------------------------------------------------------------------
+
+def known_only(api, existing, wanted, later, label):
+    """``wanted`` without the fields of ``later`` (those of a later EDA than some) that ``existing`` does not show:
+    the service has none such and would keep nothing sent (compared, they would change on every run). One set
+    otherwise than its default (``later``: field -> default) is named in a warning."""
+    if existing is None:
+        return wanted
+    unknown = sorted(field for field in later if field in wanted and field not in existing)
+    ignored = [field for field in unknown if wanted[field] not in (later[field], None)]
+    if ignored:
+        api.warn('The service has no %s for %s %s (a later Event-Driven Ansible has): %s ignored.'
+                 % (', '.join(ignored), label, existing.get('name'), 'they are' if len(ignored) > 1 else 'it is'))
+    return dict((key, value) for key, value in wanted.items() if key not in unknown)
 
 
 # -- projects ----------------------------------------------------------------------------------------------

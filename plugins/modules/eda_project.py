@@ -101,6 +101,8 @@ options:
     default: present
 notes:
   - The service refuses to delete a project while it is importing; O(wait) lets an import end first.
+  - Automation Platform 2.6's EDA has no O(update_revision_on_launch) nor O(scm_update_cache_timeout). There an
+    existing project is not compared on them, and a value other than the default is ignored with a warning.
 extends_documentation_fragment:
   - automation.service.eda
   - automation.service.auth
@@ -171,10 +173,16 @@ ARGUMENT_SPEC = dict(
 )
 # The fields whose change makes the service import the project again.
 SYNCED_BY = ('url', 'scm_branch', 'scm_refspec')
+# The fields EDA 2.6 has not (field -> the default this module sends)
+LATER = {'update_revision_on_launch': False, 'scm_update_cache_timeout': 0}
 
 
 class Project(EdaResource):
-    """A project: its proxy compared, and shown, as the service reads it back (its password masked)."""
+    """A project: its proxy compared, and shown, as the service reads it back (its password masked); the fields
+    of a later EDA left out where the service has none."""
+
+    def desired(self, api, existing):
+        return eda.known_only(api, existing, super(Project, self).desired(api, existing), LATER, self.label)
 
     def plan_object(self, api, existing, desired, lists):
         plan = super(Project, self).plan_object(api, existing, desired, lists)

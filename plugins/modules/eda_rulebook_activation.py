@@ -151,6 +151,10 @@ options:
     type: str
     choices: [present, absent, enabled, disabled]
     default: present
+notes:
+  - Automation Platform 2.6's EDA has no O(restart_on_project_update), O(enable_persistence) nor
+    O(rule_engine_credential_id). There an existing activation is not compared on them, and a value other than
+    the default is ignored with a warning.
 extends_documentation_fragment:
   - automation.service.eda
   - automation.service.auth
@@ -235,6 +239,8 @@ ARGUMENT_SPEC = dict(
 )
 
 LABEL = 'rulebook activation'
+# The fields EDA 2.6 has not (field -> the default this module sends)
+LATER = {'restart_on_project_update': False, 'enable_persistence': False, 'rule_engine_credential_id': None}
 # The options sent as given, as the activation's fields of the same names
 AS_GIVEN = ('description', 'restart_policy', 'log_level', 'restart_on_project_update', 'k8s_service_name',
             'enable_persistence', 'rule_engine_credential_id')
@@ -249,7 +255,7 @@ COMPARED = {
 def desired(api, paths):
     """The fields the activation is to have, every name resolved (nothing is written)."""
     params = api.params
-    missing = [option for option in ('project_name', 'rulebook_name', 'decision_environment_name')
+    missing = [option for option in ('project_name', 'rulebook_name', 'decision_environment_name', 'organization_name')
                if not params.get(option)]
     if missing:
         raise ConfigError('%s %s needed to create or change rulebook activation %s.'
@@ -336,6 +342,7 @@ def run(api):
             refused=eda.refused_create(LABEL, wanted['name']))]))
         api.returns(id=made.get('id'), rulebook_activation=made)
         return
+    wanted = eda.known_only(api, existing, wanted, LATER, LABEL)
     delta = dict((key, value) for key, value in wanted.items()
                  if compared(key, value) != compared(key, existing.get(key)))
     if not delta:

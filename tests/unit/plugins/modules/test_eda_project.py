@@ -89,3 +89,16 @@ def test_info_keeps_the_exact_name_and_deletion():
     gone = run(project, eda, name='Rules', state='absent')
     assert gone['changed'] is True and eda.writes[-1][:2] == ('DELETE', EDA + 'projects/101/')
     assert run(project, eda, name='Rules', state='absent')['changed'] is False
+
+
+def test_on_eda_2_6_the_fields_it_has_not_are_not_compared():
+    fake = FakeEda()
+    project_fields = fake.objects['projects'][0]
+    for field in ('update_revision_on_launch', 'scm_update_cache_timeout'):
+        del project_fields[field]                 # EDA 2.6 shows no such fields
+    options = dict(name='Rulebooks', url='https://git.example.test/rulebooks.git', organization_name='Default')
+    result = run(project, fake, **options)
+    assert result['changed'] is False and fake.writes == [] and 'warnings' not in result
+    asked = run(project, fake, **dict(options, update_revision_on_launch=True))
+    assert asked['changed'] is False and fake.writes == []
+    assert 'has no update_revision_on_launch for project Rulebooks' in asked['warnings'][0]

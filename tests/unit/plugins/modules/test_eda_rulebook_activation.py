@@ -91,3 +91,14 @@ def test_what_is_missing_fails_before_writing():
         assert result['failed'] is True and message in result['msg'], (options, result['msg'])
     assert eda.writes == []
 
+
+
+def test_on_eda_2_6_the_fields_it_has_not_are_not_compared():
+    eda = FakeEda()
+    run(activation, eda, **MADE)
+    stored = eda.objects['activations'][0]
+    for field in ('restart_on_project_update', 'enable_persistence'):
+        del stored[field]                         # EDA 2.6 shows no such fields
+    assert run(activation, eda, **MADE)['changed'] is False and len(eda.writes) == 1
+    asked = run(activation, eda, **dict(MADE, enable_persistence=True))
+    assert asked['changed'] is False and 'has no enable_persistence' in asked['warnings'][0]
