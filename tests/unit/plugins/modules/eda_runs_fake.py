@@ -52,6 +52,9 @@ class FakeEdaRuns(FakeEda):
         super(FakeEdaRuns, self).__init__(seeded(), **kwargs)
         self.imports = tuple(imports)   # the states each import of a project goes through, read after read
 
+    def url(self, path, params=None):
+        return self.base_url + path
+
     def shown(self, endpoint, obj, detail):
         shown = without_states(super(FakeEdaRuns, self).shown(endpoint, obj, detail))
         if endpoint == 'event-streams':

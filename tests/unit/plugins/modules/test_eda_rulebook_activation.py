@@ -1,8 +1,12 @@
 """eda_rulebook_activation against an EDA in memory (eda_runs_fake): made once with
 every name resolved, unchanged the second time; event streams mapped to the rulebook's sources; an enabled
 activation is never patched (the service refuses it), a disabled one is changed and enabled; enabled/disabled
-only switch; restart; check mode writes nothing."""
+only switch; restart; check mode writes nothing; the items of a loop find what they refer to once."""
 
+from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
+
+from ansible_collections.automation.service.plugins.module_utils._api_module import ApiTask
+from ansible_collections.automation.service.plugins.module_utils._loop_reads import LoopReads
 from ansible_collections.automation.service.plugins.modules import eda_rulebook_activation as activation
 
 from .eda_runs_fake import ACTIVATION as MADE
@@ -102,3 +106,21 @@ def test_on_eda_2_6_the_fields_it_has_not_are_not_compared():
     assert run(activation, eda, **MADE)['changed'] is False and len(eda.writes) == 1
     asked = run(activation, eda, **dict(MADE, enable_persistence=True))
     assert asked['changed'] is False and 'has no enable_persistence' in asked['warnings'][0]
+
+
+def test_the_items_of_a_loop_find_what_they_refer_to_once():
+    eda = FakeEda()
+    reads = LoopReads()      # what the items of one loop share (see _loop_reads)
+    for index in range(3):
+        options = dict(MADE, name='hello %d' % index, eda_credentials=['vault'], service_url='https://service.invalid',
+                       service_token='t', event_streams=[{'event_stream': 'pushes', 'source_name': 'first'}])
+        validated = ArgumentSpecValidator(activation.SPEC.argument_spec).validate(options).validated_parameters
+        api = ApiTask(activation.SPEC, validated, reads=reads, environ={})
+        api._client = eda
+        assert api.execute(activation.run)['changed'] is True
+    looked_up = [path for method, path, _params in eda.calls if method == 'GET']
+    for endpoint in ('projects/', 'rulebooks/', 'decision-environments/', 'organizations/', 'eda-credentials/',
+                     'event-streams/'):
+        assert looked_up.count(EDA + endpoint) == 1, (endpoint, looked_up)
+    assert looked_up.count(EDA + 'activations/') == 3               # each item's own activation
+    assert looked_up.count(EDA + 'rulebooks/5/sources/') == 3       # read for each item: not a name look-up
