@@ -9,7 +9,7 @@ __metaclass__ = type
 
 DOCUMENTATION = r'''
 module: eda_event_stream_info
-short_description: List event streams of Event-Driven Ansible
+short_description: Read the event streams of Event-Driven Ansible
 version_added: 0.4.0
 description:
   - Reads event streams of Event-Driven Ansible (EDA), at the platform gateway's C(/api/eda/v1/event-streams/).

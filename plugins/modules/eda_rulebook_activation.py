@@ -17,6 +17,8 @@ description:
   - Takes the options of ansible.eda's C(rulebook_activation) module, and does what it does with them (see
     O(state) and O(restart)). Unlike it, a missing credential or event stream named fails the task before anything
     is written, the result has the activation as the service returns it, and a diff says what changed.
+  - The items of a loop find the objects their activations refer to (projects, rulebooks, decision environments,
+    organizations, credentials, event streams) once, see O(loop_reads).
   - The service changes an activation's settings only while it is disabled. With O(state=present), a change to an
     enabled activation fails before anything is written, saying so; disable it first (O(state=disabled)), then
     O(state=present) changes it and enables it again, as with ansible.eda.

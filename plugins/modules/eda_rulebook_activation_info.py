@@ -9,7 +9,7 @@ __metaclass__ = type
 
 DOCUMENTATION = r'''
 module: eda_rulebook_activation_info
-short_description: List rulebook activations of Event-Driven Ansible
+short_description: Read the rulebook activations of Event-Driven Ansible
 version_added: 0.4.0
 description:
   - Reads rulebook activations of Event-Driven Ansible (EDA), at the platform gateway's C(/api/eda/v1/activations/).

@@ -9,7 +9,7 @@ __metaclass__ = type
 
 DOCUMENTATION = r'''
 module: eda_rulebook_info
-short_description: List the rulebooks of Event-Driven Ansible's projects, with their sources
+short_description: Read the rulebooks of Event-Driven Ansible's projects, with their sources
 version_added: 0.4.0
 description:
   - Reads the rulebooks EDA found in its projects, at the platform gateway's C(/api/eda/v1/rulebooks/), each with
@@ -72,7 +72,7 @@ def run(api):
     paths = eda.paths_of(api, 'eda_rulebook_info')
     filters = {}
     if params['project_name']:
-        filters['project_id'] = _eda.resolve_id(api, paths('projects'), params['project_name'], 'project')
+        filters['project_id'] = eda.referred(api, paths('projects'), params['project_name'], 'project')['id']
     path = paths('rulebooks')
     rulebooks = []
     for rulebook in _eda.read_list(api, 'rulebooks', 'eda_rulebook_info', name=params['name'], **filters):
