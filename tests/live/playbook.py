@@ -73,8 +73,8 @@ def run_example(svc, workdir, example, extra=(), env=None):
                     ANSIBLE_LOCALHOST_WARNING='0', ANSIBLE_INVENTORY_UNPARSED_WARNING='0',
                     ANSIBLE_STDOUT_CALLBACK='default')
     full_env.update(env or {})
-    command = [os.path.join(os.path.dirname(sys.executable), 'ansible-playbook'), os.path.join(ROOT, 'examples', example)]
-    command.extend(extra)
+    command = [os.path.join(os.path.dirname(sys.executable), 'ansible-playbook'),
+               os.path.join(ROOT, 'examples', example)] + list(extra)
     result = subprocess.run(command, cwd=str(workdir), env=full_env, capture_output=True, text=True, timeout=600,
                             stdin=subprocess.DEVNULL)
     output = result.stdout + result.stderr

@@ -2,7 +2,10 @@
 imports a project from a git repository of the test bed (the sample projects' public URLs, rewritten to local
 repositories): the task waits for the import and the rulebooks are there when it returns; the same task again
 sends nothing; a change of branch and a sync import again; an import that fails fails the task; check mode
-writes nothing; the info modules keep the exact name."""
+writes nothing; the info modules keep the exact name; a proxy's password is never shown."""
+
+import json
+import time
 
 from .gateway_helpers import gateway, run, tag  # noqa: F401 (the fixture)
 
@@ -57,4 +60,20 @@ def test_an_import_that_fails_fails_the_task_and_what_a_new_project_needs(gatewa
     missing, writes = run(gateway, 'eda_project', name=name + ' 2', organization_name='Default')
     assert missing['msg'] == 'Parameter url is required when state is present and project does not exist'
     assert writes == []
+    assert run(gateway, 'eda_project', name=name, state='absent')[0]['changed'] is True
+
+
+def test_a_proxy_password_is_never_shown_and_compared_as_the_service_masks_it(gateway):
+    name = 'proxied %s' % tag()
+    options = dict(name=name, url=SAMPLE, organization_name='Default', wait=False,
+                   proxy='http://bob:pw-%s@proxy.invalid:3128' % tag())
+    made, _writes = run(gateway, 'eda_project', diff=True, **options)
+    assert made['changed'] is True and made['project']['proxy'] == 'http://bob:$encrypted$@proxy.invalid:3128'
+    again, writes = run(gateway, 'eda_project', diff=True, **options)
+    assert again['changed'] is False and writes == []
+    assert options['proxy'].split(':')[2].split('@')[0] not in json.dumps([made, again])
+    for _wait in range(100):      # the service deletes no project while it imports (through a proxy that is not)
+        if run(gateway, 'eda_project_info', name=name)[0]['projects'][0]['import_state'] in ('completed', 'failed'):
+            break
+        time.sleep(0.2)
     assert run(gateway, 'eda_project', name=name, state='absent')[0]['changed'] is True

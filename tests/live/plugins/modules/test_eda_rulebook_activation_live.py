@@ -52,7 +52,8 @@ def test_an_activation_listening_to_an_event_stream_then_changed_while_disabled(
     assert refused['failed'] is True and 'state=disabled' in refused['msg'] and writes == []
 
     off, writes = run(gateway, 'eda_rulebook_activation', **dict(options, state='disabled'))
-    assert off['changed'] is True and [w[:2] for w in writes] == [('POST', EDA + 'activations/%d/disable/' % result['id'])]
+    assert off['changed'] is True
+    assert [w[:2] for w in writes] == [('POST', EDA + 'activations/%d/disable/' % result['id'])]
     changed, writes = run(gateway, 'eda_rulebook_activation', diff=True, **dict(options, log_level='debug'))
     assert changed['changed'] is True and [w[:2] for w in writes] == [('PATCH', EDA + 'activations/%d/' % result['id'])]
     assert changed['rulebook_activation']['log_level'] == 'debug'
@@ -79,7 +80,8 @@ def test_the_copy_is_made_once_and_disabled(gateway, made):
     source, _writes = run(gateway, 'eda_rulebook_activation', **options)
     assert source['changed'] is True and source['rulebook_activation']['is_enabled'] is False
     copy, writes = run(gateway, 'eda_rulebook_activation_copy', name='copy %s' % made, copy_from='source %s' % made)
-    assert copy['changed'] is True and [w[:2] for w in writes] == [('POST', EDA + 'activations/%d/copy/' % source['id'])]
+    assert copy['changed'] is True
+    assert [w[:2] for w in writes] == [('POST', EDA + 'activations/%d/copy/' % source['id'])]
     assert copy['rulebook_activation']['is_enabled'] is False and copy['id'] != source['id']
     again, writes = run(gateway, 'eda_rulebook_activation_copy', name='copy %s' % made, copy_from='source %s' % made)
     assert again['changed'] is False and again['id'] == copy['id'] and writes == []

@@ -11,9 +11,9 @@ from .gateway_helpers import gateway  # noqa: F401 (the fixture)
 
 def play(svc, workdir, prefix, *extra):
     """(ok, changed, failed) of a run of the example, and its output."""
-    return run_example(svc, workdir, 'gateway.yml', ['-e', 'gateway_example_prefix=%s' % prefix,
-                                                     '-e', 'gateway_example_port=%d' % (30000 + int(prefix[2:], 16) % 20000)]
-                       + list(extra))
+    port = 30000 + int(prefix[2:], 16) % 20000
+    named = ['-e', 'gateway_example_prefix=%s' % prefix, '-e', 'gateway_example_port=%d' % port]
+    return run_example(svc, workdir, 'gateway.yml', named + list(extra))
 
 
 def test_the_gateway_example_makes_everything_once_and_takes_it_away_once(gateway, tmp_path):
