@@ -311,6 +311,10 @@ class ApiTask:
     def returns(self, **values):
         self.outcome.returns(**values)
 
+    def says(self, message):
+        """The task's ``msg``, when it does not fail (see Outcome.says())."""
+        self.outcome.says(message)
+
     def merge(self, task, under=()):
         """Take in what the sub-task ``task`` (subtask()) said: its change, its diff under the keys ``under``, its
         warnings; not the values it returns. Whether it changed anything."""

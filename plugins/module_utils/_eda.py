@@ -25,6 +25,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import copy
+
 from ansible.module_utils.common.text.converters import to_text
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec, is_id
@@ -81,6 +83,24 @@ def find(api, endpoint, value, name_field='name', label=None, required=False, fi
         if required:
             raise NotFound("%s '%s' not found" % ((label or 'object').capitalize(), value), total_results=0)
         return None
+    held = api.held
+    if held is None:
+        return _find(api, endpoint, value, name_field, label, required, filter_param, **filters)
+    # the items of a loop share what a look-up found (see _loop_reads): the same name looked up again is answered
+    # without a request, until a write to the object drops it; a look-up that found nothing is never kept
+    key = ('eda', endpoint, name_field, tuple(sorted((k, to_text(v)) for k, v in filters.items())))
+    url = held.found.get((key, to_text(value)))
+    if url in held.objects:
+        return copy.deepcopy(held.objects[url])
+    obj = _find(api, endpoint, value, name_field, label, required, filter_param, **filters)
+    if obj is not None:
+        url = api.client.url('%s%d/' % (endpoint, obj['id']))
+        held.objects[url] = copy.deepcopy(obj)
+        held.found[(key, to_text(value))] = url
+    return obj
+
+
+def _find(api, endpoint, value, name_field='name', label=None, required=False, filter_param=None, **filters):
     found = matching(api, endpoint, value, name_field, filter_param, **filters)
     if len(found) > 1:
         raise MultipleFound('More than one %s is named %r in %s: %d of them; name it by id instead.'
@@ -160,7 +180,7 @@ class EdaResource(Resource):
         return existing
 
     def read_ahead(self, api):
-        # EDA's look-ups are not shared by the items of a loop (its objects have no url to hold them by)
+        # EDA's look-ups are shared by the items of a loop as find() makes them, not read ahead for async items
         return
 
     def locate(self, api):

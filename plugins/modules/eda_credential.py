@@ -41,7 +41,8 @@ options:
     description:
       - The values of the credential type's input fields. The dict given replaces the credential's inputs; an
         input left out is removed. Needed to create one (unless copied).
-      - The values are kept out of logs and results; EDA reads the secret ones back as C($encrypted$), see the notes.
+      - The values of the type's secret fields are kept out of logs, results and the diff (the others show); EDA
+        reads them back as C($encrypted$), see the notes.
     type: dict
   credential_type_name:
     description:
@@ -148,6 +149,7 @@ end_state:
   type: dict
 '''
 
+from ansible_collections.automation.service.plugins.module_utils._api_module import narrow_no_log
 from ansible_collections.automation.service.plugins.module_utils._eda import (
     ORGANIZATION, ORGANIZATION_OPTION, EdaResource, Reference, place, referred_id, run_test,
 )
@@ -193,6 +195,15 @@ def filled_in(api, existing, desired):
 
 
 class EdaCredential(EdaResource):
+
+    def desired(self, api, existing):
+        wanted = super(EdaCredential, self).desired(api, existing)
+        given = api.params.get('inputs')
+        if given:
+            # only the secret inputs (of the credential's type) are masked in logs and results; the others show
+            secrets = secret_fields(api, existing, wanted)
+            narrow_no_log(api.params, api.no_log_values, given, [v for k, v in given.items() if k in secrets])
+        return wanted
 
     def require_on_create(self, api):
         # a copy has what it was copied from

@@ -33,8 +33,8 @@ options:
     type: str
   inputs:
     description:
-      - The input fields of the credential type (its C(fields) and C(required) lists), compared as data. Needed to
-        create one.
+      - The input fields of the credential type (its C(fields) and C(required) lists), compared as data (a field
+        without a C(type) is a C(string), as EDA makes it). Needed to create one.
     type: dict
   injectors:
     description:
@@ -130,6 +130,7 @@ end_state:
 '''
 
 from ansible_collections.automation.service.plugins.module_utils._eda import EdaResource, run_test
+from ansible_collections.automation.service.plugins.module_utils._resource import as_data
 
 ARGUMENT_SPEC = dict(
     name=dict(type='str', required=True),
@@ -142,9 +143,21 @@ ARGUMENT_SPEC = dict(
     state=dict(type='str', choices=['present', 'absent', 'test'], default='present'),
 )
 
+
+def typed(inputs):
+    """``inputs`` as EDA keeps them: a field without a type is a string (its server sets it on create)."""
+    data = as_data(inputs)
+    if not isinstance(data, dict) or not isinstance(data.get('fields'), list):
+        return data
+    fields = [dict(field, type=field.get('type', 'string')) if isinstance(field, dict) else field
+              for field in data['fields']]
+    return dict(data, fields=fields)
+
+
 RESOURCE = EdaResource(
     'credential-types', 'credential_type', 'credential type', 'eda_credential_type',
     fields=('description',), json_data=('inputs', 'injectors'), required_on_create=('inputs', 'injectors'),
+    compared_as={'inputs': typed},
 )
 SPEC = RESOURCE.spec(ARGUMENT_SPEC)
 

@@ -77,6 +77,16 @@ def test_every_gateway_authentication_reaches_eda(gateway, api):
     assert r.status_code == 401
     # EDA's API is not the controller's
     assert s.get(gateway.url + "/api/controller/eda/v1/users/me/", headers=gateway.basic()).status_code == 404
+    # Basic follows the gateway's setting (AAP 2.7 deployments turn it off); the token and the session stay
+    assert s.put(gateway.url + GW + "settings/all/", json={"gateway_basic_auth_enabled": False}, headers=bearer).status_code == 200
+    try:
+        assert api("GET", "users/me/")[0] == 401
+        assert s.get(gateway.url + EDA + "users/me/", headers=bearer).status_code == 200
+        assert session.get(gateway.url + EDA + "users/me/").status_code == 200
+    finally:
+        r = s.put(gateway.url + GW + "settings/all/", json={"gateway_basic_auth_enabled": True}, headers=bearer)
+        assert r.status_code == 200, r.text
+    assert api("GET", "users/me/")[0] == 200
 
 
 def test_roots(gateway, api):
@@ -272,3 +282,61 @@ def test_controller_tokens_are_the_callers_own(gateway, api):
     assert api("GET", "users/me/awx-tokens/%d/" % made["id"])[1]["name"] == name
     assert api("DELETE", "users/me/awx-tokens/%d/" % made["id"])[0] == 204
     assert api("GET", "users/me/awx-tokens/%d/" % made["id"])[0] == 404
+
+
+def test_edas_own_session_login_logout_and_token_refresh(gateway, api):
+    s = gateway.session()
+    preflight = s.get(gateway.url + EDA + "auth/session/login/")
+    assert preflight.status_code == 204 and "csrftoken" in s.cookies
+    headers = {"X-CSRFToken": s.cookies["csrftoken"], "Referer": gateway.url + EDA}
+    bad = s.post(gateway.url + EDA + "auth/session/login/", json={"username": gateway.admin[0], "password": "wrong"},
+                 headers=headers)
+    assert bad.status_code == 403 and bad.json() == {"detail": "Invalid credentials or user is disabled."}
+    # without the CSRF token: refused before the password is read
+    assert s.post(gateway.url + EDA + "auth/session/login/",
+                  json={"username": gateway.admin[0], "password": gateway.admin[1]}).status_code == 403
+    login = s.post(gateway.url + EDA + "auth/session/login/",
+                   json={"username": gateway.admin[0], "password": gateway.admin[1]}, headers=headers)
+    assert login.status_code == 204 and "gateway_sessionid" in s.cookies
+    # the gateway's session: EDA, the gateway and the controller answer it
+    assert s.get(gateway.url + EDA + "users/me/").json()["username"] == gateway.admin[0]
+    assert s.get(gateway.url + GW + "me/").status_code == 200
+    assert s.get(gateway.url + "/api/controller/v2/me/").status_code == 200
+    headers["X-CSRFToken"] = s.cookies["csrftoken"]
+    assert s.post(gateway.url + EDA + "auth/session/logout/", headers=headers).status_code == 204
+    assert s.get(gateway.url + EDA + "users/me/").status_code == 401
+    # logout takes the session only
+    assert api("POST", "auth/session/logout/")[0] == 401
+    # a refresh token (eda-server gives them to ansible-rulebook, no API hands one out: made here as eda-server makes
+    # them, an HS256 JWT of the service's secret) gives an access token; anything else is refused
+    import datetime
+
+    import jwt
+
+    secret = (gateway.dir / "secret_key").read_text().strip()
+    refresh = jwt.encode({"user_id": 1, "token_type": "refresh",
+                          "exp": datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=1)}, secret, "HS256")
+    status, body = api("POST", "auth/token/refresh/", {"refresh": refresh})
+    assert status == 200 and jwt.decode(body["access"], secret, ["HS256"])["token_type"] == "access"
+    assert api("POST", "auth/token/refresh/", {"refresh": body["access"]}) == (400, {"non_field_errors": ["Invalid token"]})
+    assert api("POST", "auth/token/refresh/", {"refresh": "not-a-token"})[0] == 400
+
+
+def test_config_status_feature_flags_roles_and_service_index(gateway, api):
+    assert api("GET", "config/") == (200, {"time_zone": "UTC", "version": "1.3.0", "deployment_type": "podman"})
+    assert gateway.session().get(gateway.url + EDA + "status/").json() == {"status": "good"}     # anonymous
+    flags = api("GET", "feature_flags_state/")[1]
+    assert flags["FEATURE_EDA_ANALYTICS_ENABLED"] is False
+    states = api("GET", "feature_flags/states/")[1]["results"]
+    assert {"name": "FEATURE_EDA_ANALYTICS_ENABLED", "state": False} in states
+    # django-ansible-base's RBAC over the platform's role definitions and assignments
+    definitions = api("GET", "role_definitions/?name=Team Member")[1]["results"]
+    assert [d["content_type"] for d in definitions] == ["shared.team"]
+    user = api("GET", "users/?username=%s" % gateway.admin[0])[1]["results"][0]
+    assert user["is_superuser"] is True
+    assert "allowed_permissions" in api("GET", "role_metadata/")[1]
+    assert api("GET", "role_definitions/%d/user_assignments/" % definitions[0]["id"])[0] == 200
+    # the resource registry, as EDA's: its service type
+    status, meta = api("GET", "service-index/metadata/")
+    assert status == 200 and meta["service_type"] == "eda"
+    assert api("GET", "service-index/resources/?page_size=1")[0] == 200

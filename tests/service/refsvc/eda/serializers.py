@@ -570,3 +570,39 @@ class AwxTokenCreateSerializer(serializers.ModelSerializer):
         token.token = validated["token"]
         token.save()
         return token
+
+
+# -- EDA's own login and tokens
+
+class LoginSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    password = serializers.CharField(style={"input_type": "password"}, write_only=True)
+
+
+def jwt_token(user_id, token_type):
+    """eda-server's ``get_jwt_token``: HS256 of the service's secret, ``user_id``, ``exp``, ``token_type``."""
+    import datetime
+
+    import jwt
+    from django.conf import settings
+
+    lifetime = datetime.timedelta(minutes=60) if token_type == "access" else datetime.timedelta(days=365)
+    payload = {"user_id": user_id, "exp": datetime.datetime.now(datetime.timezone.utc) + lifetime, "token_type": token_type}
+    return jwt.encode(payload, settings.SECRET_KEY, "HS256")
+
+
+class RefreshTokenSerializer(serializers.Serializer):
+    refresh = serializers.CharField()
+
+    def validate(self, data):
+        import jwt
+        from django.conf import settings
+
+        try:
+            claims = jwt.decode(data["refresh"], settings.SECRET_KEY, ["HS256"])
+            if claims.get("token_type") != "refresh" or "user_id" not in claims:
+                raise ValueError
+            self.user = get_user_model().objects.get(pk=claims["user_id"])
+        except (jwt.PyJWTError, ValueError, get_user_model().DoesNotExist):
+            raise serializers.ValidationError("Invalid token")
+        return data

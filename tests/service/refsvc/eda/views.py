@@ -111,6 +111,14 @@ class Metadata(SimpleMetadata):
     """OPTIONS as DRF's ``SimpleMetadata`` answers it (eda-server's views keep DRF's metadata), each method's
     fields from the serializer that method takes (``request_serializers`` of the view)."""
 
+    def determine_metadata(self, request, view):
+        data = super().determine_metadata(request, view)
+        if "actions" not in data and getattr(view, "request_serializers", None) and request.method == "OPTIONS":
+            actions = self.determine_actions(request, view)
+            if actions:
+                data["actions"] = actions
+        return data
+
     def determine_actions(self, request, view):
         actions = {}
         for method in {"PUT", "POST"} & set(view.allowed_methods):
@@ -142,7 +150,12 @@ class EdaPermission(permissions.BasePermission):
 
 
 def exception_handler(exc, context):
-    return drf_exception_handler(exc, context)
+    """DRF's own answers (eda-server keeps them): the errors about no one field under ``non_field_errors``, where the
+    controller's views, which set the service's ``NON_FIELD_ERRORS_KEY``, say ``__all__``."""
+    response = drf_exception_handler(exc, context)
+    if response is not None and isinstance(response.data, dict) and "__all__" in response.data:
+        response.data["non_field_errors"] = response.data.pop("__all__")
+    return response
 
 
 class EdaView:
@@ -256,6 +269,21 @@ class EdaDetail(EdaView, generics.RetrieveUpdateDestroyAPIView):
         return None
 
 
+def only_from(first, view):
+    """``view`` where the release the gateway stands for has it (404 before ``first``)."""
+
+    class Released(view):
+        def dispatch(self, request, *args, **kwargs):
+            if release() < first:
+                from django.http import JsonResponse
+
+                return JsonResponse({"detail": "Not found."}, status=404)
+            return super().dispatch(request, *args, **kwargs)
+
+    Released.__name__ = view.__name__
+    return Released
+
+
 def not_found(model_name, pk):
     from rest_framework.exceptions import NotFound
 
@@ -282,6 +310,8 @@ ROOT = {
     "user-list": "users/", "controller-token-list": "users/me/awx-tokens/", "credentialtype-list": "credential-types/",
     "edacredential-list": "eda-credentials/", "credentialinputsource-list": "credential-input-sources/",
     "decisionenvironment-list": "decision-environments/", "organization-list": "organizations/", "team-list": "teams/",
+    "roledefinition-list": "role_definitions/", "roleuserassignment-list": "role_user_assignments/",
+    "roleteamassignment-list": "role_team_assignments/", "role-metadata": "role_metadata/",
 }
 
 
@@ -617,3 +647,118 @@ class DecisionEnvironmentDetail(EdaDetail):
             return Response({"detail": "Decision Environment %s is being referenced by %d activation(s) and cannot be "
                                        "deleted" % (obj.name, len(used))}, status=status.HTTP_409_CONFLICT)
         return None
+
+
+# -- EDA's own session login, logout and token refresh (eda-server's views/auth.py)
+
+class SessionLogin(EdaView, APIView):
+    """GET: 204 and the CSRF cookie (the preflight); POST ``{"username", "password"}`` with the CSRF token: a session
+    (the gateway's cookie, which then reaches every API behind it), 204; bad credentials: 403."""
+
+    anonymous_allowed = True
+    authentication_classes = []
+    request_serializers = {"POST": es.LoginSerializer}
+
+    def may_write(self, method):
+        return True
+
+    def get(self, request):
+        from django.middleware.csrf import get_token
+
+        get_token(request._request)
+        response = Response(status=status.HTTP_204_NO_CONTENT)
+        response["Cache-Control"] = "max-age=0, no-cache, no-store, must-revalidate, private"
+        return response
+
+    def post(self, request):
+        from django.contrib.auth import authenticate, login
+        from django.middleware.csrf import CsrfViewMiddleware
+
+        reason = CsrfViewMiddleware(lambda r: None).process_view(request._request, None, (), {})
+        if reason is not None:
+            raise PermissionDenied("CSRF Failed: %s" % getattr(reason, "reason_phrase", "CSRF check failed"))
+        serializer = es.LoginSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = authenticate(request._request, username=serializer.validated_data["username"],
+                            password=serializer.validated_data["password"])
+        if user is None:
+            raise PermissionDenied("Invalid credentials or user is disabled.")
+        login(request._request, user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class SessionLogout(EdaView, APIView):
+    """POST, with the session (and its CSRF token): the session ends, 204."""
+
+    def get_authenticators(self):
+        from refsvc.svc.auth import SessionAuthentication
+
+        return [SessionAuthentication()]
+
+    def may_write(self, method):
+        return True
+
+    def post(self, request):
+        from django.contrib.auth import logout
+
+        logout(request._request)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class TokenRefresh(EdaView, APIView):
+    """``{"refresh"}``: a refresh token eda-server made (HS256 JWT of the service's secret, ``token_type``
+    ``refresh``; it gives them to ansible-rulebook) -> ``{"access"}``, a new access token (60 minutes, its default
+    ``JWT_ACCESS_TOKEN_LIFETIME_MINUTES``); anything else: 400 "Invalid token"."""
+
+    anonymous_allowed = True
+    authentication_classes = []
+    request_serializers = {"POST": es.RefreshTokenSerializer}
+
+    def may_write(self, method):
+        return True
+
+    def post(self, request):
+        serializer = es.RefreshTokenSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        return Response({"access": es.jwt_token(serializer.user.pk, "access")})
+
+
+# -- config, status, feature flags
+
+# Not in any source here: the version string eda-server answers (its package's version); the API's, from the
+# published schema (eda-2.7.json's info.version; 1.2.0 in 2.6's), is answered.
+VERSIONS = {"2.6": "1.2.0", "2.7": "1.3.0"}
+
+
+class ConfigView(EdaView, APIView):
+    def get(self, request):
+        # deployment_type: eda-server's default setting (podman); an OpenShift install says k8s
+        return Response({"time_zone": "UTC", "version": VERSIONS.get(release(), VERSIONS["2.7"]),
+                         "deployment_type": "podman"})
+
+
+class StatusView(EdaView, APIView):
+    """eda-server's health: the database and its workers; the reference service has no workers to lose."""
+
+    anonymous_allowed = True
+
+    def get(self, request):
+        from django.db import connection
+
+        try:
+            connection.ensure_connection()
+        except Exception:
+            return Response({"status": "failed", "message": "Database connection failed"}, status=500)
+        return Response({"status": "good"})
+
+
+class ServiceMetadata(EdaView, APIView):
+    """django-ansible-base's service-index/metadata/, as EDA answers it: the service's id and its type, ``eda``
+    (one of the registry's four; the gateway's own index says ``aap``)."""
+
+    def get(self, request):
+        if not request.user.is_superuser:
+            raise PermissionDenied
+        from ansible_base.resource_registry.models import service_id
+
+        return Response({"service_id": service_id(), "service_type": "eda"})

@@ -52,9 +52,13 @@ class FakeEda:
         self.base_url = 'https://service.invalid'
         self.page_size_cap = page_size_cap   # a smaller largest page, to make a list take pages
         self.test_refusal = None             # what a test/ answers with a 400, when it fails
+        self.tokens = {}                     # controller token id -> its value, as EDA keeps it
 
     def settled_layout(self):
         return self.layout
+
+    def url(self, path, params=None):
+        return self.base_url + path
 
     @property
     def writes(self):
@@ -117,7 +121,10 @@ class FakeEda:
         for key, value in params.items():
             if key in ('page', 'page_size'):
                 continue
-            if key == 'name':
+            if key == 'search':
+                results = [o for o in results if str(value).lower() in (str(o.get('name', '')) + ' ' +
+                                                                         str(o.get('description', ''))).lower()]
+            elif key == 'name':
                 results = [o for o in results if str(o.get(name_field, '')).lower().startswith(str(value).lower())]
             else:
                 results = [o for o in results if str(o.get(key)) == str(value)]
@@ -162,6 +169,12 @@ class FakeEda:
                 raise ApiError('POST %s answered 400: name: already exists.' % path, status=400,
                                detail={'name': ['already exists.']})
             made = dict(body, id=self._new_id())
+            if endpoint == 'credential-types':     # as EDA's server makes a type: a field without a type is a string
+                made['inputs'] = dict(made.get('inputs') or {}, fields=[dict(f, type=f.get('type', 'string')) for f in
+                                                                        (made.get('inputs') or {}).get('fields', [])])
+            if endpoint == 'users/me/awx-tokens':
+                del made['token']       # never shown again
+                self.tokens[made['id']] = body['token']
             if endpoint == 'eda-credentials':
                 self.fill_defaults(made)
             self.objects.setdefault(endpoint, []).append(made)

@@ -25,6 +25,8 @@ def test_a_credential_is_made_once_its_secret_masked_and_a_second_run_changes_no
                                                     'inputs': REGISTRY['inputs']})]
     assert made['changed'] and made['credential']['inputs']['password'] == '$encrypted$'
     assert SECRET not in repr(made)
+    # only the type's secret input stays masked in logs and results; the others show
+    assert SECRET in _api.no_log_values and 'robot' not in _api.no_log_values and 'quay.io' not in _api.no_log_values
     stored = client.objects['eda-credentials'][0]
     assert stored['inputs']['password'] == SECRET and made['id'] == stored['id']
     # EDA filled in verify_ssl, whose field has a default: not given, it compares as that default
@@ -103,7 +105,8 @@ def test_a_credential_needs_its_type_inputs_and_organization_to_be_made():
 
 def test_a_credential_type_compares_its_inputs_and_injectors_as_data():
     client = FakeEda(objects())
-    params = dict(name='hook', description='d', inputs={'fields': [{'id': 'token', 'type': 'string', 'secret': True}]},
+    # a field without a type: EDA makes it a string, and it compares as one
+    params = dict(name='hook', description='d', inputs={'fields': [{'id': 'token', 'secret': True}]},
                   injectors={'extra_vars': {'hook_token': '{{ token }}'}})
     made, _api = run(eda_credential_type, params, client)
     assert made['changed'] and client.writes[-1][0] == 'POST' and client.writes[-1][1] == TYPES

@@ -3,7 +3,11 @@ the gateway; nothing at all on AWX), names compared exactly after EDA's loose ?n
 references written as <x>_id and compared with what EDA reads back (ids in lists, nested objects in details),
 idempotence, check mode, the diff, and ansible.eda's words where a task is refused."""
 
+from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
+
+from ansible_collections.automation.service.plugins.module_utils._api_module import ApiTask
 from ansible_collections.automation.service.plugins.module_utils._client import Layout
+from ansible_collections.automation.service.plugins.module_utils._loop_reads import LoopReads
 from ansible_collections.automation.service.plugins.modules import (
     eda_decision_environment, eda_decision_environment_info,
 )
@@ -148,3 +152,20 @@ def test_info_lists_every_page_or_the_one_named_exactly():
     assert [d['id'] for d in one['decision_environments']] == [13]
     none, _api = run(eda_decision_environment_info, dict(name='de'), client)
     assert none['decision_environments'] == []
+
+
+def test_the_items_of_a_loop_look_the_same_references_up_once():
+    client = eda(**{'eda-credentials': [credential(7, 'registry')]})
+    reads = LoopReads()     # what the action plugin gives the items of one loop
+    for n in range(3):
+        params = dict(name='de-%d' % n, image_url=IMAGE, organization_name='Default', credential='registry',
+                      service_url='https://service.invalid', service_token='t')
+        validated = ArgumentSpecValidator(eda_decision_environment.SPEC.argument_spec).validate(params)
+        api = ApiTask(eda_decision_environment.SPEC, validated.validated_parameters, reads=reads)
+        api._client = client
+        assert not api.execute(eda_decision_environment.run).get('failed')
+    looked_up = [call[1] for call in client.calls if call[0] == 'GET' and not call[1].startswith(DE)]
+    assert sorted(looked_up) == ['/api/eda/v1/eda-credentials/', '/api/eda/v1/organizations/']
+    assert len(client.writes) == 3
+    # each item looked its own decision environment up (nothing found is kept)
+    assert len([call for call in client.calls if call[0] == 'GET' and call[1].startswith(DE)]) == 3
