@@ -37,26 +37,6 @@ ENCRYPTED = '$encrypted$'
 IMPORT_DONE = ('completed', 'failed')
 
 
-# -- what an activation refers to -----------------------------------------------------------------------------
-
-def referred(api, path, value, label, **filters):
-    """The object ``value`` names in the list at ``path`` (its ``id`` and ``name``), as _eda.find() finds it (by
-    its exact name, or for digits by id), required. The items of a loop find it once: the names an activation
-    refers to (its project, rulebook, decision environment, organization, credentials, event streams) are the
-    same for many items, and no item writes those objects (a write to one drops what is held of it)."""
-    from ansible_collections.automation.service.plugins.module_utils._eda import find
-
-    def read():
-        found = find(api, path, value, label=label, required=True, **filters)
-        # held by its place in EDA's API, where a write to it goes (EDA's objects have no url of their own)
-        return {'id': found['id'], 'name': found.get('name'), 'url': '%s%d/' % (path, found['id'])}
-
-    held = api.held
-    if held is None:
-        return read()
-    return held.again(api, ('eda', path, str(value), sorted(filters.items())), read)
-
-
 # -- fields of later releases --------------------------------------------------------------------------------
 
 def known_only(api, existing, wanted, later, label):

@@ -262,13 +262,14 @@ def desired(api, paths):
     if missing:
         raise ConfigError('%s %s needed to create or change rulebook activation %s.'
                           % (' and '.join(missing), 'are' if len(missing) > 1 else 'is', params['name']))
-    project = eda.referred(api, paths('projects'), params['project_name'], 'project')
-    rulebook = eda.referred(api, paths('rulebooks'), params['rulebook_name'], 'rulebook', project_id=project['id'])
+    project = _eda.find(api, paths('projects'), params['project_name'], label='project', required=True)
+    rulebook = _eda.find(api, paths('rulebooks'), params['rulebook_name'], label='rulebook', required=True,
+                         project_id=project['id'])
     wanted = {
         'rulebook_id': rulebook['id'],
-        'decision_environment_id': eda.referred(api, paths('decision-environments'),
-                                                params['decision_environment_name'], 'decision environment')['id'],
-        'organization_id': eda.referred(api, paths('organizations'), params['organization_name'], 'organization')['id'],
+        'decision_environment_id': _eda.resolve_id(api, paths('decision-environments'),
+                                                   params['decision_environment_name'], 'decision environment'),
+        'organization_id': _eda.resolve_id(api, paths('organizations'), params['organization_name'], 'organization'),
     }
     for option in AS_GIVEN:
         if params.get(option) is not None:
@@ -276,11 +277,11 @@ def desired(api, paths):
     if params.get('extra_vars') is not None:
         wanted['extra_var'] = params['extra_vars']
     if params.get('awx_token_name'):
-        wanted['awx_token_id'] = eda.referred(api, paths('users/me/awx-tokens'), params['awx_token_name'],
-                                              'controller token')['id']
+        wanted['awx_token_id'] = _eda.resolve_id(api, paths('users/me/awx-tokens'), params['awx_token_name'],
+                                                 'controller token')
     if params.get('eda_credentials') is not None:
         wanted['eda_credentials'] = sorted(set(
-            eda.referred(api, paths('eda-credentials'), value, 'EDA credential')['id']
+            _eda.resolve_id(api, paths('eda-credentials'), value, 'EDA credential')
             for value in params['eda_credentials']))
     if params.get('event_streams') is not None:
         wanted['source_mappings'] = source_mappings(api, paths, rulebook)
@@ -297,7 +298,8 @@ def source_mappings(api, paths, rulebook):
     for item in items:
         mapping = eda.source_mapping(sources, item)
         try:
-            stream = eda.referred(api, paths('event-streams'), item['event_stream'], 'event stream')
+            stream = _eda.find(api, paths('event-streams'), item['event_stream'], label='event stream',
+                               required=True)
         except NotFound:
             raise ConfigError('The event stream %s does not exist.' % item['event_stream'])
         mapping.update(event_stream_name=stream['name'], event_stream_id=stream['id'])

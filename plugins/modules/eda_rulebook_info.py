@@ -72,7 +72,7 @@ def run(api):
     paths = eda.paths_of(api, 'eda_rulebook_info')
     filters = {}
     if params['project_name']:
-        filters['project_id'] = eda.referred(api, paths('projects'), params['project_name'], 'project')['id']
+        filters['project_id'] = _eda.resolve_id(api, paths('projects'), params['project_name'], 'project')
     path = paths('rulebooks')
     rulebooks = []
     for rulebook in _eda.read_list(api, 'rulebooks', 'eda_rulebook_info', name=params['name'], **filters):
