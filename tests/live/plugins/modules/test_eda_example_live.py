@@ -1,8 +1,8 @@
-"""examples/eda.yml, a play of every Event-Driven Ansible module (credential types, credentials, input sources,
-decision environments, users, controller tokens, role assignments, projects, rulebooks, event streams, rulebook
-activations and their copies, and each one's _info module), run with ansible-playbook against the reference
-service's gateway layout, once with each of the gateway's authentication methods: made with a session, then
-unchanged with a token and with Basic, then taken away (with a token) in one run."""
+"""examples/eda.yml, a play of the Event-Driven Ansible modules (users, a team's role assignment, controller
+tokens, credential types, credentials, decision environments, projects, rulebooks, event streams, rulebook
+activations and their copies, and the _info modules), run with ansible-playbook against the reference service's
+gateway layout, once with each of the gateway's authentication methods: made with a session, then unchanged with
+a token and with Basic, then taken away (with a token) in one run."""
 
 import uuid
 
