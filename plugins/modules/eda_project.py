@@ -178,20 +178,36 @@ LATER = {'update_revision_on_launch': False, 'scm_update_cache_timeout': 0}
 
 
 class Project(EdaResource):
-    """A project: its proxy compared, and shown, as the service reads it back (its password masked); the fields
-    of a later EDA left out where the service has none."""
+    """A project: its proxy compared, and shown, as the service reads it back (its password masked); the import its
+    creation or a change of its url or branch starts waited for (with ``wait``); the fields of a later EDA left out
+    where the service has none."""
 
     def desired(self, api, existing):
         return eda.known_only(api, existing, super(Project, self).desired(api, existing), LATER, self.label)
 
     def plan_object(self, api, existing, desired, lists):
         plan = super(Project, self).plan_object(api, existing, desired, lists)
-        for write in plan.writes:
-            for side in ('after', 'answer'):
-                value = getattr(write, side)
-                if isinstance(value, dict) and value.get('proxy'):
-                    setattr(write, side, dict(value, proxy=eda.proxy_as_read(value['proxy'])))
-        return plan
+        return Plan(plan.existing, [self.finished(api, write) for write in plan.writes])
+
+    def finished(self, api, write):
+        """``write`` as this module sends it: its proxy shown as the service reads it back, and waiting for the
+        import it starts."""
+        changes = {}
+        for side in ('after', 'answer'):
+            value = getattr(write, side)
+            if isinstance(value, dict) and value.get('proxy'):
+                changes[side] = dict(value, proxy=eda.proxy_as_read(value['proxy']))
+        if write.method == 'POST' or (write.method == 'PATCH' and set(SYNCED_BY) & set(write.body or {})):
+            changes['settle'] = lambda answer: imported(api, self.endpoint, answer)
+        return write.but(**changes) if changes else write
+
+
+def imported(api, endpoint, answer):
+    """The project ``answer`` once the import its write started has ended (with ``wait``; else as answered)."""
+    params = api.params
+    if not params['wait']:
+        return answer
+    return eda.wait_for_import(api.client, '%s%d/' % (endpoint, answer['id']), params['timeout'], params['interval'])
 
 
 RESOURCE = Project(
@@ -215,13 +231,6 @@ def run(api):
         api.no_log_values.add(password)
     placed = RESOURCE.placed(api)
 
-    def imported(answer):
-        """The project once the import its write started has ended (with ``wait``)."""
-        if not params['wait']:
-            return answer
-        return eda.wait_for_import(api.client, '%s%d/' % (placed.endpoint, answer['id']), params['timeout'],
-                                   params['interval'])
-
     def planned(plan):
         # ansible.eda's words for what a new project needs, before anything is written
         if params['state'] == 'present' and plan.existing is None:
@@ -230,16 +239,13 @@ def run(api):
             if not params.get('organization_name'):
                 raise ConfigError('Parameter organization_name is required when state is present and project does '
                                   'not exist')
-        for write in plan.writes:
-            if write.method == 'POST' or (write.method == 'PATCH' and set(SYNCED_BY) & set(write.body or {})):
-                write.settle = imported
 
-    found, _new = placed.run(api, planned)
-    if params['sync'] and params['state'] == 'present' and found is not None and not _new:
+    found, new = placed.run(api, planned)
+    if params['sync'] and params['state'] == 'present' and found is not None and not new:
         made = api.apply(Plan(found, [Write(
             'POST', '%s%d/sync/' % (placed.endpoint, found['id']), {}, expect=(202,), before={'synced': False},
             after={'synced': True}, makes=True, answer=found,
-            settle=lambda answer: imported(dict(answer or {}, id=found['id'])))]))
+            settle=lambda answer: imported(api, placed.endpoint, dict(answer or {}, id=found['id'])))]))
         api.returns(project=made)
 
 
