@@ -57,6 +57,8 @@ def test_an_enabled_activation_is_not_patched_a_disabled_one_is_and_enabled():
 
 def test_present_enables_a_disabled_activation_that_is_otherwise_as_asked():
     eda = FakeEda()
+    made = run(activation, eda, **dict(MADE, state='enabled', organization_name=None))
+    assert made['failed'] is True and 'organization_name is needed to create' in made['msg'] and eda.writes == []
     run(activation, eda, **dict(MADE, state='disabled'))
     result = run(activation, eda, **MADE)
     assert result['changed'] is True and eda.writes[-1][:2] == ('POST', EDA + 'activations/101/enable/')
