@@ -54,7 +54,8 @@ options:
     aliases: [organization]
   state:
     description:
-      - V(present) creates or updates the input source, V(absent) deletes it.
+      - V(present) creates or updates the input source, V(absent) deletes it (nothing to delete when its target or
+        source credential is gone, where ansible.eda fails for a missing target).
       - V(exists) only looks it up and returns it (with RV(msg) when there is none); nothing changes.
     type: str
     choices: [present, absent, exists]
@@ -167,6 +168,8 @@ class InputSource(EdaResource):
     def find(self, api):
         target = credential(api, 'target_credential')
         if target is None:
+            if api.params['state'] == 'absent':
+                return None     # gone with its target credential: nothing to delete
             raise NotFound("Target credential '%s' not found" % api.params['target_credential'], total_results=0)
         source = credential(api, 'source_credential')
         if source is None:

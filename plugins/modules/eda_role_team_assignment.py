@@ -44,7 +44,8 @@ options:
     type: str
   state:
     description:
-      - V(present) makes the assignment, V(absent) deletes it.
+      - V(present) makes the assignment, V(absent) deletes it (nothing to delete when its role definition or team is
+        gone, where ansible.eda fails).
       - V(exists) only looks it up and returns it (with RV(msg) when there is none); nothing changes.
     type: str
     choices: [present, absent, exists]
@@ -124,12 +125,18 @@ SPEC = ModuleSpec(ARGUMENT_SPEC, result_key='role_team_assignment',
                   mutually_exclusive=[('team', 'team_ansible_id'), ('object_id', 'object_ansible_id')])
 
 
+class Gone(Exception):
+    """The role definition or the team named is not there: with state: absent, neither is the assignment."""
+
+
 def resolved(api, endpoint, value, label):
     """The id ``value`` gives: its digits (as ansible.eda reads them), else the object of that name."""
     if is_id(value):
         return int(value)
     found = find(api, place(api, endpoint, MODULE), value, 'name', label)
     if found is None:
+        if api.params['state'] == 'absent':
+            raise Gone()
         raise NotFound("%s '%s' not found" % (label.capitalize(), value), total_results=0)
     return found['id']
 
@@ -163,7 +170,10 @@ def run(api):
         # ansible.eda's required_one_of, in ansible-core's words, checked once the options' types are
         raise ConfigError('one of the following is required: team, team_ansible_id')
     path = place(api, 'role_team_assignments', MODULE)
-    existing, body = locate(api, path)
+    try:
+        existing, body = locate(api, path)
+    except Gone:
+        return
     state = api.params['state']
     if state == 'exists':
         if existing is None:

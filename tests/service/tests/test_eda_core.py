@@ -72,6 +72,12 @@ def test_every_gateway_authentication_reaches_eda(gateway, api):
                      json={"name": unique("session-de"), "image_url": "quay.io/a/b", "organization_id": 1},
                      headers={"X-CSRFToken": session.cookies["csrftoken"], "Referer": gateway.url + EDA})
     assert r.status_code == 201, r.text
+    # the request log names how each came in
+    import json
+
+    logged = [json.loads(line) for line in (gateway.dir / "requests.jsonl").read_text().splitlines()]
+    me = [(entry["auth"], entry["user"]) for entry in logged if entry["path"] == EDA + "users/me/" and entry["status"] == 200]
+    assert {("basic", gateway.admin[0]), ("bearer", gateway.admin[0]), ("session", gateway.admin[0])} <= set(me)
     # bad Basic credentials: not let in
     r = s.get(gateway.url + EDA + "users/me/", headers=gateway.basic("admin", "wrong"))
     assert r.status_code == 401
@@ -131,7 +137,8 @@ def test_custom_credential_types(api):
     assert status == 201, made
     assert made["kind"] == "cloud" and made["managed"] is False and made["inputs"]["fields"][0]["type"] == "string"
     assert api("POST", "credential-types/", {"name": unique("bad"), "inputs": {"fields": [{"id": "x"}]}})[0] == 400
-    assert api("POST", "credential-types/", {"name": unique("bad"), "injectors": {"nope": {}}})[0] == 400
+    assert api("POST", "credential-types/", {"name": unique("bad"), "injectors": {"nope": {}}}) == (
+        400, {"injectors": ["Injectors must have keys defined in ['env', 'extra_vars', 'file']"]})
     assert api("PATCH", "credential-types/%d/" % made["id"], {"description": "changed"})[1]["description"] == "changed"
     managed = type_id(api, "Vault")
     assert api("PATCH", "credential-types/%d/" % managed, {"description": "x"}) == (
@@ -249,8 +256,11 @@ def test_shared_users_organizations_and_teams(gateway, api):
     assert set(users["results"][0]) == {"id", "username", "first_name", "last_name", "is_superuser", "resource"}
     assert api("GET", "users/?is_superuser=true")[1]["count"] == 1
     # a user's shared fields are changed at the platform's ingress only
-    assert api("PATCH", "users/%d/" % user["id"], {"is_superuser": True})[0] == 403
-    # a member sees its organization's objects, and changes none
+    assert api("PATCH", "users/%d/" % user["id"], {"is_superuser": True}) == (
+        403, {"detail": "Partial_update should be done through the platform ingress"})
+    assert api("POST", "users/", {"username": unique("no")}) == (
+        403, {"detail": "Create should be done through the platform ingress"})
+    assert api("DELETE", "users/%d/" % user["id"]) == (403, {"detail": "destroy should be done through the platform ingress"})
     member = gateway.session()
     member.headers.update(gateway.basic(user["username"], password))
     me = member.get(gateway.url + EDA + "users/me/").json()
@@ -259,14 +269,34 @@ def test_shared_users_organizations_and_teams(gateway, api):
     api("POST", "decision-environments/", {"name": unique("theirs"), "image_url": "quay.io/a", "organization_id": 1})
     mine = api("POST", "decision-environments/", {"name": unique("mine"), "image_url": "quay.io/a",
                                                   "organization_id": org["id"]})[1]
-    seen = member.get(gateway.url + EDA + "decision-environments/").json()["results"]
-    assert [d["id"] for d in seen] == [mine["id"]]
-    assert member.patch(gateway.url + EDA + "decision-environments/%d/" % mine["id"], json={"description": "x"}).status_code == 403
+    # a member alone sees none of them (EDA's Organization Member gives no permission on its objects) nor adds one
+    assert member.get(gateway.url + EDA + "decision-environments/").json()["results"] == []
+    assert member.patch(gateway.url + EDA + "decision-environments/%d/" % mine["id"], json={"description": "x"}).status_code == 404
     assert member.post(gateway.url + EDA + "decision-environments/", json={
         "name": unique("no"), "image_url": "quay.io/a", "organization_id": org["id"]}).status_code == 403
-    # an organization administrator may
+    # an organization administrator sees and changes them
     assert gw("POST", "organizations/%d/admins/associate/" % org["id"], {"instances": [user["id"]]}).status_code == 204
+    seen = member.get(gateway.url + EDA + "decision-environments/").json()["results"]
+    assert [d["id"] for d in seen] == [mine["id"]]
     assert member.patch(gateway.url + EDA + "decision-environments/%d/" % mine["id"], json={"description": "x"}).status_code == 200
+    # EDA's organization roles: a viewer sees the organization's objects, an editor also adds and changes them
+    other_password = uuid.uuid4().hex
+    other = gw("POST", "users/", {"username": unique("eda-editor"), "password": other_password}).json()
+    them = gateway.session()
+    them.headers.update(gateway.basic(other["username"], other_password))
+    assert them.get(gateway.url + EDA + "decision-environments/").json()["count"] == 0
+    role = lambda name: api("GET", "role_definitions/?name=%s" % name)[1]["results"][0]["id"]
+    viewer = api("POST", "role_user_assignments/", {"role_definition": role("Organization Viewer"), "user": other["id"],
+                                                    "object_id": str(org["id"])})
+    assert viewer[0] == 201, viewer
+    assert [d["id"] for d in them.get(gateway.url + EDA + "decision-environments/").json()["results"]] == [mine["id"]]
+    body = {"name": unique("by-editor"), "image_url": "quay.io/a", "organization_id": org["id"]}
+    assert them.post(gateway.url + EDA + "decision-environments/", json=body).status_code == 403
+    assert api("POST", "role_user_assignments/", {"role_definition": role("Organization Editor"), "user": other["id"],
+                                                  "object_id": str(org["id"])})[0] == 201
+    assert them.post(gateway.url + EDA + "decision-environments/", json=body).status_code == 201
+    # the editor's role has no delete
+    assert them.delete(gateway.url + EDA + "decision-environments/%d/" % mine["id"]).status_code == 403
 
 
 def test_controller_tokens_are_the_callers_own(gateway, api):
@@ -336,7 +366,62 @@ def test_config_status_feature_flags_roles_and_service_index(gateway, api):
     assert user["is_superuser"] is True
     assert "allowed_permissions" in api("GET", "role_metadata/")[1]
     assert api("GET", "role_definitions/%d/user_assignments/" % definitions[0]["id"])[0] == 200
+    # EDA's managed definitions on an organization, given to a team there (ansible.eda's role_team_assignment)
+    status, auditor = api("GET", "role_definitions/?name=Organization Auditor")
+    assert auditor["count"] == 1
+    auditor = auditor["results"][0]
+    assert auditor["managed"] is True and auditor["content_type"] == "shared.organization"
+    assert {"eda.view_activation", "eda.view_decisionenvironment", "shared.view_organization"} <= set(auditor["permissions"])
+    names = {d["name"] for d in api("GET", "role_definitions/?page_size=200")[1]["results"]}
+    assert {"Organization Editor", "Organization Contributor", "Organization Operator", "Organization Viewer",
+            "Organization Admin", "Organization Member", "Team Member"} <= names
+    s = gateway.session()
+    team = s.post(gateway.url + GW + "teams/", json={"name": unique("eda-rta"), "organization": 1},
+                  headers=gateway.basic()).json()
+    status, given = api("POST", "role_team_assignments/", {"role_definition": auditor["id"], "team": team["id"],
+                                                           "object_id": "1"})
+    assert status == 201, given
+    assert given["content_type"] == "shared.organization" and given["object_id"] == "1"
+    listed = api("GET", "role_team_assignments/?team=%d" % team["id"])[1]["results"]
+    assert [a["id"] for a in listed] == [given["id"]]
+    assert api("DELETE", "role_team_assignments/%d/" % given["id"])[0] == 204
     # the resource registry, as EDA's: its service type
     status, meta = api("GET", "service-index/metadata/")
     assert status == 200 and meta["service_type"] == "eda"
     assert api("GET", "service-index/resources/?page_size=1")[0] == 200
+    assert api("GET", "service-index/")[1]["metadata"] == EDA + "service-index/metadata/"
+    # the gateway's own index keeps its links
+    assert api("GET", GW + "service-index/")[1]["metadata"] == GW + "service-index/metadata/"
+
+
+def test_credential_input_sources(api):
+    target = api("POST", "eda-credentials/", {"name": unique("target"), "organization_id": 1,
+                                              "credential_type_id": type_id(api, "Container Registry"),
+                                              "inputs": {"host": "quay.io", "username": "robot"}})[1]
+    source = api("POST", "eda-credentials/", {"name": unique("vault"), "organization_id": 1,
+                                              "credential_type_id": type_id(api, "HashiCorp Vault Secret Lookup"),
+                                              "inputs": {"url": "https://vault.example.com", "token": "s.vault-token"}})[1]
+    assert source["inputs"]["token"] == "$encrypted$"
+    body = {"target_credential": target["id"], "source_credential": source["id"], "input_field_name": "password",
+            "organization_id": 1, "metadata": {"secret_path": "/kv/robot", "secret_key": "password"}}
+    status, made = api("POST", "credential-input-sources/", body)
+    assert status == 201, made
+    assert made["metadata"]["secret_path"] == "/kv/robot" and made["target_credential"] == target["id"]
+    assert made["source_credential"] == source["id"] and made["organization"]["id"] == 1
+    # the metadata as the source's type says: required fields, known keys
+    assert api("POST", "credential-input-sources/", dict(body, input_field_name="username", metadata={}))[0] == 400
+    assert api("POST", "credential-input-sources/", dict(body, input_field_name="username",
+                                                         metadata={"secret_path": "/a", "nope": "x"}))[0] == 400
+    # the field must be the target type's, one source per field (eda-server's and DRF's words)
+    assert api("POST", "credential-input-sources/", dict(body, input_field_name="nope")) == (
+        400, {"non_field_errors": ["Field : nope missing in source credential"]})
+    assert api("POST", "credential-input-sources/", body) == (
+        400, {"non_field_errors": ["The fields target_credential, input_field_name must make a unique set."]})
+    assert api("POST", "credential-input-sources/", dict(body, target_credential=0))[0] == 400
+    assert [s["id"] for s in api("GET", "eda-credentials/%d/input_sources/" % target["id"])[1]["results"]] == [made["id"]]
+    assert api("GET", "credential-input-sources/?target_credential=%d" % target["id"])[1]["count"] == 1
+    assert api("GET", "credential-input-sources/?source_credential=%d" % target["id"])[1]["count"] == 0
+    status, changed = api("PATCH", "credential-input-sources/%d/" % made["id"], {"description": "from vault"})
+    assert status == 200 and changed["description"] == "from vault" and changed["metadata"]["secret_key"] == "password"
+    assert api("DELETE", "credential-input-sources/%d/" % made["id"])[0] == 204
+    assert api("GET", "eda-credentials/%d/input_sources/" % target["id"])[1]["count"] == 0

@@ -1,14 +1,10 @@
 from django.apps import AppConfig
-from django.db.models.signals import post_migrate
 
 
 class EdaConfig(AppConfig):
+    """Event-Driven Ansible's API in the gateway layout; what it has before anyone uses it is made at every start
+    (refsvc/eda/seed.py, called by refsvc/svc/prepare.py)."""
+
     name = "refsvc.eda"
     label = "eda"
     default_auto_field = "django.db.models.BigAutoField"
-
-    def ready(self):
-        from . import seed
-
-        # the managed credential types, made and brought up to date at every start (svcctl start migrates)
-        post_migrate.connect(seed.after_migrate, sender=self, dispatch_uid="eda-seed")

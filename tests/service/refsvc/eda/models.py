@@ -8,8 +8,10 @@ kept encrypted with django-ansible-base's Fernet (``ansible_encryption``, keyed 
 eda-server keeps them in its ``EncryptedTextField``.
 
 Who sees what: one rule for every EDA object that belongs to an organization (``org_rule``): a superuser and a
-platform auditor see everything (refsvc.svc.access), any other user the objects of the organizations it is a
-member or an administrator of; an administrator of the organization may change them (``EdaOrgAccess``). Another
+platform auditor see everything (refsvc.svc.access), any other user the objects of the organizations it administers,
+or where it (or a team of its) holds one of EDA's organization roles that views them (a member alone sees none);
+an administrator of the organization may change them, and so may who holds the permission there through such a role
+(``EdaOrgAccess``). Another
 app's model that belongs to an organization derives from ``EdaOrgModel`` and declares the same:
 ``access.rule(Model)(org_rule)`` and ``access.register(Model)(EdaOrgAccess)``.
 """
@@ -65,8 +67,22 @@ class CredentialType(models.Model):
     class Meta:
         ordering = ["name"]
 
-    def secret_fields(self):
-        return {f.get("id") for f in (self.inputs or {}).get("fields", []) if isinstance(f, dict) and f.get("secret")}
+    def secret_fields(self, section="fields"):
+        return {f.get("id") for f in (self.inputs or {}).get(section, []) if isinstance(f, dict) and f.get("secret")}
+
+
+def to_display(credential_type, values, section="fields"):
+    """Inputs (or an input source's metadata) as the API shows them: a secret field that has a value reads
+    ``$encrypted$`` (eda-server's ``inputs_to_display``; an empty secret is left out)."""
+    secret = credential_type.secret_fields(section) if credential_type else set()
+    shown = {}
+    for key, value in (values or {}).items():
+        if key in secret:
+            if value:
+                shown[key] = ENCRYPTED
+        else:
+            shown[key] = value
+    return shown
 
 
 class EdaCredential(EdaOrgModel):
@@ -90,17 +106,7 @@ class EdaCredential(EdaOrgModel):
         self.inputs_encrypted = encrypt(yaml.safe_dump(value or {}))
 
     def inputs_to_display(self):
-        """The inputs as the API shows them: a secret field that has a value reads ``$encrypted$`` (eda-server's
-        ``inputs_to_display``; an empty secret is left out)."""
-        secret = self.credential_type.secret_fields() if self.credential_type else set()
-        shown = {}
-        for key, value in self.inputs.items():
-            if key in secret:
-                if value:
-                    shown[key] = ENCRYPTED
-            else:
-                shown[key] = value
-        return shown
+        return to_display(self.credential_type, self.inputs)
 
 
 class CredentialInputSource(EdaOrgModel):
@@ -166,34 +172,66 @@ class AwxToken(models.Model):
 
 # -- who sees and changes them
 
+def eda_codename(model):
+    """django-ansible-base's name of an EDA model's permissions: ``eda.<action>_<model name, lower case>``."""
+    return model._meta.model_name
+
+
+def organizations_granting(user, action, model):
+    """Ids of the organizations on which the user holds ``eda.<action>_<model>`` through a role assignment of its own
+    or of one of its teams (EDA's organization roles: Organization Editor, Auditor...)."""
+    from refsvc.rbac.models import RoleTeamAssignment, RoleUserAssignment
+    from refsvc.rbac.registry import _teams_of
+
+    wanted = "eda.%s_%s" % (action, eda_codename(model))
+    assignments = list(RoleUserAssignment.objects.filter(user=user, content_type="shared.organization")
+                       .select_related("role_definition"))
+    teams = _teams_of(user)
+    if teams:
+        assignments += list(RoleTeamAssignment.objects.filter(team__in=teams, content_type="shared.organization")
+                            .select_related("role_definition"))
+    return {int(a.object_id) for a in assignments if wanted in (a.role_definition.permissions or ())}
+
+
 def org_rule(qs, user):
-    """The one rule of EDA's objects of an organization: those of the organizations the user is a member or an
-    administrator of (superusers and platform auditors see all, before any rule)."""
-    return qs.filter(organization__in=access.organizations_of(user))
+    """The one rule of EDA's objects of an organization: those of the organizations the user administers, or where
+    it holds a role that views them (superusers and platform auditors see all, before any rule). Membership alone
+    gives none: EDA's Organization Member has no permission on EDA's objects (eda-server's ORG_ROLES)."""
+    from django.db.models import Q
+
+    return qs.filter(Q(organization__in=Organization.objects.filter(admins=user).values("id"))
+                     | Q(organization__in=organizations_granting(user, "view", qs.model)))
 
 
 class EdaOrgAccess(access.Access):
-    """An administrator of the object's organization adds, changes and deletes it (and copies and tests it)."""
+    """An administrator of the object's organization adds, changes and deletes it (and copies it), and so does who
+    holds the permission there through a role (``eda.add_<model>``, ``change``, ``delete``); who sees it tests it."""
 
-    @staticmethod
-    def _admin_of(user, org_id):
-        return org_id is not None and Organization.objects.filter(pk=org_id, admins=user).exists()
+    def _may(self, user, org_id, action):
+        if org_id is None:
+            return False
+        if Organization.objects.filter(pk=org_id, admins=user).exists():
+            return True
+        return int(org_id) in organizations_granting(user, action, self.model)
 
     def can_add(self, user, data):
-        return self._admin_of(user, (data or {}).get("organization_id"))
+        return self._may(user, (data or {}).get("organization_id"), "add")
 
     def can_change(self, user, obj, data=None):
-        return self._admin_of(user, obj.organization_id) and (
-            not data or "organization_id" not in data or self._admin_of(user, data["organization_id"]))
+        return self._may(user, obj.organization_id, "change") and (
+            not data or "organization_id" not in data or self._may(user, data["organization_id"], "add"))
+
+    def can_delete(self, user, obj):
+        return self._may(user, obj.organization_id, "delete")
 
     def can_copy(self, user, obj):
-        return self._admin_of(user, obj.organization_id)
+        return self._may(user, obj.organization_id, "add")
 
     def can_test(self, user, obj):
         return True
 
     def can_offer_add(self, user):
-        return Organization.objects.filter(admins=user).exists()
+        return Organization.objects.filter(admins=user).exists() or bool(organizations_granting(user, "add", self.model))
 
 
 for _model in (EdaCredential, CredentialInputSource, DecisionEnvironment):

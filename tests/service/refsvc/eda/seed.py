@@ -1,11 +1,14 @@
-"""What EDA has before anyone uses it: the managed credential types eda-server ships (its
-``create_initial_data``; recorded in managed_credential_types.json, with their source), made in its order and
-brought up to date at every start, as eda-server's start-up does."""
+"""What EDA has before anyone uses it: the managed credential types eda-server ships and its managed role
+definitions on an organization (its ``create_initial_data``; recorded in managed_credential_types.json and
+managed_role_definitions.json, with their source), made in its order and brought up to date at every start, as
+eda-server's start-up does. The role definitions are rows of the service's rbac app (one table, as the platform's
+gateway holds every service's definitions)."""
 import hashlib
 import json
 from pathlib import Path
 
 MANAGED_CREDENTIAL_TYPES = Path(__file__).with_name("managed_credential_types.json")
+MANAGED_ROLE_DEFINITIONS = Path(__file__).with_name("managed_role_definitions.json")
 # eda-server offers its Python's hash algorithms, sorted, as an HMAC's or ECDSA's choices
 ALGORITHMS = "hashlib.algorithms_available"
 
@@ -40,5 +43,27 @@ def seed_credential_types():
             obj.save()
 
 
-def after_migrate(sender, **kwargs):
+def seed_role_definitions():
+    """EDA's managed definitions on an organization but the two the platform shares (Organization Admin and Member,
+    which the service's rbac app makes)."""
+    from refsvc.rbac.models import RoleDefinition
+
+    with open(MANAGED_ROLE_DEFINITIONS, encoding="utf-8") as handle:
+        definitions = json.load(handle)["role_definitions"]
+    for data in definitions:
+        if data["name"] in ("Organization Admin", "Organization Member"):
+            continue
+        fields = {"description": data["description"], "content_type": data["content_type"],
+                  "permissions": data["permissions"], "managed": True}
+        obj, created = RoleDefinition.objects.get_or_create(name=data["name"], defaults=fields)
+        if not created and any(getattr(obj, k) != v for k, v in fields.items()):
+            for k, v in fields.items():
+                setattr(obj, k, v)
+            obj.save()
+
+
+def seed():
+    """At every start of the gateway layout (refsvc/svc/prepare.py): a database is made once per version of the
+    models and migrations (svcctl's cache), the data here may change without them."""
     seed_credential_types()
+    seed_role_definitions()

@@ -15,7 +15,7 @@ from refsvc.gateway.resource_api import resource_summary
 from refsvc.rbac.models import Team
 from refsvc.svc.models import Organization
 
-from .models import ENCRYPTED, PULL_POLICIES, AwxToken, CredentialInputSource, CredentialType, DecisionEnvironment, EdaCredential
+from .models import ENCRYPTED, PULL_POLICIES, to_display, AwxToken, CredentialInputSource, CredentialType, DecisionEnvironment, EdaCredential
 
 
 class Conflict(APIException):
@@ -186,11 +186,17 @@ class CredentialTypeCreateSerializer(serializers.ModelSerializer):
         return value
 
     def validate_injectors(self, value):
+        """eda-server's ``validate_injectors`` (its words), in part: the templates' keys are not checked against the
+        inputs here, nor the reserved and duplicate names."""
         if not isinstance(value, dict):
-            raise serializers.ValidationError("Injectors must be a dict")
-        unknown = set(value) - INJECTOR_KEYS
-        if unknown:
-            raise serializers.ValidationError("Injectors must have keys defined in %s" % sorted(INJECTOR_KEYS))
+            raise serializers.ValidationError(["Injectors must be in Key-Value pairs format"])
+        errors = []
+        if not set(value) <= INJECTOR_KEYS:
+            errors.append("Injectors must have keys defined in %s" % sorted(INJECTOR_KEYS))
+        errors += ["%s must be a dict type" % key for key in sorted(INJECTOR_KEYS)
+                   if value.get(key) and not isinstance(value[key], dict)]
+        if errors:
+            raise serializers.ValidationError(errors)
         return value
 
 
@@ -207,12 +213,13 @@ class CredentialTypeTestSerializer(serializers.Serializer):
 
 # -- EDA credentials
 
-def validate_inputs(credential_type, inputs, old_inputs=None):
-    """eda-server's ``validate_inputs`` of the ``fields`` section (in part; the module's docstring): the errors by
-    ``inputs.<field>``, empty when there are none. A default fills a field left out."""
+def validate_inputs(credential_type, inputs, old_inputs=None, section="fields"):
+    """eda-server's ``validate_inputs`` of the ``fields`` (or ``metadata``) section (in part; the module's docstring):
+    the errors by ``inputs.<field>``, empty when there are none. A default fills a field left out."""
     schema = credential_type.inputs or {}
-    fields = [f for f in schema.get("fields", []) if isinstance(f, dict)]
-    required = set(schema.get("required", []))
+    fields = [f for f in schema.get(section, []) if isinstance(f, dict)]
+    other = {f.get("id") for f in schema.get("metadata" if section == "fields" else "fields", []) if isinstance(f, dict)}
+    required = set(schema.get("required", [])) - other
     keys = {f.get("id") for f in fields}
     if not isinstance(inputs, dict):
         return {"inputs": "Inputs must be a dict"}
@@ -390,10 +397,10 @@ class CredentialInputSourceSerializer(serializers.ModelSerializer):
         fields = ["id", "description", "metadata", "references", "created_by", "modified_by", "input_field_name",
                   "source_credential", "target_credential", "created_at", "modified_at", "organization"]
 
-    def get_metadata(self, obj) -> str:
-        # the schema's metadata is a string: eda-server answers the stored YAML text of the metadata; its secret
-        # fields are not told apart here (the source type's metadata fields are not read): not shown
-        return "" if not obj.metadata_encrypted else ENCRYPTED
+    def get_metadata(self, obj) -> dict:
+        # eda-server's _get_metadata: the source type's metadata fields, its secret ones $encrypted$
+        source = obj.source_credential
+        return to_display(source.credential_type if source else None, obj.metadata, "metadata")
 
     def get_organization(self, obj) -> dict:
         return organization_ref(obj.organization)
@@ -420,21 +427,31 @@ class CredentialInputSourceCreateSerializer(serializers.ModelSerializer):
                   "organization_id"]
 
     def validate(self, data):
-        target = EdaCredential.objects.filter(pk=data.get("target_credential", getattr(self.instance, "target_credential_id", None))).first()
-        source = EdaCredential.objects.filter(pk=data.get("source_credential", getattr(self.instance, "source_credential_id", None))).first()
+        """eda-server's CredentialInputSourceCreateSerializer: the credentials exist (its words), the metadata as the
+        source's type says, the field is the target type's (its words), one source per target field (DRF's
+        unique-together words); it does not check that the source is of kind external."""
+        instance = self.instance
+        target = EdaCredential.objects.filter(pk=data.get("target_credential", getattr(instance, "target_credential_id", None))).first()
+        source = EdaCredential.objects.filter(pk=data.get("source_credential", getattr(instance, "source_credential_id", None))).first()
         if target is None:
-            raise serializers.ValidationError({"target_credential": "Target credential does not exist"})
+            raise serializers.ValidationError({"target_credential": ["Target Credential does not exist"]})
         if source is None:
-            raise serializers.ValidationError({"source_credential": "Source credential does not exist"})
-        if source.credential_type is None or source.credential_type.kind != "external":
-            raise serializers.ValidationError({"source_credential": "Source credential must be of kind external"})
-        if target.credential_type is not None and target.credential_type.kind == "external":
-            raise serializers.ValidationError({"target_credential": "Target credential cannot be of kind external"})
-        name = data.get("input_field_name", getattr(self.instance, "input_field_name", None))
+            raise serializers.ValidationError({"source_credential": ["Source Credential does not exist"]})
+        if "metadata" in data and (data["metadata"] or instance is None):
+            old = instance.metadata if instance is not None else {}
+            data["metadata"] = merge_inputs(data["metadata"], old)
+            errors = validate_inputs(source.credential_type, data["metadata"], old, section="metadata")
+            if errors:
+                raise serializers.ValidationError(errors)
+        name = data.get("input_field_name", getattr(instance, "input_field_name", None))
         fields = {f.get("id") for f in (target.credential_type.inputs if target.credential_type else {}).get("fields", [])}
         if name not in fields:
-            raise serializers.ValidationError({"input_field_name": "Input field %s is not defined in the target "
-                                                                   "credential's type" % name})
+            raise serializers.ValidationError("Field : %s missing in source credential" % name)
+        taken = CredentialInputSource.objects.filter(target_credential=target, input_field_name=name)
+        if instance is not None:
+            taken = taken.exclude(pk=instance.pk)
+        if taken.exists():
+            raise serializers.ValidationError("The fields target_credential, input_field_name must make a unique set.")
         return data
 
     def _apply(self, instance, validated):

@@ -38,6 +38,7 @@ v1 = [
     ("auth/token/refresh/", views.TokenRefresh),
     ("config/", views.ConfigView),
     ("status/", views.StatusView),
+    ("service-index/", views.ServiceIndexRoot),
     ("service-index/metadata/", views.ServiceMetadata),
     # the platform's feature flags, as the gateway reads them (refsvc/gateway/feature_flags.py; one database)
     ("feature_flags_state/", feature_flags.OldStatesView),
@@ -57,6 +58,7 @@ urlpatterns = [path("api/eda/", views.ApiRootView.as_view())] + [path(V1 + p, v.
     # who has access to an object (refsvc/rbac/access_lists.py), and django-ansible-base's resource registry with its
     # RBAC part, as at the gateway (refsvc/gateway/urlconf.py)
     path(V1, include(rbac_access_lists.URLS)),
-    path(V1, include("ansible_base.resource_registry.urls")),
+    # (under a namespace of its own: django-ansible-base's views reverse their URL names, which stay the gateway's)
+    path(V1, include(("ansible_base.resource_registry.urls", "eda_registry"))),
     path(V1, include(rbac_service_index.URLS)),
 ]

@@ -45,11 +45,12 @@ def release():
 
 
 class Pagination(PageNumberPagination):
-    """eda-server's ``DefaultPagination``: the page's number and size beside the links (relative to the host)."""
+    """eda-server's ``DefaultPagination``: the page's number and size beside the links (relative to the host); 20 a
+    page (its ``PAGE_SIZE``), and no largest ``page_size``."""
 
     page_size_query_param = "page_size"
     page_size = 20
-    max_page_size = 1000
+    max_page_size = None
 
     def get_next_link(self):
         if not self.page.has_next():
@@ -158,9 +159,20 @@ def exception_handler(exc, context):
     return response
 
 
-class EdaView:
-    """What every EDA view shares: its authentication (the layout's), permission, page, filters, OPTIONS."""
+def authenticators():
+    """The gateway's three ways in (refsvc/gateway/settings.py), named here: django-ansible-base's settings helper
+    puts its own token and session classes before them in the layout's defaults, which carry no ``kind`` for the
+    request log (the gateway's own views log such requests as anonymous)."""
+    from refsvc.gateway.auth import GatewayBasicAuthentication, GatewayTokenAuthentication
+    from refsvc.svc.auth import SessionAuthentication
 
+    return [GatewayTokenAuthentication, SessionAuthentication, GatewayBasicAuthentication]
+
+
+class EdaView:
+    """What every EDA view shares: its authentication (the gateway's), permission, page, filters, OPTIONS."""
+
+    authentication_classes = authenticators()
     permission_classes = [EdaPermission]
     pagination_class = Pagination
     filter_backends = [FilterBackend]
@@ -244,7 +256,9 @@ class EdaDetail(EdaView, generics.RetrieveUpdateDestroyAPIView):
 
     def update(self, request, *args, **kwargs):
         obj = self.get_object()
-        self.refuse_update(obj, request.data)
+        refused = self.refuse_update(obj, request.data)
+        if refused is not None:
+            return refused
         serializer = self.request_serializer("PATCH")(obj, data=request.data, partial=True,
                                                       context=self.get_serializer_context())
         serializer.is_valid(raise_exception=True)
@@ -254,7 +268,8 @@ class EdaDetail(EdaView, generics.RetrieveUpdateDestroyAPIView):
         return Response((self.answer_serializer or self.serializer_class)(obj, context=self.get_serializer_context()).data)
 
     def refuse_update(self, obj, data):
-        """A refusal of the object's own before the data is read (a managed object)."""
+        """A refusal of the object's own before the data is read (a managed object): its answer, or None."""
+        return None
 
     def destroy(self, request, *args, **kwargs):
         obj = self.get_object()
@@ -367,6 +382,11 @@ class TeamDetail(EdaView, generics.RetrieveAPIView):
     serializer_class = es.TeamDetailSerializer
 
 
+# eda-server's words while ALLOW_LOCAL_RESOURCE_MANAGEMENT is off, as behind a gateway: the serializer's
+# SharedResourceSerializerMixin says the view's action capitalised, the view's SharedResourceViewMixin as it is.
+INGRESS = "%s should be done through the platform ingress"
+
+
 class UserList(EdaView, generics.ListAPIView):
     model = get_user_model()
     serializer_class = es.UserListSerializer
@@ -376,18 +396,24 @@ class UserList(EdaView, generics.ListAPIView):
     def get_queryset(self):
         return self.visible().order_by("id")
 
+    def post(self, request, *args, **kwargs):
+        # not in the published schema; eda-server's UserViewSet has create, refused behind a gateway
+        raise PermissionDenied(INGRESS % "Create")
+
 
 class UserDetail(EdaView, generics.RetrieveAPIView):
     model = get_user_model()
     serializer_class = es.UserDetailSerializer
     request_serializers = {"PATCH": es.UserUpdateIsSuperuserSerializer}
-    http_method_names = ["get", "patch", "head", "options"]
+    http_method_names = ["get", "patch", "delete", "head", "options"]
 
     def patch(self, request, *args, **kwargs):
-        # Behind the gateway EDA's ALLOW_LOCAL_RESOURCE_MANAGEMENT is off: its SharedResourceSerializerMixin refuses
-        # every change of a shared resource (its words, with the view's action, capitalised).
         self.get_object()
-        raise PermissionDenied("Partial_update should be done through the platform ingress")
+        raise PermissionDenied(INGRESS % "Partial_update")
+
+    def delete(self, request, *args, **kwargs):
+        # not in the published schema; eda-server's UserViewSet.destroy refuses it first thing
+        raise PermissionDenied(INGRESS % "destroy")
 
 
 class CurrentUser(EdaView, APIView):
@@ -553,7 +579,8 @@ class EdaCredentialDetail(EdaDetail):
 
     def refuse_update(self, obj, data):
         if obj.managed:
-            raise es.serializers.ValidationError({"errors": "Managed EDA credential cannot be updated"})
+            return Response({"errors": "Managed EDA credential cannot be updated"}, status=status.HTTP_400_BAD_REQUEST)
+        return None
 
     def refuse_destroy(self, obj):
         if obj.managed:
@@ -644,8 +671,10 @@ class DecisionEnvironmentDetail(EdaDetail):
         force = self.request.query_params.get("force", "false").lower() in TRUE
         used = [ref for more in DECISION_ENVIRONMENT_REFERENCES for ref in more(obj)]
         if used and not force:
-            return Response({"detail": "Decision Environment %s is being referenced by %d activation(s) and cannot be "
-                                       "deleted" % (obj.name, len(used))}, status=status.HTTP_409_CONFLICT)
+            # eda-server's words (views/decision_environment.py)
+            return Response({"detail": "Decision Environment is being used by Activations and cannot be deleted. If "
+                                       "you want to force delete, please add /?force=True query param."},
+                            status=status.HTTP_409_CONFLICT)
         return None
 
 
@@ -762,3 +791,12 @@ class ServiceMetadata(EdaView, APIView):
         from ansible_base.resource_registry.models import service_id
 
         return Response({"service_id": service_id(), "service_type": "eda"})
+
+
+class ServiceIndexRoot(EdaView, APIView):
+    """django-ansible-base's ``ServiceIndexRootView``, its links EDA's."""
+
+    def get(self, request):
+        base = V1 + "service-index/"
+        return Response({"metadata": base + "metadata/", "resources": base + "resources/",
+                         "resource-types": base + "resource-types/"})

@@ -100,5 +100,9 @@ def test_an_input_source_is_found_by_its_target_source_and_field():
     assert gone['changed'] and client.writes == [('DELETE', SOURCES + '%d/' % made['id'], None)]
     no_target, _api = run(eda_credential_input_source, dict(params, target_credential='nope'), client)
     assert no_target['failed'] and no_target['msg'] == "Target credential 'nope' not found"
+    # the target gone, its input sources are gone too: nothing to delete
+    gone_target, _api = run(eda_credential_input_source, dict(params, target_credential='nope', state='absent'),
+                            client)
+    assert not gone_target['changed'] and not gone_target.get('failed')
     no_source, _api = run(eda_credential_input_source, dict(params, source_credential='nope', state='absent'), client)
     assert not no_source['changed'] and not no_source.get('failed')

@@ -47,6 +47,9 @@ def test_an_assignment_is_made_once_kept_and_deleted_once():
     assert not twice['changed'] and len(client.writes) == 1
     missing, _api = run(eda_role_team_assignment, dict(params, team='nobody'), client)
     assert missing['failed'] and missing['msg'] == "Team 'nobody' not found"
+    # the team gone, its assignment is gone too: nothing to delete
+    gone_team, _api = run(eda_role_team_assignment, dict(params, team='nobody', state='absent'), client)
+    assert not gone_team['changed'] and not gone_team.get('failed')
     no_team, _api = run(eda_role_team_assignment, dict(role_definition='6'), client)
     assert no_team['failed'] and no_team['msg'] == 'one of the following is required: team, team_ansible_id'
     assert len(client.writes) == 1
