@@ -12,6 +12,7 @@ from urllib.parse import urljoin, urlsplit
 
 import yaml
 from rest_framework import serializers
+from rest_framework.validators import UniqueValidator
 
 from refsvc.eda.models import AwxToken, DecisionEnvironment, EdaCredential, encrypt
 from refsvc.eda.serializers import (
@@ -33,6 +34,25 @@ TOKEN_ACTIONS = {"run_job_template", "run_workflow_template"}
 SOURCE_MAPPING_KEYS = ["event_stream_id", "event_stream_name", "source_name", "rulebook_hash"]
 RESTART_POLICIES = ["always", "on-failure", "never"]
 LOG_LEVELS = ["debug", "info", "error"]
+
+
+# What EDA 1.3.0 (AAP 2.7) answers and 1.2.0 (AAP 2.6) does not (eda-2.6.json against eda-2.7.json): left out
+# while the gateway stands for 2.6 (GATEWAY_RELEASE).
+NEWER = {
+    "project": ("update_revision_on_launch", "scm_update_cache_timeout", "last_synced_at"),
+    "activation": ("restart_on_project_update", "enable_persistence", "rule_engine_credential_id",
+                   "rule_engine_credential"),
+    "activation_list": ("restart_on_project_update", "enable_persistence", "rule_engine_credential_id", "project"),
+}
+
+
+def released(data, form):
+    from refsvc.eda.views import release
+
+    if release() == "2.6":
+        for key in NEWER[form]:
+            data.pop(key, None)
+    return data
 
 
 # -- checks (eda-server's ``aap_eda/core/validators.py``, their words)
@@ -96,10 +116,11 @@ def proxy_for_display(proxy):
 def project_ref(project):
     if project is None:
         return None
-    return {"id": project.pk, "git_hash": project.git_hash, "url": project.url, "scm_type": project.scm_type,
-            "name": project.name, "description": project.description, "organization_id": project.organization_id,
-            "update_revision_on_launch": project.update_revision_on_launch,
-            "scm_update_cache_timeout": project.scm_update_cache_timeout}
+    return released({"id": project.pk, "git_hash": project.git_hash, "url": project.url, "scm_type": project.scm_type,
+                     "name": project.name, "description": project.description,
+                     "organization_id": project.organization_id,
+                     "update_revision_on_launch": project.update_revision_on_launch,
+                     "scm_update_cache_timeout": project.scm_update_cache_timeout}, "project")
 
 
 def _project_common(project):
@@ -115,9 +136,9 @@ def _project_common(project):
 
 def project_data(project):
     """``Project``: the list's, and the answer to a create, a change and a sync."""
-    return {"id": project.pk, **_project_common(project), "organization_id": project.organization_id,
-            "eda_credential_id": project.eda_credential_id,
-            "signature_validation_credential_id": project.signature_validation_credential_id}
+    return released({"id": project.pk, **_project_common(project), "organization_id": project.organization_id,
+                     "eda_credential_id": project.eda_credential_id,
+                     "signature_validation_credential_id": project.signature_validation_credential_id}, "project")
 
 
 def project_read(project):
@@ -125,9 +146,9 @@ def project_read(project):
     def ref(credential):
         return EdaCredentialRefSerializer(credential).data if credential is not None else None
 
-    return {"id": project.pk, **_project_common(project), "organization": organization_ref(project.organization),
-            "eda_credential": ref(project.eda_credential),
-            "signature_validation_credential": ref(project.signature_validation_credential)}
+    return released({"id": project.pk, **_project_common(project), "organization": organization_ref(project.organization),
+                     "eda_credential": ref(project.eda_credential),
+                     "signature_validation_credential": ref(project.signature_validation_credential)}, "project")
 
 
 class ProjectWriteSerializer(serializers.ModelSerializer):
@@ -150,6 +171,13 @@ class ProjectWriteSerializer(serializers.ModelSerializer):
                   "signature_validation_credential_id", "verify_ssl", "scm_type", "scm_branch", "scm_refspec",
                   "update_revision_on_launch", "scm_update_cache_timeout"]
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance is not None:
+            # eda-server's ProjectUpdateRequestSerializer says it so (its create, DRF's default words)
+            self.fields["name"].validators = [UniqueValidator(Project.objects.all(),
+                                                              message="Project with this name already exists.")]
+
     def validate_eda_credential_id(self, value):
         if value is not None:
             check_credential_type(value, [SOURCE_CONTROL])
@@ -169,7 +197,7 @@ class ProjectWriteSerializer(serializers.ModelSerializer):
             current = self.instance.proxy_text() if self.instance is not None else ""
             if ENCRYPTED in proxy:
                 if not (current and proxy_for_display(current) == proxy):
-                    raise whole("The password in the proxy field should be unencrypted")
+                    raise serializers.ValidationError("The password in the proxy field should be unencrypted")
             else:
                 data["proxy_encrypted"] = encrypt(proxy)
         return data
@@ -212,7 +240,8 @@ def event_stream_data(stream, base):
     return {"id": stream.pk, "name": stream.name, "test_mode": stream.test_mode,
             "additional_data_headers": stream.additional_data_headers,
             "organization": organization_ref(stream.organization),
-            "eda_credential": EdaCredentialRefSerializer(stream.eda_credential).data,
+            "eda_credential": (EdaCredentialRefSerializer(stream.eda_credential).data
+                               if stream.eda_credential is not None else None),
             "event_stream_type": stream.event_stream_type, "uuid": str(stream.uuid),
             "owner": stream.owner.username if stream.owner else "", "url": event_stream_url(stream, base),
             "created_at": _time(stream.created_at), "modified_at": _time(stream.modified_at),
@@ -306,9 +335,11 @@ def _activation_common(activation, base):
 
 def activation_list_data(activation, base):
     """``ActivationList``."""
-    return {**_activation_common(activation, base), "decision_environment_id": activation.decision_environment_id,
-            "project": project_ref(activation.project), "project_id": activation.project_id,
-            "rulebook_id": activation.rulebook_id, "organization_id": activation.organization_id}
+    return released({**_activation_common(activation, base),
+                     "decision_environment_id": activation.decision_environment_id,
+                     "project": project_ref(activation.project), "project_id": activation.project_id,
+                     "rulebook_id": activation.rulebook_id, "organization_id": activation.organization_id},
+                    "activation_list")
 
 
 def activation_read(activation, base):
@@ -318,16 +349,19 @@ def activation_read(activation, base):
     restarted_at = (max(i.started_at for i in instances)
                     if len(instances) > 1 and activation.restart_count > 0 else None)
     engine = activation.rule_engine_credential
-    return {**_activation_common(activation, base),
+    return released({**_activation_common(activation, base),
             "decision_environment": None if environment is None else {
                 "id": environment.pk, "name": environment.name, "description": environment.description,
                 "image_url": environment.image_url, "pull_policy": environment.pull_policy,
                 "organization_id": environment.organization_id},
             "git_hash": activation.git_hash, "project": project_ref(activation.project),
             "rulebook": rulebook_ref(activation.rulebook), "organization": organization_ref(activation.organization),
-            "instances": [instance_data(i) for i in instances], "ruleset_stats": activation.ruleset_stats,
+            "instances": [instance_data(i) for i in instances],
+            # YAML text, none an empty text (eda-server's YAMLSerializerField, keys in their order)
+            "ruleset_stats": yaml.dump(activation.ruleset_stats, sort_keys=False) if activation.ruleset_stats else "",
             "restarted_at": _time(restarted_at),
-            "rule_engine_credential": EdaCredentialSerializer(engine).data if engine is not None else None}
+            "rule_engine_credential": EdaCredentialSerializer(engine).data if engine is not None else None},
+                    "activation")
 
 
 def _requires_token(rulesets):
@@ -338,12 +372,6 @@ def _requires_token(rulesets):
             if any(key in TOKEN_ACTIONS for action in (rule.get("actions") or []) for key in action):
                 return True
     return False
-
-
-def whole(message):
-    """A refusal of the request as a whole, under eda-server's key (DRF's default,
-    ``non_field_errors``; the service's own settings name it ``__all__``, as AWX does)."""
-    return serializers.ValidationError({"non_field_errors": [message]})
 
 
 def _mapping_error(message):
@@ -462,7 +490,7 @@ class ActivationWriteSerializer(serializers.ModelSerializer):
         if token_id is not None and "awx_token_id" in data:
             token = AwxToken.objects.filter(pk=token_id).first()
             if token is not None and token.user_id != user.pk:
-                raise whole("The Awx Token does not belong to the user.")
+                raise serializers.ValidationError("The Awx Token does not belong to the user.")
         credential_ids = data.get("eda_credentials")
         if credential_ids is None and current is not None:
             credential_ids = list(current.eda_credentials.values_list("pk", flat=True))
@@ -472,13 +500,13 @@ class ActivationWriteSerializer(serializers.ModelSerializer):
             try:
                 rulesets = yaml.safe_load(rulebook.rulesets)
             except yaml.YAMLError:
-                raise whole("Invalid rulebook data.") from None
+                raise serializers.ValidationError("Invalid rulebook data.") from None
             if _requires_token(rulesets):
-                raise whole("The rulebook requires a RH AAP credential.")
+                raise serializers.ValidationError("The rulebook requires a RH AAP credential.")
         if "source_mappings" in data or "rulebook_id" in data:
             data["event_streams"] = check_source_mappings(final("source_mappings") or "", rulebook)
         if final("enable_persistence") and final("rule_engine_credential_id") is None:
-            raise whole(
+            raise serializers.ValidationError(
                 "Persistence is enabled but no default EDA Rule Engine credential found. "
                 "Please provide a rule_engine_credential_id.")
         if rulebook is not None and "rulebook_id" in data:
@@ -487,6 +515,17 @@ class ActivationWriteSerializer(serializers.ModelSerializer):
                         git_hash=rulebook.project.git_hash if rulebook.project else "",
                         project_id=rulebook.project_id)
         return data
+
+
+class ActivationCopySerializer(serializers.Serializer):
+    """``ActivationCopy``: the copy's name, which no activation has."""
+
+    name = serializers.CharField()
+
+    def validate_name(self, name):
+        if Activation.objects.filter(name=name).exists():
+            raise serializers.ValidationError("Activation with name %s already exists" % name)
+        return name
 
 
 # -- audit records (none are made: nothing runs)

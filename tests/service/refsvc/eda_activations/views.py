@@ -15,18 +15,22 @@ from refsvc.eda.views import V1, EdaDetail, EdaList, EdaView, not_found
 from . import runs, scm
 from . import serializers as ser
 from .models import (
-    DELETING, PENDING, RUNNING, STARTING, STOPPING, UNRESPONSIVE, WORKERS_OFFLINE, Activation, ActivationInstance,
-    ActivationInstanceLog, AuditAction, AuditEvent, AuditRule, EventStream, Project, Rulebook,
+    DELETING, PENDING, RUNNING, STARTING, STOPPING, UNRESPONSIVE, WORKERS_OFFLINE, Activation, RulebookProcess,
+    RulebookProcessLog, AuditAction, AuditEvent, AuditRule, EventStream, Project, Rulebook,
 )
 
 
 def answering(form, with_base=False):
     """A read form (a function of the object, and of the service's URL ``with_base``) as the
-    serializer of a view, for its lists and details."""
+    serializer of a view, for its lists and details (a Serializer without declared fields, so
+    that drf-spectacular's document of the service can describe it)."""
     if with_base:
-        return type("Answer", (serializers.BaseSerializer,), {
-            "to_representation": lambda self, obj: form(obj, base_url(self.context["request"]))})
-    return type("Answer", (serializers.BaseSerializer,), {"to_representation": lambda self, obj: form(obj)})
+        def represent(self, obj):
+            return form(obj, base_url(self.context["request"]))
+    else:
+        def represent(self, obj):
+            return form(obj)
+    return type("Answer", (serializers.Serializer,), {"to_representation": represent})
 
 
 def base_url(request):
@@ -225,8 +229,13 @@ class ActivationDetail(EdaDetail):
 
 
 class ActivationAction(EdaView, generics.GenericAPIView):
+    """enable/, disable/, restart/ (no body) and copy/ (``ActivationCopy``)."""
+
     model = Activation
     action = None
+
+    def request_serializer(self, method):
+        return ser.ActivationCopySerializer if self.action == "copy" else serializers.Serializer
 
     def may_write(self, method):
         return True
@@ -239,14 +248,12 @@ class ActivationAction(EdaView, generics.GenericAPIView):
 
     @staticmethod
     def _invalid(activation):
-        """eda-server's ``is_activation_valid``, for what can go stale after the activation was made: its
-        rulebook or decision environment deleted."""
-        errors = {}
-        if activation.rulebook_id is None:
-            errors["rulebook_id"] = "Rulebook is needed"
+        """eda-server's ``is_activation_valid`` (its PostActivationSerializer's errors as text), for what can
+        go stale after the activation was made: its decision environment deleted (a deleted rulebook is
+        allowed)."""
         if activation.decision_environment_id is None:
-            errors["decision_environment_id"] = "Decision Environment is needed"
-        return str(errors) if errors else None
+            return str({"decision_environment_id": "Decision Environment is needed"})
+        return None
 
     def do_enable(self, request, activation):
         if activation.is_enabled:
@@ -284,14 +291,13 @@ class ActivationAction(EdaView, generics.GenericAPIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     def do_copy(self, request, source):
-        name = request.data.get("name") if isinstance(request.data, dict) else None
-        if not name:
-            raise serializers.ValidationError({"name": ["This field is required."]})
-        if Activation.objects.filter(name=name).exists():
-            raise serializers.ValidationError({"name": ["Activation with name %s already exists" % name]})
+        asked = ser.ActivationCopySerializer(data=request.data)
+        asked.is_valid(raise_exception=True)
+        name = asked.validated_data["name"]
         if source.rulebook_id is None:
             raise serializers.ValidationError({"rulebook_id": ["Rulebook with id None does not exist"]})
         rulebook = source.rulebook
+        # disabled, never started: the model's default status, pending (eda-server's copy)
         copy = Activation.objects.create(
             name=name, description=source.description, is_enabled=False, organization_id=source.organization_id,
             decision_environment_id=source.decision_environment_id, rulebook=rulebook, extra_var=source.extra_var,
@@ -310,20 +316,20 @@ class ActivationAction(EdaView, generics.GenericAPIView):
 
 
 class ActivationInstances(EdaView, generics.ListAPIView):
-    model = ActivationInstance
+    model = RulebookProcess
     serializer_class = answering(ser.instance_data)
     filters = {"name": "name__icontains", "status": "status__istartswith"}
 
     def get_queryset(self):
         if not self.visible(Activation).filter(pk=self.kwargs["pk"]).exists():
             raise NotFound("Activation with ID=%s does not exist." % self.kwargs["pk"])
-        return ActivationInstance.objects.filter(activation_id=self.kwargs["pk"]).order_by("id")
+        return RulebookProcess.objects.filter(activation_id=self.kwargs["pk"]).order_by("id")
 
 
 # -- activation instances
 
 class ActivationInstanceList(EdaView, generics.ListAPIView):
-    model = ActivationInstance
+    model = RulebookProcess
     serializer_class = answering(ser.instance_data)
     filters = ActivationInstances.filters
 
@@ -332,19 +338,19 @@ class ActivationInstanceList(EdaView, generics.ListAPIView):
 
 
 class ActivationInstanceDetail(EdaView, generics.RetrieveAPIView):
-    model = ActivationInstance
+    model = RulebookProcess
     serializer_class = answering(ser.instance_data)
 
 
 class ActivationInstanceLogs(EdaView, generics.ListAPIView):
-    model = ActivationInstanceLog
+    model = RulebookProcessLog
     serializer_class = answering(ser.instance_log_data)
     filters = {"log": "log__icontains"}
 
     def get_queryset(self):
-        if not self.visible(ActivationInstance).filter(pk=self.kwargs["pk"]).exists():
+        if not self.visible(RulebookProcess).filter(pk=self.kwargs["pk"]).exists():
             raise NotFound("Activation Instance with ID=%s does not exist." % self.kwargs["pk"])
-        return ActivationInstanceLog.objects.filter(activation_instance_id=self.kwargs["pk"]).order_by("id")
+        return RulebookProcessLog.objects.filter(activation_instance_id=self.kwargs["pk"]).order_by("id")
 
 
 # -- event streams
