@@ -1,9 +1,11 @@
-"""examples/eda.yml, a play of the Event-Driven Ansible modules (users, a team's role assignment, controller
-tokens, credential types, credentials, decision environments, projects, rulebooks, event streams, rulebook
-activations and their copies, and the _info modules), run with ansible-playbook against the reference service's
-gateway layout, once with each of the gateway's authentication methods: made with a session, then unchanged with
-a token and with Basic, then taken away (with a token) in one run."""
+"""examples/eda.yml, a play of every Event-Driven Ansible module (users, a team's role assignment, controller
+tokens, credential types, credentials and their input sources, decision environments, projects, rulebooks, event
+streams, rulebook activations and their copies, and each one's _info module), run with ansible-playbook against
+the reference service's gateway layout, once with each of the gateway's authentication methods: made with a
+session, then unchanged with a token and with Basic, then taken away (with a token) in one run."""
 
+import os
+import re
 import uuid
 
 import yaml
@@ -24,6 +26,13 @@ def reads():
             count += sum(1 for task in block['block']
                          if any(key.endswith('_info') or key == 'ansible.builtin.assert' for key in task))
     return count
+
+
+def test_the_example_uses_every_eda_module():
+    with open('%s/examples/%s' % (ROOT, EXAMPLE)) as handle:
+        used = set(re.findall(r'automation\.service\.(eda_\w+):', handle.read()))
+    modules = set(name[:-3] for name in os.listdir('%s/plugins/modules' % ROOT) if name.startswith('eda_'))
+    assert used == modules
 
 
 def test_the_eda_example_makes_everything_once_whatever_the_login(gateway, tmp_path):
