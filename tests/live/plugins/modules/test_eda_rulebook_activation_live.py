@@ -2,7 +2,8 @@
 against the reference service's gateway layout: an activation made with its event stream mapped to the rulebook's
 source runs (as the reference service simulates it) and is unchanged the second time; a change to it while enabled
 fails before any write (the service refuses it); disabled, it is changed and enabled again; restart; the copy is
-made once, disabled; the event stream is left alone the second time; the info modules keep the exact name."""
+made once, disabled; the event stream is left alone the second time; the info modules keep the exact name; on a
+2.6 gateway, the fields EDA 2.6 has not are not compared."""
 
 import time
 
@@ -102,3 +103,24 @@ def test_the_event_stream_is_unchanged_the_second_time_and_read_by_its_exact_nam
                                                                    % stream['uuid'])
     checked, writes = run(gateway, 'eda_event_stream', check_mode=True, **dict(options, headers='X-Event'))
     assert checked['changed'] is True and writes == []
+
+
+@pytest.fixture(scope='module')
+def gateway_2_6(gateway_service_factory):
+    return gateway_service_factory(GATEWAY_RELEASE=2.6)     # the pool's instance test_gateway_routing_schema_live uses
+
+
+def test_on_a_2_6_gateway_the_fields_eda_2_6_has_not_are_not_compared(gateway_2_6):
+    made = tag()
+    project = dict(name='rb %s' % made, url=SAMPLE, organization_name='Default', interval=0.2)
+    assert run(gateway_2_6, 'eda_project', **project)[0]['changed'] is True
+    again, writes = run(gateway_2_6, 'eda_project', **project)
+    assert again['changed'] is False and writes == [] and 'update_revision_on_launch' not in again['project']
+    run(gateway_2_6, 'eda_decision_environment', name='de %s' % made, image_url='quay.io/ansible/ansible-rulebook:main',
+        organization_name='Default')
+    options = activation(made)
+    assert run(gateway_2_6, 'eda_rulebook_activation', **options)[0]['changed'] is True
+    again, writes = run(gateway_2_6, 'eda_rulebook_activation', **options)
+    assert again['changed'] is False and writes == []
+    asked, writes = run(gateway_2_6, 'eda_rulebook_activation', **dict(options, enable_persistence=True))
+    assert asked['changed'] is False and writes == [] and 'has no enable_persistence' in str(asked['warnings'])
