@@ -47,6 +47,8 @@ options:
     description:
       - Comma-separated names of the HTTP headers of a request that go into the event; V('') (the default) for
         every header.
+      - Sent as given on every run, the default included (ansible.eda's module sends it only when it is not empty,
+        so that it could not go back to every header).
     type: str
     default: ''
   forward_events:
