@@ -126,7 +126,7 @@ ARGUMENT_SPEC = dict(
     name=dict(type='str', required=True),
     new_name=dict(type='str'),
     credential_name=dict(type='str', aliases=['credential']),
-    organization_name=ORGANIZATION_OPTION,
+    organization_name=dict(ORGANIZATION_OPTION),
     headers=dict(type='str', default=''),
     forward_events=dict(type='bool', default=False),
     uuid=dict(type='str'),

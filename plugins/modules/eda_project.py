@@ -161,7 +161,7 @@ ARGUMENT_SPEC = dict(
     url=dict(type='str'),
     proxy=dict(type='str'),
     credential=dict(type='str'),
-    organization_name=ORGANIZATION_OPTION,
+    organization_name=dict(ORGANIZATION_OPTION),
     scm_branch=dict(type='str'),
     update_revision_on_launch=dict(type='bool', default=False),
     scm_update_cache_timeout=dict(type='int', default=0),

@@ -219,7 +219,7 @@ ARGUMENT_SPEC = dict(
     project_name=dict(type='str', aliases=['project']),
     rulebook_name=dict(type='str', aliases=['rulebook']),
     decision_environment_name=dict(type='str', aliases=['decision_environment']),
-    organization_name=_eda.ORGANIZATION_OPTION,
+    organization_name=dict(_eda.ORGANIZATION_OPTION),
     extra_vars=dict(type='str'),
     restart=dict(type='bool', default=False),
     restart_policy=dict(type='str', choices=['on-failure', 'always', 'never'], default='on-failure'),
