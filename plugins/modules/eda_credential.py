@@ -162,7 +162,7 @@ ARGUMENT_SPEC = dict(
     description=dict(type='str'),
     inputs=dict(type='dict', no_log=True),
     credential_type_name=dict(type='str'),
-    organization_name=ORGANIZATION_OPTION,
+    organization_name=dict(ORGANIZATION_OPTION),
     metadata=dict(type='dict'),
     state=dict(type='str', choices=['present', 'absent', 'test'], default='present'),
 )

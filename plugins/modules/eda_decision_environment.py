@@ -119,7 +119,7 @@ ARGUMENT_SPEC = dict(
     image_url=dict(type='str'),
     credential=dict(type='str'),
     pull_policy=dict(type='str', choices=['always', 'never', 'missing'], default='always'),
-    organization_name=ORGANIZATION_OPTION,
+    organization_name=dict(ORGANIZATION_OPTION),
     state=STATE,
 )
 

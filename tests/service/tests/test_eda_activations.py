@@ -134,7 +134,7 @@ def test_projects_import_their_rulebooks(api):
     status, body = api("POST", "projects/", dict(name="f", url="file:///tmp/x", organization_id=org["id"]))
     assert (status, body) == (400, {"url": ["Invalid source control URL: Unsupported scheme 'file'"]})
     status, body = api("POST", "projects/", dict(name="eda sample", url=SAMPLE, organization_id=org["id"]))
-    assert status == 400 and list(body) == ["name"]
+    assert (status, body) == (400, {"name": ["project with this name already exists."]})
     # a sync: 202 and pending, 409 while it runs, then completed at the same revision
     status, synced = api("POST", "projects/%d/sync/" % sample["id"])
     assert status == 202 and synced["import_state"] == "pending" and synced["organization_id"] == org["id"]
@@ -162,6 +162,8 @@ def test_projects_import_their_rulebooks(api):
     assert private["eda_credential"]["inputs"]["password"] == "$encrypted$"
     status, body = api("PATCH", "projects/%d/" % private["id"], dict(proxy="http://other:$encrypted$@p.invalid"))
     assert (status, body) == (400, {"non_field_errors": ["The password in the proxy field should be unencrypted"]})
+    status, body = api("PATCH", "projects/%d/" % private["id"], dict(name="eda sample"))
+    assert (status, body) == (400, {"name": ["Project with this name already exists."]})
     assert api("PATCH", "projects/%d/" % private["id"], dict(proxy=private["proxy"]))[1]["proxy"] == private["proxy"]
     status, body = api("PATCH", "projects/%d/" % private["id"], dict(signature_validation_credential_id=credential["id"]))
     assert (status, body) == (400, {"signature_validation_credential_id": [
@@ -239,6 +241,12 @@ def test_an_activation_runs_stops_restarts_and_is_copied(api):
     assert (copy["rulebook"]["id"], copy["decision_environment"]["id"], copy["extra_var"]) == (
         rulebook["id"], environment["id"], "n: 1")
     assert api("POST", path + "copy/", dict(name="counting copy"))[0] == 400
+    # its decision environment deleted (by force: activations use it), the copy cannot be enabled
+    assert api("DELETE", "decision-environments/%d/" % environment["id"])[0] == 409
+    assert api("DELETE", "decision-environments/%d/?force=true" % environment["id"])[0] == 204
+    status, body = api("POST", "activations/%d/enable/" % copy["id"])
+    assert (status, body) == (400, {"errors": "{'decision_environment_id': 'Decision Environment is needed'}"})
+    assert api("GET", "activations/%d/" % copy["id"])[1]["status"] == "error"
     # the list's form and filters
     status, page = api("GET", "activations/?name=counting&project_id=%d" % project["id"])
     assert [a["name"] for a in page["results"]] == ["counting copy", "counting"]
@@ -290,6 +298,10 @@ def test_rulebooks_event_streams_tokens_and_who_sees_them(gateway, api):
     refs = api("GET", "eda-credentials/%d/?refs=true" % credential["id"])[1]["references"]
     assert refs == [{"type": "EventStream", "id": stream["id"], "name": stream["name"],
                      "uri": "/api/eda/v1/event-streams/%d/" % stream["id"]}]
+    assert api("DELETE", "eda-credentials/%d/" % credential["id"])[0] == 409
+    assert api("DELETE", "eda-credentials/%d/?force=true" % credential["id"])[0] == 204
+    status, orphan = api("GET", "event-streams/%d/" % stream["id"])
+    assert status == 200 and orphan["eda_credential"] is None
     mapping[0]["source_name"] = "elsewhere"
     status, body = api("POST", "activations/", dict(hook, name=unique("hook"), source_mappings=yaml.safe_dump(mapping)))
     assert (status, body) == (400, {"source_mappings": ["The source elsewhere does not exist"]})
@@ -323,3 +335,17 @@ def test_rulebooks_event_streams_tokens_and_who_sees_them(gateway, api):
     r = s.post(gateway.url + "/api/eda/v1/projects/", json=dict(name=unique("p"), url=SAMPLE, organization_id=org))
     assert r.status_code == 403
     assert s.post(gateway.url + "/api/eda/v1/activations/%d/enable/" % hooked["id"]).status_code == 404
+    # EDA's Organization Operator on Default: sees them, enables and disables an activation, changes none
+    user_id = api("GET", "users/?username=" + outsider)[1]["results"][0]["id"]
+    operator = api("GET", "role_definitions/?name=Organization Operator")[1]["results"][0]["id"]
+    assert api("POST", "role_user_assignments/", dict(role_definition=operator, user=user_id, object_id=str(org)))[0] == 201
+    seen = s.get(gateway.url + "/api/eda/v1/activations/?name=" + hooked["name"]).json()["results"]
+    assert [a["id"] for a in seen] == [hooked["id"]]
+    assert s.get(gateway.url + "/api/eda/v1/projects/%d/" % project["id"]).status_code == 200
+    assert s.post(gateway.url + "/api/eda/v1/activations/%d/enable/" % hooked["id"]).status_code == 204
+    instance = _until(api, "activations/%d/" % hooked["id"], lambda a: a["status"] == "running")["instances"][0]
+    logs = s.get(gateway.url + "/api/eda/v1/activation-instances/%d/logs/" % instance["id"])
+    assert logs.status_code == 200 and logs.json()["count"] == 1
+    assert s.post(gateway.url + "/api/eda/v1/activations/%d/disable/" % hooked["id"]).status_code == 204
+    assert s.post(gateway.url + "/api/eda/v1/projects/%d/sync/" % project["id"]).status_code == 403
+    assert s.patch(gateway.url + "/api/eda/v1/activations/%d/" % hooked["id"], json={"description": "x"}).status_code == 403

@@ -48,6 +48,12 @@ def test_credential_types_credentials_and_decision_environments(gateway):
                                                                                            'user': 'alice'}))
     assert eda_writes(writes) == [('PATCH', '/eda-credentials/%d/' % cred['id'], 200)]
     assert changed['diff']['before']['inputs']['user'] == 'bob' and SECRET not in repr(changed)
+    copied, writes = run(gateway, 'eda_credential', name='copy-' + t, copy_from=credential['name'])
+    assert copied['copied'] and copied['copied_from'] == cred['id'], copied
+    assert eda_writes(writes) == [('POST', '/eda-credentials/%d/copy/' % cred['id'], 201)]
+    again, writes = run(gateway, 'eda_credential', name='copy-' + t, copy_from=credential['name'])
+    assert not again['changed'] and not again['copied'] and writes == []
+    run(gateway, 'eda_credential', name='copy-' + t, state='absent')
     registry = dict(name='reg-' + t, credential_type_name='Container Registry', organization_name='Default',
                     inputs={'host': 'quay.io', 'username': 'robot', 'password': SECRET})
     reg, _writes = run(gateway, 'eda_credential', **registry)
@@ -199,9 +205,15 @@ def test_a_play_of_every_module_changes_nothing_the_second_time(gateway, tmp_pat
     token = service_defaults(gateway, service_token=minted['token'])
     basic = dict(session, service_auth='basic')
     for defaults, verbosity in ((token, 4), (basic, 0)):
+        mark = gateway.mark()
         code, output = run_playbook(tmp_path, play_tasks(t), module_defaults=defaults, verbosity=verbosity)
         assert code == 0 and 'changed=0' in output and 'failed=0' in output, output
         assert SECRET not in output and gateway.admin_password not in output and minted['token'] not in output
+        # the loop's third item read the list of decision environments whole and found its own there
+        listed = [e['query'] for e in gateway.since(mark) if (e['method'], e['path']) == ('GET', EDA + 'decision-'
+                                                                                         'environments/')]
+        assert not [query for query in listed if 'play-de-%s-3' % t in str(query)], listed
+        assert len([query for query in listed if 'name' not in str(query)]) == 1, listed
 
 
 def test_the_info_modules_with_a_token_and_with_basic(gateway):

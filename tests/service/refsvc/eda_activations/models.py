@@ -89,12 +89,13 @@ class Rulebook(models.Model):
 
     class Meta:
         ordering = ["id"]
+        unique_together = [("project", "name")]
 
 
 class EventStream(EdaOrgModel):
     name = models.TextField(unique=True)
     owner = models.ForeignKey(USER, null=True, on_delete=models.SET_NULL, related_name="+")
-    eda_credential = models.ForeignKey(CREDENTIAL, on_delete=models.PROTECT, related_name="+")
+    eda_credential = models.ForeignKey(CREDENTIAL, null=True, on_delete=models.SET_NULL, related_name="+")
     event_stream_type = models.TextField(default="", blank=True)
     uuid = models.UUIDField(unique=True)
     test_mode = models.BooleanField(default=False)
@@ -155,8 +156,9 @@ class Activation(EdaOrgModel):
         return self.instances.order_by("-id").first()
 
 
-class ActivationInstance(models.Model):
-    """One run of an activation (eda-server's ``RulebookProcess``)."""
+class RulebookProcess(models.Model):
+    """One run of an activation, an activation instance in the API (eda-server's model and its name, which
+    its permissions carry: ``eda.view_rulebookprocess``)."""
 
     name = models.TextField(default="")
     status = models.TextField(default=PENDING)
@@ -173,8 +175,8 @@ class ActivationInstance(models.Model):
         ordering = ["id"]
 
 
-class ActivationInstanceLog(models.Model):
-    activation_instance = models.ForeignKey(ActivationInstance, on_delete=models.CASCADE, related_name="logs")
+class RulebookProcessLog(models.Model):
+    activation_instance = models.ForeignKey(RulebookProcess, on_delete=models.CASCADE, related_name="logs")
     log = models.TextField()
     log_timestamp = models.BigIntegerField(default=0)
     log_created_at = models.DateTimeField(null=True, default=None)
@@ -194,7 +196,7 @@ class AuditRule(models.Model):
     rule_uuid = models.UUIDField(null=True)
     ruleset_uuid = models.UUIDField(null=True)
     ruleset_name = models.TextField(default="", blank=True)
-    activation_instance = models.ForeignKey(ActivationInstance, null=True, on_delete=models.SET_NULL,
+    activation_instance = models.ForeignKey(RulebookProcess, null=True, on_delete=models.SET_NULL,
                                             related_name="+")
     job_instance_id = models.IntegerField(null=True)
     organization = models.ForeignKey(ORGANIZATION, on_delete=models.CASCADE, related_name="+")
@@ -231,29 +233,30 @@ class AuditEvent(models.Model):
 
 
 class ActivationAccess(EdaOrgAccess):
-    """An administrator of the organization also syncs its projects and enables, disables and
-    restarts its activations (eda-server's ``sync``, ``enable``, ``disable``, ``restart``
-    permissions, which its Admin roles of the organization carry)."""
+    """Who syncs a project, and enables, disables and restarts an activation: an administrator of its
+    organization, or who holds eda-server's ``sync_project``, ``enable_activation``,
+    ``disable_activation``, ``restart_activation`` there through one of EDA's organization roles
+    (Organization Operator, Contributor...)."""
 
     def can_sync(self, user, obj):
-        return self.can_change(user, obj)
+        return self._may(user, obj.organization_id, "sync")
 
     def can_enable(self, user, obj):
-        return self.can_change(user, obj)
+        return self._may(user, obj.organization_id, "enable")
 
     def can_disable(self, user, obj):
-        return self.can_change(user, obj)
+        return self._may(user, obj.organization_id, "disable")
 
     def can_restart(self, user, obj):
-        return self.can_change(user, obj)
+        return self._may(user, obj.organization_id, "restart")
 
 
-for _model in (Project, Rulebook, EventStream, Activation, ActivationInstance, AuditRule):
+for _model in (Project, Rulebook, EventStream, Activation, RulebookProcess, AuditRule):
     access.rule(_model)(org_rule)
 for _model in (Project, EventStream, Activation):
     access.register(_model)(ActivationAccess)
 
 
-@access.rule(ActivationInstanceLog)
+@access.rule(RulebookProcessLog)
 def _instance_logs(qs, user):
-    return qs.filter(activation_instance__organization__in=access.organizations_of(user))
+    return qs.filter(activation_instance__in=org_rule(RulebookProcess.objects.all(), user))

@@ -22,8 +22,8 @@ from django.db import close_old_connections, connection, transaction
 from django.utils import timezone
 
 from .models import (
-    ENDED, PENDING, RUNNING, STARTING, STATUS_MESSAGES, STOPPED, STOPPING, Activation, ActivationInstance,
-    ActivationInstanceLog,
+    ENDED, PENDING, RUNNING, STARTING, STATUS_MESSAGES, STOPPED, STOPPING, Activation, RulebookProcess,
+    RulebookProcessLog,
 )
 
 NOT_RUN = "The reference service does not run rulebooks: no ansible-rulebook was started, the status is simulated."
@@ -46,7 +46,7 @@ def set_instance_status(instance, status, message=None):
     instance.updated_at = timezone.now()
     if status in ENDED:
         instance.ended_at = instance.updated_at
-    ActivationInstance.objects.filter(pk=instance.pk).update(status=instance.status,
+    RulebookProcess.objects.filter(pk=instance.pk).update(status=instance.status,
                                                              status_message=instance.status_message,
                                                              updated_at=instance.updated_at,
                                                              ended_at=instance.ended_at)
@@ -54,7 +54,7 @@ def set_instance_status(instance, status, message=None):
 
 def write_log(instance, text):
     now = timezone.now()
-    ActivationInstanceLog.objects.create(activation_instance=instance, log=text, log_timestamp=int(now.timestamp()),
+    RulebookProcessLog.objects.create(activation_instance=instance, log=text, log_timestamp=int(now.timestamp()),
                                          log_created_at=now)
 
 
@@ -67,7 +67,7 @@ def _start(activation_id, is_restart):
             latest = activation.latest_instance()
             if latest is not None and latest.status in (STARTING, RUNNING):
                 return
-            instance = ActivationInstance.objects.create(
+            instance = RulebookProcess.objects.create(
                 name=activation.name, status=STARTING, status_message=STATUS_MESSAGES[STARTING],
                 git_hash=activation.git_hash, activation=activation, organization_id=activation.organization_id,
                 queue_name="activation")

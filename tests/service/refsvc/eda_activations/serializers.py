@@ -12,6 +12,7 @@ from urllib.parse import urljoin, urlsplit
 
 import yaml
 from rest_framework import serializers
+from rest_framework.validators import UniqueValidator
 
 from refsvc.eda.models import AwxToken, DecisionEnvironment, EdaCredential, encrypt
 from refsvc.eda.serializers import (
@@ -170,6 +171,13 @@ class ProjectWriteSerializer(serializers.ModelSerializer):
                   "signature_validation_credential_id", "verify_ssl", "scm_type", "scm_branch", "scm_refspec",
                   "update_revision_on_launch", "scm_update_cache_timeout"]
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance is not None:
+            # eda-server's ProjectUpdateRequestSerializer says it so (its create, DRF's default words)
+            self.fields["name"].validators = [UniqueValidator(Project.objects.all(),
+                                                              message="Project with this name already exists.")]
+
     def validate_eda_credential_id(self, value):
         if value is not None:
             check_credential_type(value, [SOURCE_CONTROL])
@@ -189,7 +197,7 @@ class ProjectWriteSerializer(serializers.ModelSerializer):
             current = self.instance.proxy_text() if self.instance is not None else ""
             if ENCRYPTED in proxy:
                 if not (current and proxy_for_display(current) == proxy):
-                    raise whole("The password in the proxy field should be unencrypted")
+                    raise serializers.ValidationError("The password in the proxy field should be unencrypted")
             else:
                 data["proxy_encrypted"] = encrypt(proxy)
         return data
@@ -232,7 +240,8 @@ def event_stream_data(stream, base):
     return {"id": stream.pk, "name": stream.name, "test_mode": stream.test_mode,
             "additional_data_headers": stream.additional_data_headers,
             "organization": organization_ref(stream.organization),
-            "eda_credential": EdaCredentialRefSerializer(stream.eda_credential).data,
+            "eda_credential": (EdaCredentialRefSerializer(stream.eda_credential).data
+                               if stream.eda_credential is not None else None),
             "event_stream_type": stream.event_stream_type, "uuid": str(stream.uuid),
             "owner": stream.owner.username if stream.owner else "", "url": event_stream_url(stream, base),
             "created_at": _time(stream.created_at), "modified_at": _time(stream.modified_at),
@@ -365,12 +374,6 @@ def _requires_token(rulesets):
     return False
 
 
-def whole(message):
-    """A refusal of the request as a whole, under eda-server's key (DRF's default,
-    ``non_field_errors``; the service's own settings name it ``__all__``, as AWX does)."""
-    return serializers.ValidationError({"non_field_errors": [message]})
-
-
 def _mapping_error(message):
     return serializers.ValidationError({"source_mappings": [message]})
 
@@ -487,7 +490,7 @@ class ActivationWriteSerializer(serializers.ModelSerializer):
         if token_id is not None and "awx_token_id" in data:
             token = AwxToken.objects.filter(pk=token_id).first()
             if token is not None and token.user_id != user.pk:
-                raise whole("The Awx Token does not belong to the user.")
+                raise serializers.ValidationError("The Awx Token does not belong to the user.")
         credential_ids = data.get("eda_credentials")
         if credential_ids is None and current is not None:
             credential_ids = list(current.eda_credentials.values_list("pk", flat=True))
@@ -497,13 +500,13 @@ class ActivationWriteSerializer(serializers.ModelSerializer):
             try:
                 rulesets = yaml.safe_load(rulebook.rulesets)
             except yaml.YAMLError:
-                raise whole("Invalid rulebook data.") from None
+                raise serializers.ValidationError("Invalid rulebook data.") from None
             if _requires_token(rulesets):
-                raise whole("The rulebook requires a RH AAP credential.")
+                raise serializers.ValidationError("The rulebook requires a RH AAP credential.")
         if "source_mappings" in data or "rulebook_id" in data:
             data["event_streams"] = check_source_mappings(final("source_mappings") or "", rulebook)
         if final("enable_persistence") and final("rule_engine_credential_id") is None:
-            raise whole(
+            raise serializers.ValidationError(
                 "Persistence is enabled but no default EDA Rule Engine credential found. "
                 "Please provide a rule_engine_credential_id.")
         if rulebook is not None and "rulebook_id" in data:

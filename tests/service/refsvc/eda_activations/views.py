@@ -15,18 +15,22 @@ from refsvc.eda.views import V1, EdaDetail, EdaList, EdaView, not_found
 from . import runs, scm
 from . import serializers as ser
 from .models import (
-    DELETING, PENDING, RUNNING, STARTING, STOPPING, UNRESPONSIVE, WORKERS_OFFLINE, Activation, ActivationInstance,
-    ActivationInstanceLog, AuditAction, AuditEvent, AuditRule, EventStream, Project, Rulebook,
+    DELETING, PENDING, RUNNING, STARTING, STOPPING, UNRESPONSIVE, WORKERS_OFFLINE, Activation, RulebookProcess,
+    RulebookProcessLog, AuditAction, AuditEvent, AuditRule, EventStream, Project, Rulebook,
 )
 
 
 def answering(form, with_base=False):
     """A read form (a function of the object, and of the service's URL ``with_base``) as the
-    serializer of a view, for its lists and details."""
+    serializer of a view, for its lists and details (a Serializer without declared fields, so
+    that drf-spectacular's document of the service can describe it)."""
     if with_base:
-        return type("Answer", (serializers.BaseSerializer,), {
-            "to_representation": lambda self, obj: form(obj, base_url(self.context["request"]))})
-    return type("Answer", (serializers.BaseSerializer,), {"to_representation": lambda self, obj: form(obj)})
+        def represent(self, obj):
+            return form(obj, base_url(self.context["request"]))
+    else:
+        def represent(self, obj):
+            return form(obj)
+    return type("Answer", (serializers.Serializer,), {"to_representation": represent})
 
 
 def base_url(request):
@@ -244,14 +248,12 @@ class ActivationAction(EdaView, generics.GenericAPIView):
 
     @staticmethod
     def _invalid(activation):
-        """eda-server's ``is_activation_valid``, for what can go stale after the activation was made: its
-        rulebook or decision environment deleted."""
-        errors = {}
-        if activation.rulebook_id is None:
-            errors["rulebook_id"] = "Rulebook is needed"
+        """eda-server's ``is_activation_valid`` (its PostActivationSerializer's errors as text), for what can
+        go stale after the activation was made: its decision environment deleted (a deleted rulebook is
+        allowed)."""
         if activation.decision_environment_id is None:
-            errors["decision_environment_id"] = "Decision Environment is needed"
-        return str(errors) if errors else None
+            return str({"decision_environment_id": "Decision Environment is needed"})
+        return None
 
     def do_enable(self, request, activation):
         if activation.is_enabled:
@@ -314,20 +316,20 @@ class ActivationAction(EdaView, generics.GenericAPIView):
 
 
 class ActivationInstances(EdaView, generics.ListAPIView):
-    model = ActivationInstance
+    model = RulebookProcess
     serializer_class = answering(ser.instance_data)
     filters = {"name": "name__icontains", "status": "status__istartswith"}
 
     def get_queryset(self):
         if not self.visible(Activation).filter(pk=self.kwargs["pk"]).exists():
             raise NotFound("Activation with ID=%s does not exist." % self.kwargs["pk"])
-        return ActivationInstance.objects.filter(activation_id=self.kwargs["pk"]).order_by("id")
+        return RulebookProcess.objects.filter(activation_id=self.kwargs["pk"]).order_by("id")
 
 
 # -- activation instances
 
 class ActivationInstanceList(EdaView, generics.ListAPIView):
-    model = ActivationInstance
+    model = RulebookProcess
     serializer_class = answering(ser.instance_data)
     filters = ActivationInstances.filters
 
@@ -336,19 +338,19 @@ class ActivationInstanceList(EdaView, generics.ListAPIView):
 
 
 class ActivationInstanceDetail(EdaView, generics.RetrieveAPIView):
-    model = ActivationInstance
+    model = RulebookProcess
     serializer_class = answering(ser.instance_data)
 
 
 class ActivationInstanceLogs(EdaView, generics.ListAPIView):
-    model = ActivationInstanceLog
+    model = RulebookProcessLog
     serializer_class = answering(ser.instance_log_data)
     filters = {"log": "log__icontains"}
 
     def get_queryset(self):
-        if not self.visible(ActivationInstance).filter(pk=self.kwargs["pk"]).exists():
+        if not self.visible(RulebookProcess).filter(pk=self.kwargs["pk"]).exists():
             raise NotFound("Activation Instance with ID=%s does not exist." % self.kwargs["pk"])
-        return ActivationInstanceLog.objects.filter(activation_instance_id=self.kwargs["pk"]).order_by("id")
+        return RulebookProcessLog.objects.filter(activation_instance_id=self.kwargs["pk"]).order_by("id")
 
 
 # -- event streams

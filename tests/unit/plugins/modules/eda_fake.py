@@ -53,6 +53,7 @@ class FakeEda:
         self.page_size_cap = page_size_cap   # a smaller largest page, to make a list take pages
         self.test_refusal = None             # what a test/ answers with a 400, when it fails
         self.tokens = {}                     # controller token id -> its value, as EDA keeps it
+        self.refuse_whole_lists = False      # a list read without a name filter answers 403
 
     def settled_layout(self):
         return self.layout
@@ -116,6 +117,8 @@ class FakeEda:
         endpoint, found, _action = self.split(path)
         if found is not None:
             return self.shown(endpoint, self._stored(endpoint, found), detail=True)
+        if self.refuse_whole_lists and 'name' not in params:
+            raise ApiError('GET %s answered 403: not allowed.' % path, status=403)
         name_field = NAME_FIELD.get(endpoint, 'name')
         results = list(self.objects.get(endpoint, []))
         for key, value in params.items():

@@ -154,18 +154,50 @@ def test_info_lists_every_page_or_the_one_named_exactly():
     assert none['decision_environments'] == []
 
 
-def test_the_items_of_a_loop_look_the_same_references_up_once():
-    client = eda(**{'eda-credentials': [credential(7, 'registry')]})
-    reads = LoopReads()     # what the action plugin gives the items of one loop
-    for n in range(3):
-        params = dict(name='de-%d' % n, image_url=IMAGE, organization_name='Default', credential='registry',
+def loop(client, names):
+    """A loop of eda_decision_environment items over ``names``, sharing reads as the action plugin has them share."""
+    reads = LoopReads()
+    for name in names:
+        params = dict(name=name, image_url=IMAGE, organization_name='Default', credential='registry',
                       service_url='https://service.invalid', service_token='t')
         validated = ArgumentSpecValidator(eda_decision_environment.SPEC.argument_spec).validate(params)
         api = ApiTask(eda_decision_environment.SPEC, validated.validated_parameters, reads=reads)
         api._client = client
-        assert not api.execute(eda_decision_environment.run).get('failed')
+        result = api.execute(eda_decision_environment.run)
+        assert not result.get('failed'), result
+
+
+def test_the_items_of_a_loop_share_their_look_ups():
+    client = eda(**{'eda-credentials': [credential(7, 'registry')]})
+    names = ['de-%d' % n for n in range(5)]
+    loop(client, names)
+    # the organization and the credential every item refers to: looked up once
     looked_up = [call[1] for call in client.calls if call[0] == 'GET' and not call[1].startswith(DE)]
     assert sorted(looked_up) == ['/api/eda/v1/eda-credentials/', '/api/eda/v1/organizations/']
-    assert len(client.writes) == 3
-    # each item looked its own decision environment up (nothing found is kept)
-    assert len([call for call in client.calls if call[0] == 'GET' and call[1].startswith(DE)]) == 3
+    assert len(client.writes) == 5
+    # the third item read the list whole (one page) besides its own look-up: a name not held is read again
+    reads = [call[2] for call in client.calls if call[0] == 'GET' and call[1].startswith(DE)]
+    assert reads == [{'name': 'de-0', 'page_size': 200}, {'name': 'de-1', 'page_size': 200}, {'page_size': 200},
+                     {'name': 'de-2', 'page_size': 200}, {'name': 'de-3', 'page_size': 200},
+                     {'name': 'de-4', 'page_size': 200}]
+
+    # the same loop again: from its third item on, each is answered from the list read then
+    client.calls[:] = []
+    loop(client, names)
+    assert client.writes == []
+    reads = [call[2] for call in client.calls if call[0] == 'GET' and call[1].startswith(DE)]
+    assert reads == [{'name': 'de-0', 'page_size': 200}, {'name': 'de-1', 'page_size': 200}, {'page_size': 200}]
+
+
+def test_a_list_the_loop_cannot_read_whole_leaves_the_look_ups_one_by_one():
+    client = eda(**{'eda-credentials': [credential(7, 'registry')]})
+    names = ['de-%d' % n for n in range(4)]
+    loop(client, names)
+    client.refuse_whole_lists = True
+    client.calls[:] = []
+    loop(client, names)     # no item fails
+    reads = [call[2] for call in client.calls if call[0] == 'GET' and call[1].startswith(DE)]
+    # the list read refused once (the third item), not tried again: each item looks its own up
+    assert reads == [{'name': 'de-0', 'page_size': 200}, {'name': 'de-1', 'page_size': 200}, {'page_size': 200},
+                     {'name': 'de-2', 'page_size': 200}, {'name': 'de-3', 'page_size': 200}]
+    assert client.writes == []
