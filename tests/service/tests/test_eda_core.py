@@ -375,6 +375,10 @@ def test_config_status_feature_flags_roles_and_service_index(gateway, api):
     names = {d["name"] for d in api("GET", "role_definitions/?page_size=200")[1]["results"]}
     assert {"Organization Editor", "Organization Contributor", "Organization Operator", "Organization Viewer",
             "Organization Admin", "Organization Member", "Team Member"} <= names
+    # the controller's definitions are not EDA's: listed at the gateway and the controller, not here
+    assert not names & {"JobTemplate Admin", "Organization Audit", "Platform Auditor"}
+    controllers = api("GET", "/api/controller/v2/role_definitions/?name=JobTemplate Admin")[1]["results"][0]
+    assert api("GET", "role_definitions/%d/" % controllers["id"])[0] == 404
     s = gateway.session()
     team = s.post(gateway.url + GW + "teams/", json={"name": unique("eda-rta"), "organization": 1},
                   headers=gateway.basic()).json()

@@ -5,7 +5,7 @@ from django.urls import include, path
 from refsvc.gateway import feature_flags, sublists
 from refsvc.rbac import access_lists as rbac_access_lists, gateway as rbac_gateway, service_index as rbac_service_index
 
-from . import views
+from . import rbac, views
 
 V1 = "api/eda/v1/"
 
@@ -45,13 +45,13 @@ v1 = [
     ("feature_flags/states/", views.only_from("2.7", feature_flags.StatesList)),
     ("feature_flags/states/<str:key>/", views.only_from("2.7", feature_flags.StateDetail)),
     # django-ansible-base's RBAC API over the service's role definitions and assignments, as the gateway serves it
-    # (refsvc/rbac/gateway.py; README: EDA's own managed role definitions are not modelled)
-    *rbac_gateway.URLS,
+    # (refsvc/rbac/gateway.py), EDA's definitions only (rbac.py)
+    *[(p, rbac.at_eda(v)) for p, v in rbac_gateway.URLS],
     ("role_metadata/", rbac_gateway.RoleMetadata),
     ("role_definitions/<int:pk>/user_assignments/",
-     sublists._assignments_of_definition(sublists._rbac_view("role_user_assignments/"))),
+     rbac.at_eda(sublists._assignments_of_definition(sublists._rbac_view("role_user_assignments/")))),
     ("role_definitions/<int:pk>/team_assignments/",
-     sublists._assignments_of_definition(sublists._rbac_view("role_team_assignments/"))),
+     rbac.at_eda(sublists._assignments_of_definition(sublists._rbac_view("role_team_assignments/")))),
 ]
 
 urlpatterns = [path("api/eda/", views.ApiRootView.as_view())] + [path(V1 + p, v.as_view()) for p, v in v1] + [
