@@ -1,17 +1,36 @@
 # -*- coding: utf-8 -*-
 # Copyright: automation.service contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Export: the objects asked for, as the data ``_import`` applies (see ``_assets``)."""
+"""Export: the objects asked for, as the data ``_import`` applies (see ``_assets``).
+
+Event-Driven Ansible's objects (behind a platform gateway, at ``/api/eda/v1/``) are exported here too, each kind
+under its own key (``eda_projects``...; see ``EDA_KINDS``). EDA's ways differ from the controller's, as its
+published schema (eda-2.7.json) and its server's source say them: its names are unique in the whole service
+(its models' ``name`` is unique), so an object's natural key is its type and name; it writes a reference as an
+``<x>_id`` field and reads it back either as that id (its lists) or as the nested object ``<x>``; its ``?name=``
+filter is not exact; its objects have no ``related`` links. An EDA object's data holds its writable fields, its
+references by natural key under the reference's name without ``_id`` (``organization``, ``eda_credential``...),
+and its ``natural_key``. Secrets, shown as ``$encrypted$``, are written as ``""``, as the controller's are.
+"""
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from collections import namedtuple
+
+from ansible.module_utils.common.text.converters import to_text
+
 from ansible_collections.automation.service.plugins.module_utils._api_module import is_id
 from ansible_collections.automation.service.plugins.module_utils._assets import (
     BY_KEY, EDGES, KINDS, LABEL, NODE, NOTIFY, Objects, blank_secrets,
 )
-from ansible_collections.automation.service.plugins.module_utils._errors import NotFound
+from ansible_collections.automation.service.plugins.module_utils._errors import ApiError, ConfigError, NotFound
+
+try:
+    import yaml
+except ImportError:     # pragma: no cover (ansible-core needs PyYAML)
+    yaml = None
 
 APPROVAL_FIELDS = ('name', 'description', 'timeout')
 
@@ -84,8 +103,194 @@ class Exporter(Objects):
         return None
 
 
-def export_assets(api, selection):
-    """The data of the objects ``selection`` names: kind key -> names or ids, ``[]`` for every object of the kind."""
+# -- Event-Driven Ansible -------------------------------------------------------------
+
+
+class EdaKind(namedtuple('EdaKind', 'key endpoint type fields references lists')):
+    """One kind of EDA object: its key in the data, its endpoint under EDA's root, its ``type`` in natural keys,
+    its writable fields, its references (the field it is written with -> the type it names) and its lists of
+    references (field -> type)."""
+
+
+def eda_kind(key, endpoint, type_, fields, references=None, lists=None):
+    return EdaKind(key, endpoint, type_, tuple(fields), references or {}, lists or {})
+
+
+# In the order they are created: what an object refers to comes before it. The fields are those EDA takes when it
+# creates each (eda-2.7.json: CredentialTypeCreate, EdaCredentialCreate, DecisionEnvironmentCreate,
+# ProjectCreateRequest, EventStreamIn, ActivationCreate); a field the service does not return is left out.
+EDA_KINDS = (
+    eda_kind('eda_credential_types', 'credential-types', 'eda_credential_type',
+             ['name', 'description', 'inputs', 'injectors']),
+    eda_kind('eda_credentials', 'eda-credentials', 'eda_credential', ['name', 'description', 'inputs'],
+             {'organization_id': 'organization', 'credential_type_id': 'eda_credential_type'}),
+    eda_kind('eda_decision_environments', 'decision-environments', 'eda_decision_environment',
+             ['name', 'description', 'image_url', 'pull_policy'],
+             {'organization_id': 'organization', 'eda_credential_id': 'eda_credential'}),
+    eda_kind('eda_projects', 'projects', 'eda_project',
+             ['name', 'description', 'url', 'proxy', 'scm_type', 'scm_branch', 'scm_refspec', 'verify_ssl',
+              'update_revision_on_launch', 'scm_update_cache_timeout'],
+             {'organization_id': 'organization', 'eda_credential_id': 'eda_credential',
+              'signature_validation_credential_id': 'eda_credential'}),
+    eda_kind('eda_event_streams', 'event-streams', 'eda_event_stream',
+             ['name', 'test_mode', 'additional_data_headers', 'uuid'],
+             {'organization_id': 'organization', 'eda_credential_id': 'eda_credential'}),
+    eda_kind('eda_rulebook_activations', 'activations', 'eda_rulebook_activation',
+             ['name', 'description', 'is_enabled', 'restart_on_project_update', 'extra_var', 'restart_policy',
+              'log_level', 'k8s_service_name', 'skip_audit_events', 'enable_persistence', 'source_mappings'],
+             {'organization_id': 'organization', 'decision_environment_id': 'eda_decision_environment',
+              'rulebook_id': 'eda_rulebook', 'awx_token_id': 'eda_controller_token',
+              'rule_engine_credential_id': 'eda_credential'},
+             {'eda_credentials': 'eda_credential'}),
+)
+EDA_BY_KEY = dict((k.key, k) for k in EDA_KINDS)
+# Where the objects a reference names are, and the objects only ever named (never exported themselves).
+EDA_ENDPOINTS = dict([(k.type, k.endpoint) for k in EDA_KINDS] + [
+    ('organization', 'organizations'), ('eda_rulebook', 'rulebooks'), ('eda_controller_token', 'users/me/awx-tokens'),
+])
+# A source mapping of an activation (the event stream that stands for a source of its rulebook) names the event
+# stream by id and by name; the data keeps the name only (ids differ from service to service).
+MAPPING_ID = 'event_stream_id'
+
+
+def data_field(field):
+    """The key of a reference in the data: the field it is written with, without ``_id``."""
+    return field[:-3] if field.endswith('_id') else field
+
+
+def referred_id(obj, field):
+    """The id ``obj`` refers to by ``field`` (``organization_id``): the id itself, as EDA's lists read it, or the
+    nested object (``organization``), as its details do; None when it refers to none."""
+    if obj.get(field) is not None:
+        return obj[field]
+    nested = obj.get(data_field(field))
+    if isinstance(nested, dict):
+        return nested.get('id')
+    return int(nested) if is_id(nested) else None
+
+
+def eda_root(api, required_by=None):
+    """EDA's API root (``/api/eda/v1/``) where the service has one, behind a platform gateway; else None, or a
+    ConfigError naming ``required_by`` (the options that ask for EDA's objects)."""
+    layout = api.client.layout
+    root = getattr(layout, 'eda', None) if layout.is_gateway else None
+    if root is None and required_by:
+        raise ConfigError('%s: Event-Driven Ansible is served only behind a platform gateway (Automation Platform '
+                          '2.5 to 2.7); this service has none.' % ', '.join(required_by))
+    return root
+
+
+def parse_mappings(text):
+    """An activation's source mappings (YAML text) as a list of dicts."""
+    if not text:
+        return []
+    if isinstance(text, list):
+        return text
+    if yaml is None:
+        raise ConfigError('An activation\'s source_mappings are YAML: PyYAML is needed where the task runs.')
+    value = yaml.safe_load(text)
+    return value if isinstance(value, list) else []
+
+
+class EdaObjects:
+    """Reads of EDA's objects in one run, each made once: by path, and natural keys of referred objects."""
+
+    def __init__(self, api, root):
+        self.api = api
+        self.root = root
+        self.by_path = {}
+
+    def path(self, endpoint, obj_id=None):
+        return '%s%s/' % (self.root, endpoint) if obj_id is None else '%s%s/%s/' % (self.root, endpoint, obj_id)
+
+    def get(self, path):
+        if path not in self.by_path:
+            self.by_path[path] = self.api.client.get(path)
+        return self.by_path[path]
+
+    def iterate(self, endpoint, params=None):
+        return self.api.client.iterate(self.path(endpoint), dict(params or {}, page_size=200))
+
+    def key_of(self, type_, obj_id):
+        """The natural key of the object of ``type_`` whose id is ``obj_id``."""
+        if obj_id is None:
+            return None
+        try:
+            obj = self.get(self.path(EDA_ENDPOINTS[type_], obj_id))
+        except (ApiError, NotFound) as exc:
+            if type_ != 'eda_controller_token':
+                raise
+            # A controller token is only ever seen by its owner: another user's cannot be named.
+            self.api.warn('the controller token %s of an activation is not the exporting user\'s; it is left out '
+                          '(%s).' % (obj_id, exc))
+            return None
+        key = {'type': type_, 'name': obj.get('name')}
+        if type_ == 'eda_rulebook':
+            key = {'type': type_, 'project': self.key_of('eda_project', referred_id(obj, 'project_id')),
+                   'name': obj.get('name')}
+        return key
+
+
+class EdaExporter(EdaObjects):
+
+    def listed(self, found, names):
+        if not names:
+            return list(self.iterate(found.endpoint))
+        objects, seen = [], set()
+        for name in names:
+            # EDA's name filter is not exact: the names are compared after it; digits no object is named are an id.
+            matches = [obj for obj in self.iterate(found.endpoint, {'name': name}) if to_text(obj.get('name')) == name]
+            if not matches and is_id(name):
+                try:
+                    matches = [self.get(self.path(found.endpoint, int(name)))]
+                except NotFound:
+                    matches = []
+                except ApiError as exc:
+                    if getattr(exc, 'status', None) != 404:
+                        raise
+                    matches = []
+            if not matches:
+                raise NotFound('%s %r was not found.' % (found.type.replace('_', ' '), name))
+            objects.extend(obj for obj in matches if obj['id'] not in seen)
+            seen.update(obj['id'] for obj in matches)
+        return objects
+
+    def asset(self, found, obj):
+        """``obj`` as data; None for an object EDA manages itself (its own credential types and credentials)."""
+        if obj.get('managed'):
+            return None
+        data = dict((field, obj[field]) for field in found.fields if field in obj)
+        if 'source_mappings' in data:
+            data['source_mappings'] = [dict((k, v) for k, v in mapping.items() if k != MAPPING_ID)
+                                       for mapping in parse_mappings(data['source_mappings'])]
+        for field, type_ in found.references.items():
+            if field in obj or data_field(field) in obj:
+                data[data_field(field)] = self.key_of(type_, referred_id(obj, field))
+        for field, type_ in found.lists.items():
+            if field in obj:
+                data[field] = [{'type': type_, 'name': item.get('name')} if isinstance(item, dict)
+                               else self.key_of(type_, item) for item in obj[field] or []]
+        data['natural_key'] = {'type': found.type, 'name': obj['name']}
+        return blank_secrets(data)
+
+
+def eda_answers(api, root):
+    """Whether EDA answers behind this gateway (a platform may be deployed without it: its paths are not found)."""
+    try:
+        api.client.get('%scredential-types/' % root, params={'page_size': 1})
+    except NotFound:
+        return False
+    except ApiError as exc:
+        if getattr(exc, 'status', None) == 404:
+            return False
+        raise
+    return True
+
+
+def export_assets(api, selection, eda_optional=False):
+    """The data of the objects ``selection`` names: kind key -> names or ids, ``[]`` for every object of the kind.
+    EDA's kinds are read where the service has EDA; on one without it, they fail the task, or with
+    ``eda_optional`` (every kind asked for at once) are left out."""
     exporter = Exporter(api)
     data = {}
     for found in KINDS:
@@ -93,5 +298,15 @@ def export_assets(api, selection):
         if names is None:
             continue
         assets = (exporter.asset(found, obj) for obj in exporter.listed(found, names))
+        data[found.key] = [asset for asset in assets if asset is not None]
+    asked = [found for found in EDA_KINDS if selection.get(found.key) is not None]
+    if not asked:
+        return data
+    root = eda_root(api, required_by=None if eda_optional else [found.key for found in asked])
+    if root is None or (eda_optional and not eda_answers(api, root)):
+        return data
+    eda = EdaExporter(api, root)
+    for found in asked:
+        assets = (eda.asset(found, obj) for obj in eda.listed(found, selection[found.key]))
         data[found.key] = [asset for asset in assets if asset is not None]
     return data

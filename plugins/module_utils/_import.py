@@ -13,6 +13,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import secrets
+import time
 
 from ansible_collections.automation.service.plugins.module_utils import _jobs, _organization, _team, _user
 from ansible_collections.automation.service.plugins.module_utils._api_module import dump_variables, parse_variables
@@ -20,10 +21,13 @@ from ansible_collections.automation.service.plugins.module_utils._outcome import
 from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
 from ansible_collections.automation.service.plugins.module_utils._assets import (
     BY_KEY, EDGES, JSON_DATA, KINDS, NODE, NOTIFICATION_SECRETS, NOTIFY, SECRET_DATA, TEXT_DATA, Objects, describe,
-    natural_path,
+    freeze, natural_path,
 )
-from ansible_collections.automation.service.plugins.module_utils._errors import ApiError, ConfigError
-from ansible_collections.automation.service.plugins.module_utils._export import APPROVAL_FIELDS, sublist
+from ansible_collections.automation.service.plugins.module_utils._errors import ApiError, ConfigError, NotFound
+from ansible_collections.automation.service.plugins.module_utils._export import (
+    APPROVAL_FIELDS, EDA_BY_KEY, EDA_ENDPOINTS, EDA_KINDS, MAPPING_ID, EdaObjects, data_field, eda_root,
+    parse_mappings, referred_id, sublist, yaml,
+)
 from ansible_collections.automation.service.plugins.module_utils._resource import as_data
 from ansible_collections.automation.service.plugins.module_utils._shared_resources import (
     MEMBERSHIP_ROLES, Gateway, Memberships, controller_members, no_copy_yet, on_gateway,
@@ -43,16 +47,17 @@ def validate(data):
     """Refuse data that is not an export before anything is read or written."""
     if not isinstance(data, dict):
         raise ConfigError('assets must be a dict of lists, as export returns it.')
-    unknown = sorted(key for key in data if key not in BY_KEY)
+    known = dict(BY_KEY, **EDA_BY_KEY)
+    unknown = sorted(key for key in data if key not in known)
     if unknown:
-        raise ConfigError('assets has unknown kinds: %s (known: %s).' % (', '.join(unknown), ', '.join(BY_KEY)))
+        raise ConfigError('assets has unknown kinds: %s (known: %s).' % (', '.join(unknown), ', '.join(known)))
     for key, assets in data.items():
         if not isinstance(assets, list):
             raise ConfigError('assets.%s must be a list.' % key)
         for index, asset in enumerate(assets):
             natural = asset.get('natural_key') if isinstance(asset, dict) else None
-            if not isinstance(natural, dict) or natural.get('type') != BY_KEY[key].type:
-                raise ConfigError('assets.%s[%d] has no natural_key of type %s.' % (key, index, BY_KEY[key].type))
+            if not isinstance(natural, dict) or natural.get('type') != known[key].type:
+                raise ConfigError('assets.%s[%d] has no natural_key of type %s.' % (key, index, known[key].type))
 
 
 def kept_secrets(value, have):
@@ -392,6 +397,247 @@ class Importer(Objects):
                 raise ConfigError('%s: related %s cannot be imported.' % (label, name))
 
 
+# -- Event-Driven Ansible -------------------------------------------------------------
+
+EDA_IMPORT_TIMEOUT = 600    # seconds a new EDA project may take to import its rulebooks
+EDA_PROJECT_DONE = ('completed', 'failed')
+# An activation is edited only while it is disabled and stopped (EDA answers 409 otherwise); these are the states
+# it may be in while it runs or is on its way (eda-server's activation view).
+EDA_ACTIVATION_BUSY = ('starting', 'stopping', 'deleting', 'running', 'unresponsive', 'workers offline')
+
+
+def yaml_text(value):
+    """Text EDA keeps as YAML (an activation's ``extra_var``), compared as data."""
+    if not isinstance(value, str) or yaml is None:
+        return value
+    try:
+        return yaml.safe_load(value)
+    except yaml.YAMLError:
+        return value
+
+
+def mapping_key(mapping):
+    return tuple(sorted((k, str(v)) for k, v in mapping.items() if k != MAPPING_ID))
+
+
+class EdaImporter(EdaObjects):
+    """EDA's objects of the data applied, each found by its type and name (EDA's names are unique), as the
+    controller's are: a missing one created, a found one given the fields that differ. Its writes, and what it
+    created, updated and needs, are the controller importer's (``importer``)."""
+
+    def __init__(self, api, root, importer):
+        super(EdaImporter, self).__init__(api, root)
+        self.importer = importer
+        self.by_key = {}
+        self.types = {}     # credential type name -> its inputs, from the data or the service
+
+    # -- objects named by natural key ----------------------------------------------
+
+    def find(self, key, required=True):
+        if key is None:
+            return None
+        frozen = freeze(key)
+        if self.by_key.get(frozen) is None:
+            self.by_key[frozen] = self.lookup(key)
+        if self.by_key[frozen] is None and required:
+            raise NotFound('%s was not found in Event-Driven Ansible.' % describe(key))
+        return self.by_key[frozen]
+
+    def lookup(self, key):
+        type_ = key.get('type')
+        if type_ not in EDA_ENDPOINTS:
+            raise ConfigError('%s cannot be named in Event-Driven Ansible.' % describe(key))
+        params = {'name': key.get('name')}
+        if type_ == 'eda_rulebook':
+            project = self.find(key.get('project'), required=False)
+            if project is None:
+                return None
+            if project.get('id') is None:
+                return {'id': None, 'name': key.get('name')}    # check mode: its project is only planned
+            params['project_id'] = project['id']
+        if type_ == 'eda_controller_token':
+            params = {}         # the tokens' list has no filter a source tells of: read it all
+        matches = [obj for obj in self.iterate(EDA_ENDPOINTS[type_], params)
+                   if obj.get('name') == key.get('name')
+                   and (type_ != 'eda_rulebook' or referred_id(obj, 'project_id') == params['project_id'])]
+        if len(matches) > 1:
+            raise ApiError('More than one object matches %s.' % describe(key))
+        return matches[0] if matches else None
+
+    def reference(self, key):
+        if key is None:
+            return None
+        return self.find(key).get('id')
+
+    # -- what a credential needs -----------------------------------------------------
+
+    def type_inputs(self, data, key):
+        """The inputs schema of the credential type ``key`` names: the data's, or the service's."""
+        name = (key or {}).get('name')
+        if name not in self.types:
+            given = [asset for asset in data.get('eda_credential_types') or [] if asset.get('name') == name]
+            found = None if given else self.find(key, required=False)
+            self.types[name] = (given[0] if given else found or {}).get('inputs') or {}
+        return self.types[name]
+
+    def blank_required(self, data):
+        """The new credentials of the data without a value EDA requires (an export never holds secrets): EDA
+        refuses to create them, so the task fails before it writes anything and names them all."""
+        missing = []
+        for asset in data.get('eda_credentials') or []:
+            if self.find(asset['natural_key'], required=False) is not None:
+                continue
+            schema = self.type_inputs(data, asset.get('credential_type'))
+            defaults = dict((f.get('id'), f.get('default')) for f in schema.get('fields') or [])
+            inputs = asset.get('inputs') if isinstance(asset.get('inputs'), dict) else {}
+            blank = [field for field in schema.get('required') or []
+                     if inputs.get(field) in (None, '', ENCRYPTED) and not defaults.get(field)]
+            if blank:
+                missing.append('%s (inputs %s)' % (describe(asset['natural_key']), ', '.join(blank)))
+        if missing:
+            raise ConfigError('Event-Driven Ansible creates no credential without the inputs its type requires, and '
+                              'the data leaves them out (an export holds no secrets): give them in assets.'
+                              'eda_credentials for %s.' % '; '.join(missing))
+
+    def secrets(self, data, asset, obj, label):
+        schema = self.type_inputs(data, asset.get('credential_type'))
+        secret = [f.get('id') for f in schema.get('fields') or [] if f.get('secret')]
+        given = asset.get('inputs') if isinstance(asset.get('inputs'), dict) else {}
+        self.api.no_log_values.update(v for k, v in given.items()
+                                      if k in secret and isinstance(v, str) and v not in ('', ENCRYPTED))
+        have = obj.get('inputs') if isinstance(obj.get('inputs'), dict) else {}
+        needed = [field for field in secret if given.get(field) in ('', ENCRYPTED) and have.get(field) in (None, '')]
+        if needed:
+            self.importer.secrets_needed[label] = needed
+        else:
+            self.importer.secrets_needed.pop(label, None)
+
+    # -- one object --------------------------------------------------------------------
+
+    def desired(self, found, asset, existing):
+        wanted = dict((field, asset[field]) for field in found.fields if field in asset)
+        if ENCRYPTED in str(wanted.get('proxy') or '') and existing is None:
+            # A project's proxy is read back with its password as $encrypted$: a new project is made without it.
+            del wanted['proxy']
+        if 'inputs' in wanted:
+            wanted['inputs'] = kept_secrets(wanted['inputs'], None if existing is None else existing.get('inputs') or {})
+        for field in found.references:
+            if data_field(field) in asset:
+                wanted[field] = self.reference(asset[data_field(field)])
+        for field in found.lists:
+            if field in asset:
+                wanted[field] = sorted(self.reference(key) for key in asset[field] or [])
+        if 'source_mappings' in wanted:
+            if yaml is None:
+                raise ConfigError('An activation\'s source_mappings are YAML: PyYAML is needed where the task runs.')
+            mappings = []
+            for mapping in wanted['source_mappings'] or []:
+                stream = self.find({'type': 'eda_event_stream', 'name': mapping.get('event_stream_name')})
+                mappings.append(dict(mapping, **{MAPPING_ID: stream.get('id')}))
+            wanted['source_mappings'] = yaml.safe_dump(mappings, default_flow_style=False) if mappings else ''
+        return wanted
+
+    def have(self, found, existing):
+        """``existing`` as the fields it is written with, to compare with what the data wants."""
+        have = dict(existing)
+        for field in found.references:
+            have[field] = referred_id(existing, field)
+        for field in found.lists:
+            have[field] = sorted(item.get('id') if isinstance(item, dict) else item for item in existing.get(field) or [])
+        return have
+
+    def delta(self, found, existing, wanted):
+        have = self.have(found, existing)
+        changed = {}
+        for field, want in wanted.items():
+            was = have.get(field)
+            if field == 'source_mappings':
+                same = sorted(map(mapping_key, parse_mappings(want))) == sorted(map(mapping_key, parse_mappings(was)))
+            elif field == 'extra_var':
+                same = yaml_text(want or '') == yaml_text(was or '')
+            elif field == 'inputs':
+                same = as_data(want) == as_data(was)
+            else:
+                same = want == was or (want == '' and was is None)
+            if not same:
+                changed[field] = want
+        return changed
+
+    def apply(self, data, found, asset):
+        key = asset['natural_key']
+        label = describe(key)
+        existing = self.find(key, required=False)
+        wanted = self.desired(found, asset, existing)
+        importer = self.importer
+        if existing is None:
+            importer.created.append(label)
+            obj = importer.write(label, None, wanted, Write('POST', self.path(found.endpoint), wanted,
+                                                            expect=(200, 201), answer=dict(wanted, id=None)))
+            if found.type == 'eda_project' and obj.get('id') is not None:
+                obj = self.imported(obj, label)
+        else:
+            delta = self.delta(found, existing, wanted)
+            obj = existing
+            if delta:
+                importer.updated.append(label)
+                obj = self.update(found, existing, delta, label) or existing
+        if found.type == 'eda_credential':
+            self.secrets(data, asset, obj, label)
+        elif found.type == 'eda_project' and ENCRYPTED in str(asset.get('proxy') or '') \
+                and ENCRYPTED not in str(obj.get('proxy') or ''):
+            importer.secrets_needed[label] = ['proxy']
+        self.by_key[freeze(key)] = obj
+        return obj
+
+    def update(self, found, existing, delta, label):
+        importer, path = self.importer, self.path(found.endpoint, existing['id'])
+        if found.type != 'eda_rulebook_activation':
+            return importer.write(label, dict((k, existing.get(k)) for k in delta), delta,
+                                  Write('PATCH', path, delta, answer=existing))
+        # An activation is edited only while disabled: disabled first, edited, enabled again if it is to be.
+        enable = delta.pop('is_enabled', existing.get('is_enabled'))
+        busy = existing.get('is_enabled') or str(existing.get('status') or '').replace('_', ' ') in EDA_ACTIVATION_BUSY
+        writes = []
+        if delta and busy:
+            writes.append(Write('POST', path + 'disable/', {}, expect=(200, 202, 204)))
+        if delta:
+            writes.append(Write('PATCH', path, delta, answer=existing))
+        if enable and (delta or not existing.get('is_enabled')):
+            writes.append(Write('POST', path + 'enable/', {}, expect=(200, 202, 204)))
+        elif not enable and existing.get('is_enabled') and not delta:
+            writes.append(Write('POST', path + 'disable/', {}, expect=(200, 202, 204)))
+        after = dict(delta, is_enabled=enable) if enable != existing.get('is_enabled') else delta
+        importer.write(label, dict((k, existing.get(k)) for k in after), after, *writes)
+        return None if self.api.check_mode else self.get_fresh(path)
+
+    def get_fresh(self, path):
+        return self.api.client.get(path)
+
+    def imported(self, project, label):
+        """A new project once its rulebooks are imported: the activations that follow name them."""
+        path = self.path('projects', project['id'])
+        deadline = time.time() + EDA_IMPORT_TIMEOUT
+        while str(project.get('import_state')) not in EDA_PROJECT_DONE:
+            if time.time() > deadline:
+                raise ApiError('%s: its import did not end in %d seconds.' % (label, EDA_IMPORT_TIMEOUT))
+            time.sleep(1)
+            project = self.get_fresh(path)
+        if project.get('import_state') == 'failed':
+            raise ApiError('%s: its import failed: %s' % (label, project.get('import_error')))
+        return project
+
+
+def import_eda(api, importer, data):
+    asked = [found for found in EDA_KINDS if data.get(found.key)]
+    if not asked:
+        return
+    eda = EdaImporter(api, eda_root(api, required_by=['assets.' + found.key for found in asked]), importer)
+    eda.blank_required(data)
+    for found in asked:
+        for asset in data[found.key]:
+            eda.apply(data, found, asset)
+
+
 def import_assets(api, data):
     """Apply ``data``; the task returns ``created`` and ``updated`` (and whether it changed anything)."""
     validate(data)
@@ -406,6 +652,7 @@ def import_assets(api, data):
     for found in KINDS:
         for asset in data.get(found.key) or []:
             importer.related(found, asset)
+    import_eda(api, importer, data)
     api.returns(created=importer.created, updated=sorted(set(importer.updated) - set(importer.created)),
                 users_without_password=importer.without_password,
                 secrets_needed=dict(sorted(importer.secrets_needed.items())))

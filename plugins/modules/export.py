@@ -84,6 +84,45 @@ options:
     description: The schedules to export, by name or id; C(all) for every one.
     type: list
     elements: str
+  eda_credential_types:
+    description:
+      - Event-Driven Ansible's credential types to export, by name or id; C(all) for every one. EDA's own types are
+        never exported. Only behind a platform gateway, as for every O(eda_credentials) to O(eda_event_streams).
+    type: list
+    elements: str
+    version_added: 0.4.0
+  eda_credentials:
+    description:
+      - Event-Driven Ansible's credentials to export, by name or id; C(all) for every one. Their secrets are
+        written as empty strings.
+    type: list
+    elements: str
+    version_added: 0.4.0
+  eda_decision_environments:
+    description: Event-Driven Ansible's decision environments to export, by name or id; C(all) for every one.
+    type: list
+    elements: str
+    version_added: 0.4.0
+  eda_projects:
+    description: Event-Driven Ansible's projects to export, by name or id; C(all) for every one.
+    type: list
+    elements: str
+    version_added: 0.4.0
+  eda_rulebook_activations:
+    description:
+      - Event-Driven Ansible's rulebook activations to export, by name or id; C(all) for every one.
+      - An activation names its rulebook by its project and name, its controller token by name (only the exporting
+        user's tokens can be named), and its event streams by name in C(source_mappings).
+    type: list
+    elements: str
+    version_added: 0.4.0
+  eda_event_streams:
+    description:
+      - Event-Driven Ansible's event streams to export, by name or id; C(all) for every one. Their C(uuid) is kept, so
+        that an import elsewhere keeps the URL that senders post to.
+    type: list
+    elements: str
+    version_added: 0.4.0
 extends_documentation_fragment:
   - automation.service.auth
   - automation.service.attributes.info_module
@@ -92,6 +131,11 @@ notes:
   - A name matching objects in several organizations exports each of them.
   - Named URLs (C(name++organization)) are not taken; name the object by id instead.
   - An inventory is exported with its fields, labels and sources (O(inventory_sources)), not its hosts and groups.
+  - Event-Driven Ansible's objects are read from its API behind the gateway (C(/api/eda/v1/)). With every kind
+    exported (O(all), or no kind given), they are left out where the service has no EDA (AWX 24, or a platform
+    deployed without it); an C(eda_*) option given there fails the task. Their names are unique in EDA, so each is
+    named by its type and name; its references are natural keys under the reference's name without C(_id)
+    (C(organization), C(eda_credential), C(decision_environment), C(rulebook), C(awx_token)).
 '''
 
 EXAMPLES = r'''
@@ -100,6 +144,16 @@ EXAMPLES = r'''
     job_templates: [Deploy]
     credentials: all
   register: exported
+
+- name: Export Event-Driven Ansible's activations and what they run with
+  automation.service.export:
+    eda_rulebook_activations: all
+    eda_projects: all
+    eda_decision_environments: all
+    eda_credentials: all
+    eda_credential_types: all
+    eda_event_streams: all
+  register: exported_eda
 
 - name: Keep the export in a file
   ansible.builtin.copy:
@@ -120,19 +174,21 @@ assets:
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
 from ansible_collections.automation.service.plugins.module_utils._assets import BY_KEY
-from ansible_collections.automation.service.plugins.module_utils._export import export_assets
+from ansible_collections.automation.service.plugins.module_utils._export import EDA_BY_KEY, export_assets
 
+KEYS = list(BY_KEY) + list(EDA_BY_KEY)
 ARGUMENT_SPEC = dict(all=dict(type='bool', default=False))
-ARGUMENT_SPEC.update((key, dict(type='list', elements='str')) for key in BY_KEY)
+ARGUMENT_SPEC.update((key, dict(type='list', elements='str')) for key in KEYS)
 
 
 def run(api):
     params = api.params
-    asked = dict((key, params[key]) for key in BY_KEY if params.get(key) is not None)
-    if params['all'] or not asked:
-        asked = dict((key, []) for key in BY_KEY)
+    asked = dict((key, params[key]) for key in KEYS if params.get(key) is not None)
+    every = params['all'] or not asked
+    if every:
+        asked = dict((key, []) for key in KEYS)
     selection = dict((key, [] if 'all' in names else names) for key, names in asked.items())
-    api.returns(assets=export_assets(api, selection))
+    api.returns(assets=export_assets(api, selection, eda_optional=every))
 
 
 SPEC = ModuleSpec(ARGUMENT_SPEC)

@@ -31,7 +31,8 @@ options:
       - The data to apply, as export returns it. One list per kind (C(organizations), C(users), C(teams),
         C(credential_types), C(execution_environments), C(credentials), C(notification_templates), C(projects),
         C(inventory), C(inventory_sources), C(job_templates), C(workflow_job_templates), C(applications),
-        C(schedules)).
+        C(schedules), and Event-Driven Ansible's C(eda_credential_types), C(eda_credentials),
+        C(eda_decision_environments), C(eda_projects), C(eda_event_streams), C(eda_rulebook_activations)).
     type: dict
     required: true
 extends_documentation_fragment:
@@ -48,6 +49,15 @@ notes:
     is named in RV(secrets_needed) with those fields, on every run until they are given.
   - A project created from source control is waited for until its first update ends (at most ten minutes), so that the
     job templates that follow find their playbooks; an update that fails ends the import with its output.
+  - Event-Driven Ansible's objects (behind a platform gateway only; data that holds them fails on AWX 24) are
+    applied after the controller's, each found by its type and name. A new EDA credential needs every input its
+    type requires; where the data leaves one out (an export holds no secrets), the task fails before it writes
+    anything and names them, so give them in the data. Its other secrets, and a project's proxy password, are
+    handled as the controller's secrets are, and named in RV(secrets_needed).
+  - A new EDA project is waited for until its rulebooks are imported (at most ten minutes), so that the
+    activations that follow find their rulebooks; an import that fails ends the task with its error.
+  - An EDA rulebook activation is edited only while it is disabled (EDA refuses otherwise). An enabled one whose
+    fields differ is disabled, edited and enabled again.
   - Nothing is deleted; objects of the service that the data does not name are left alone.
   - Supports check mode (awx.awx's does not). In check mode, objects that the data would create are reported as
     created, and what refers to them is not checked further.
@@ -96,8 +106,9 @@ users_without_password:
   sample: ["alice"]
 secrets_needed:
   description:
-    - The credentials and notification templates of the data that have no value for secrets the data left out
-      (an export never holds them), as their kind and natural key, with the names of those fields.
+    - The credentials (the controller's and Event-Driven Ansible's), notification templates and EDA projects (a
+      proxy's password) of the data that have no value for secrets the data left out (an export never holds
+      them), as their kind and natural key, with the names of those fields.
   returned: success
   type: dict
   sample: {"credential Ops/Deploy key/Machine/ssh": ["password", "ssh_key_data"]}

@@ -4,6 +4,7 @@ collection from this work tree. The service itself comes from tests/conftest.py 
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -57,6 +58,30 @@ def run_playbook(workdir, tasks, env=None, verbosity=0, module_defaults=None, fo
     result = subprocess.run(command, cwd=workdir, env=full_env, capture_output=True, text=True, timeout=600,
                             stdin=subprocess.DEVNULL)
     return result.returncode, result.stdout + result.stderr
+
+
+RECAP = re.compile(r'^localhost\s+:\s+ok=(\d+)\s+changed=(\d+)\s+unreachable=(\d+)\s+failed=(\d+)', re.M)
+
+
+def run_example(svc, workdir, example, extra=(), env=None):
+    """((ok, changed, failed), output) of a run of examples/``example`` against ``svc``, which it reads from
+    SERVICE_URL, SERVICE_CA_PATH and the administrator's SERVICE_ADMIN_USERNAME and SERVICE_ADMIN_PASSWORD;
+    ``extra``: more arguments of ansible-playbook; ``env``: more environment (SERVICE_AUTH, SERVICE_TOKEN)."""
+    full_env = dict(os.environ, SERVICE_URL=svc.url, SERVICE_CA_PATH=str(svc.ca_path),
+                    SERVICE_ADMIN_USERNAME=svc.admin_username, SERVICE_ADMIN_PASSWORD=svc.admin_password,
+                    ANSIBLE_COLLECTIONS_PATH=collection_tree(workdir), ANSIBLE_NOCOLOR='1', ANSIBLE_FORCE_COLOR='0',
+                    ANSIBLE_LOCALHOST_WARNING='0', ANSIBLE_INVENTORY_UNPARSED_WARNING='0',
+                    ANSIBLE_STDOUT_CALLBACK='default')
+    full_env.update(env or {})
+    command = [os.path.join(os.path.dirname(sys.executable), 'ansible-playbook'),
+               os.path.join(ROOT, 'examples', example)] + list(extra)
+    result = subprocess.run(command, cwd=str(workdir), env=full_env, capture_output=True, text=True, timeout=600,
+                            stdin=subprocess.DEVNULL)
+    output = result.stdout + result.stderr
+    found = RECAP.search(output)
+    assert found, output
+    ok, changed, unreachable, failed = (int(value) for value in found.groups())
+    return (ok, changed, failed + unreachable), output
 
 
 def service_defaults(service, **extra):

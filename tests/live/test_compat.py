@@ -1,8 +1,8 @@
 """make compat's redirect collections: a role written as infra.aap_configuration's are (its meta/main.yml names
-ansible.controller and awx.awx, or ansible.platform; module names bare and in full; its async pattern) runs with
-them first on the collections path, against the reference service in the platform gateway's layout, and every
-request the service gets comes from automation.service's code (the User-Agent only it sends; the results carry
-what only its modules return)."""
+ansible.controller and awx.awx, or ansible.platform, or ansible.eda; module names bare and in full; its async
+pattern) runs with them first on the collections path, against the reference service in the platform gateway's
+layout, and every request the service gets comes from automation.service's code (the User-Agent only it sends; the
+results carry what only its modules return)."""
 
 import json
 import os
@@ -37,7 +37,7 @@ def compat_tree(tmp_path_factory):
 
 def test_every_name_is_redirected_to_automation_service_or_said_not_to_be(compat_tree):
     names = compat.load_names()
-    for collection in ('awx.awx', 'ansible.controller', 'ansible.platform'):
+    for collection in ('awx.awx', 'ansible.controller', 'ansible.platform', 'ansible.eda'):
         routing = runtime(compat_tree, collection)['plugin_routing']
         with open(os.path.join(compat_tree, 'ansible_collections', *collection.split('.'), 'README.md')) as handle:
             readme = handle.read()
@@ -47,9 +47,9 @@ def test_every_name_is_redirected_to_automation_service_or_said_not_to_be(compat
                 if target is None:
                     assert '%s `%s`' % (kind, name) in readme, (collection, kind, name)
                     continue
-                assert target == 'automation.service.%s' % name
-                if kind == 'modules':
-                    assert routing['action'][name] == {'redirect': 'automation.service.controller_meta'}
+                assert target == 'automation.service.%s' % compat.target(names[collection], name)
+        # No action is redirected (the modules take their action plugin where they go): see the role test.
+        assert 'action' not in routing, collection
     # awx.awx and ansible.controller lose nothing; ansible.platform only what this collection lacks or has apart.
     for collection in ('awx.awx', 'ansible.controller'):
         routing = runtime(compat_tree, collection)['plugin_routing']
@@ -58,12 +58,65 @@ def test_every_name_is_redirected_to_automation_service_or_said_not_to_be(compat
         assert sorted(routing['inventory']) == sorted(names['awx.awx']['inventory'])
     platform = runtime(compat_tree, 'ansible.platform')['plugin_routing']['modules']
     assert 'settings' in platform and 'team' in platform and 'role_user_assignment' in platform
+    # ansible.eda loses nothing either: each of its names goes to an eda_* module, and its group holds them all.
+    eda = runtime(compat_tree, 'ansible.eda')
+    assert sorted(eda['plugin_routing']['modules']) == sorted(names['ansible.eda']['modules'])
+    assert sorted(eda['action_groups']['eda']) == sorted(names['ansible.eda']['action_groups']['eda'])
+
+
+# ansible.eda 2.13's modules (its action group eda) and the names they have here: fixed by the issue that brought
+# EDA into this collection (ansible.eda's names clash with the controller's modules, so each takes the prefix eda_).
+EDA_MODULES = {
+    'activation': 'eda_rulebook_activation', 'activation_info': 'eda_rulebook_activation_info',
+    'controller_token': 'eda_controller_token', 'credential': 'eda_credential', 'credential_info': 'eda_credential_info',
+    'credential_input_source': 'eda_credential_input_source',
+    'credential_input_source_info': 'eda_credential_input_source_info', 'credential_type': 'eda_credential_type',
+    'credential_type_info': 'eda_credential_type_info', 'decision_environment': 'eda_decision_environment',
+    'decision_environment_info': 'eda_decision_environment_info', 'event_stream': 'eda_event_stream',
+    'event_stream_info': 'eda_event_stream_info', 'project': 'eda_project', 'project_info': 'eda_project_info',
+    'role_team_assignment': 'eda_role_team_assignment', 'rulebook_activation': 'eda_rulebook_activation',
+    'rulebook_activation_copy': 'eda_rulebook_activation_copy', 'rulebook_activation_info': 'eda_rulebook_activation_info',
+    'rulebook_info': 'eda_rulebook_info', 'user': 'eda_user',
+}
+
+
+def test_ansible_eda_s_names_go_to_the_eda_modules_and_its_group_holds_them():
+    names = compat.load_names()
+    eda = names['ansible.eda']
+    assert sorted(eda['modules']) == sorted(EDA_MODULES) and sorted(eda['action_groups']['eda']) == sorted(EDA_MODULES)
+    have = compat.ours()
+    with_eda = dict(have, modules=have['modules'] | set(EDA_MODULES.values()))
+    runtime_, skipped = compat.plan(names, with_eda)['ansible.eda']
+    assert skipped == {}
+    routing = runtime_['plugin_routing']
+    assert set(routing) == {'modules'}
+    assert dict((name, route['redirect']) for name, route in routing['modules'].items()) == dict(
+        (name, 'automation.service.' + ours) for name, ours in EDA_MODULES.items())
+    # ansible.eda's old names keep its deprecation; no other name has one.
+    deprecated = dict((name, route['deprecation']) for name, route in routing['modules'].items() if 'deprecation' in route)
+    assert sorted(deprecated) == ['activation', 'activation_info']
+    assert deprecated['activation']['removal_version'] == '4.0.0'
+    assert 'rulebook_activation_info' in deprecated['activation_info']['warning_text']
+    # module_defaults: group/ansible.eda.eda reaches every one of them, the old names too.
+    assert sorted(runtime_['action_groups']['eda']) == sorted(EDA_MODULES)
+    # A module this collection lacks is named in the README instead (and the group lists only what is redirected).
+    without = dict(have, modules=with_eda['modules'] - {'eda_rulebook_activation'})
+    runtime_, skipped = compat.plan(names, without)['ansible.eda']
+    assert sorted(skipped) == [('modules', 'activation'), ('modules', 'rulebook_activation')]
+    assert 'activation' not in runtime_['action_groups']['eda'] and 'user' in runtime_['action_groups']['eda']
+    text = compat.readme('ansible.eda', eda, skipped)
+    assert 'modules `rulebook_activation`: automation.service has no module plugin eda_rulebook_activation' in text
+    assert 'extensions/eda/plugins' in text and 'with the prefix `eda_`' in text
 
 
 def test_a_role_written_as_infra_s_calls_only_automation_service(gateway_service_factory, compat_tree, tmp_path):
     service = gateway_service_factory()
     prefix = 'compat-' + uuid.uuid4().hex[:6]
     organizations = [prefix + '-one', prefix + '-two']
+    # ansible.eda's users reach EDA through a gateway with a token (its docs: Basic is not supported there).
+    status, token = service.admin_request('POST', '/api/gateway/v1/tokens/', {'description': prefix, 'scope': 'write'})
+    assert status == 201, token
+    eda_secret = uuid.uuid4().hex
     play = [{
         'name': 'Roles written for awx.awx, ansible.controller and ansible.platform',
         'hosts': 'localhost',
@@ -85,12 +138,30 @@ def test_a_role_written_as_infra_s_calls_only_automation_service(gateway_service
             # The lookup's own variable for its CA (module_defaults reach modules only).
             'automation_service_ca_path': str(service.ca_path),
             'compat_role_definition': prefix + '-role',
+            'aap_token': token['token'],
+            'compat_eda_prefix': prefix,
+            'compat_eda_credentials': [
+                {'name': prefix + '-key', 'type': prefix + '-type', 'inputs': {'api_key': eda_secret}},
+                {'name': prefix + '-registry', 'type': 'Container Registry', 'description': 'pulls the images',
+                 'inputs': {'host': 'quay.io', 'username': 'puller', 'password': eda_secret}},
+                {'name': prefix + '-stream-credential', 'type': 'Basic Event Stream',
+                 'inputs': {'username': 'sender', 'password': eda_secret}},
+            ],
+            'compat_eda_decision_environments': [
+                {'name': prefix + '-de', 'image_url': 'quay.io/ansible/ansible-rulebook:main',
+                 'credential': prefix + '-registry', 'pull_policy': 'missing'},
+                {'name': prefix + '-de-public', 'image_url': 'quay.io/ansible/ansible-rulebook:latest'},
+            ],
+            # The public sample project ansible.eda's integration targets import: the reference service clones
+            # its own copy of it (no network).
+            'compat_eda_project_url': 'https://github.com/ansible/eda-sample-project',
         },
         # The groups of the redirect collections hold our modules: the CA comes only from here for the
-        # controller role, and for the platform role's role definitions.
+        # controller role, the platform role's role definitions and every task of the EDA role.
         'module_defaults': {'group/awx.awx.controller': {'aap_ca_bundle': str(service.ca_path)},
-                            'group/ansible.platform.gateway': {'aap_ca_bundle': str(service.ca_path)}},
-        'roles': ['compat_controller', 'compat_platform'],
+                            'group/ansible.platform.gateway': {'aap_ca_bundle': str(service.ca_path)},
+                            'group/ansible.eda.eda': {'aap_ca_bundle': str(service.ca_path)}},
+        'roles': ['compat_controller', 'compat_platform', 'compat_eda'],
     }]
     playbook = tmp_path / 'play.yml'
     playbook.write_text(json.dumps(play))
@@ -132,6 +203,21 @@ def test_a_role_written_as_infra_s_calls_only_automation_service(gateway_service
     second = data['results'][0]['id']
     status, data = service.admin_request('GET', '/api/gateway/v1/teams/?name=%s-platform-team' % prefix)
     assert status == 200 and [team['organization'] for team in data['results']] == [second], data
+    # The EDA role's objects, made in EDA behind the gateway; its old name activation warned as ansible.eda does.
+    eda = '/api/eda/v1/'
+    assert any(path.startswith(eda) for method, path in writes)
+    for endpoint, names in [('credential-types/', [prefix + '-type']),
+                            ('eda-credentials/', [prefix + '-key', prefix + '-registry', prefix + '-stream-credential']),
+                            ('decision-environments/', [prefix + '-de', prefix + '-de-public']),
+                            ('projects/', [prefix + '-project']), ('event-streams/', [prefix + '-stream']),
+                            ('activations/', [prefix + '-activation'])]:
+        status, data = service.admin_request('GET', '%s%s?name=%s&page_size=50' % (eda, endpoint, prefix))
+        assert status == 200, (endpoint, data)
+        assert sorted(obj['name'] for obj in data['results'] if obj['name'] in names) == sorted(names), (endpoint, data)
+    status, data = service.admin_request('GET', '%sactivations/?name=%s-activation' % (eda, prefix))
+    assert [obj['is_enabled'] for obj in data['results']] == [False], data
+    assert 'renamed to rulebook_activation' in ' '.join(output.split()), output[-4000:]
+    assert eda_secret not in output and token['token'] not in output
 
 
 def test_new_organization_moves_a_team_on_awx_24(svc, tmp_path):

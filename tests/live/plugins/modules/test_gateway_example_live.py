@@ -3,35 +3,17 @@ organization and team roles, role assignments, service type and cluster, HTTP po
 CA certificate, settings), run with ansible-playbook against the reference service in the gateway's layout: the
 first run makes everything, the second changes nothing, and the same for taking it all away again."""
 
-import os
-import re
-import subprocess
-import sys
 import uuid
 
-from ...playbook import ROOT, collection_tree
+from ...playbook import run_example
 from .gateway_helpers import gateway  # noqa: F401 (the fixture)
-
-PLAY = os.path.join(ROOT, 'examples', 'gateway.yml')
-RECAP = re.compile(r'^localhost\s+:\s+ok=(\d+)\s+changed=(\d+)\s+unreachable=(\d+)\s+failed=(\d+)', re.M)
 
 
 def play(svc, workdir, prefix, *extra):
     """(ok, changed, failed) of a run of the example, and its output."""
-    env = dict(os.environ, SERVICE_URL=svc.url, SERVICE_CA_PATH=str(svc.ca_path),
-               SERVICE_ADMIN_USERNAME=svc.admin_username, SERVICE_ADMIN_PASSWORD=svc.admin_password,
-               ANSIBLE_COLLECTIONS_PATH=collection_tree(workdir), ANSIBLE_NOCOLOR='1', ANSIBLE_FORCE_COLOR='0',
-               ANSIBLE_LOCALHOST_WARNING='0', ANSIBLE_INVENTORY_UNPARSED_WARNING='0', ANSIBLE_STDOUT_CALLBACK='default')
-    command = [os.path.join(os.path.dirname(sys.executable), 'ansible-playbook'), PLAY,
-               '-e', 'gateway_example_prefix=%s' % prefix, '-e', 'gateway_example_port=%d' % (30000 + int(prefix[2:], 16) % 20000)]
-    command.extend(extra)
-    result = subprocess.run(command, cwd=str(workdir), env=env, capture_output=True, text=True, timeout=600,
-                            stdin=subprocess.DEVNULL)
-    output = result.stdout + result.stderr
-    found = RECAP.search(output)
-    assert found, output
-    ok, changed, unreachable, failed = (int(value) for value in found.groups())
-    return (ok, changed, failed + unreachable), output
+    port = 30000 + int(prefix[2:], 16) % 20000
+    named = ['-e', 'gateway_example_prefix=%s' % prefix, '-e', 'gateway_example_port=%d' % port]
+    return run_example(svc, workdir, 'gateway.yml', named + list(extra))
 
 
 def test_the_gateway_example_makes_everything_once_and_takes_it_away_once(gateway, tmp_path):
