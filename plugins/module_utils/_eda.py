@@ -251,13 +251,14 @@ class EdaResource(Resource):
         if not api.params.get('copy_from') or api.params.get('state', 'present') == 'absent':
             return existing, None
         source_name = api.params['copy_from']
+        # the object to copy must exist even when the one named does (ansible.eda fails then too)
+        found = find(api, self.endpoint, source_name, self.name, self.label, filter_param=self.filter_param)
+        if found is None:
+            raise NotFound("%s '%s' to copy from was not found." % (self.label.capitalize(), source_name))
         if existing is not None:
             api.warn('%s %s exists: copy_from %s was not used.'
                      % (self.label.capitalize(), existing.get(self.name), source_name))
             return existing, None
-        found = find(api, self.endpoint, source_name, self.name, self.label, filter_param=self.filter_param)
-        if found is None:
-            raise NotFound("%s '%s' to copy from was not found." % (self.label.capitalize(), source_name))
         name = api.params.get('new_' + self.name) or api.params[self.name]
         return dict(found, id=None, **{self.name: name}), found
 

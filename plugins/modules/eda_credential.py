@@ -31,7 +31,7 @@ options:
     description:
       - The credential to copy, by name, when the one named O(name) does not exist; EDA makes the copy, named
         O(name), and the other options given are then written to it. When O(name) exists, nothing is copied and the
-        task warns.
+        task warns. The credential to copy must exist either way, as with ansible.eda.
     type: str
   description:
     description:

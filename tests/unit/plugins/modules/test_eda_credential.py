@@ -68,6 +68,10 @@ def test_copy_from_makes_the_copy_once_then_leaves_it():
     assert again['warnings'] == ['Credential reg2 exists: copy_from reg was not used.']
     missing, _api = run(eda_credential, dict(name='reg3', copy_from='nope'), client)
     assert missing['failed'] and missing['msg'] == "Credential 'nope' to copy from was not found."
+    # as with ansible.eda, the credential to copy must exist even when the one named does; nothing is written
+    client.calls[:] = []
+    gone, _api = run(eda_credential, dict(name='reg2', copy_from='nope'), client)
+    assert gone['failed'] and gone['msg'] == "Credential 'nope' to copy from was not found." and client.writes == []
 
 
 def test_state_test_changes_nothing_and_says_what_eda_said():
