@@ -84,8 +84,9 @@ def test_state_test_changes_nothing_and_says_what_eda_said():
     assert client.writes == [('POST', CREDENTIALS + '%d/test/' % found, {'metadata': {'secret_key': 'k'}})]
     client.test_refusal = {'message': 'cannot reach the vault'}
     refused, _api = run(eda_credential, dict(name='reg', state='test'), client)
-    assert not refused.get('failed') and refused['test_result'] == {
-        'success': False, 'message': 'cannot reach the vault', 'details': {'message': 'cannot reach the vault'}}
+    # EDA refused the test (400): the task fails with its answer, as ansible.eda's does
+    assert refused['failed'] and not refused['changed'] and 'test_result' not in refused
+    assert refused['msg'] == "Failed to test credential: HTTP error {'message': 'cannot reach the vault'}"
     client.calls[:] = []
     checked, _api = run(eda_credential, dict(name='reg', state='test'), client, check_mode=True)
     assert checked['test_result']['details'] == {'check_mode': True} and client.writes == []
