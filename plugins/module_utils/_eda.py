@@ -251,13 +251,14 @@ class EdaResource(Resource):
         if not api.params.get('copy_from') or api.params.get('state', 'present') == 'absent':
             return existing, None
         source_name = api.params['copy_from']
+        # the object to copy must exist even when the one named does (ansible.eda fails then too)
+        found = find(api, self.endpoint, source_name, self.name, self.label, filter_param=self.filter_param)
+        if found is None:
+            raise NotFound("%s '%s' to copy from was not found." % (self.label.capitalize(), source_name))
         if existing is not None:
             api.warn('%s %s exists: copy_from %s was not used.'
                      % (self.label.capitalize(), existing.get(self.name), source_name))
             return existing, None
-        found = find(api, self.endpoint, source_name, self.name, self.label, filter_param=self.filter_param)
-        if found is None:
-            raise NotFound("%s '%s' to copy from was not found." % (self.label.capitalize(), source_name))
         name = api.params.get('new_' + self.name) or api.params[self.name]
         return dict(found, id=None, **{self.name: name}), found
 
@@ -325,7 +326,8 @@ def read_list(api, endpoint, module, name=None, name_field='name', filter_param=
 def run_test(api, placed, label, body):
     """``state: test`` of a credential or a credential type (ansible.eda's): find the object named, ask EDA to test
     it (``POST <endpoint><id>/test/`` with ``body``), and return ``test_result`` as ansible.eda says it; nothing
-    changes. In check mode nothing is sent and the result says the test would be made."""
+    changes. A test EDA refuses fails the task with its answer. In check mode nothing is sent and the result says the
+    test would be made."""
     name = api.params[placed.name]
     found = find(api, placed.endpoint, name, placed.name, label)
     if found is None:
@@ -339,11 +341,10 @@ def run_test(api, placed, label, body):
     try:
         answer = api.client.request('POST', path, json_body=body, expect=(200, 202, 204))
     except ApiError as exc:
-        detail = exc.detail if isinstance(exc.detail, dict) else None
-        api.returns(test_result={'success': False,
-                                 'message': (detail or {}).get('message') or '%s test failed' % label.capitalize(),
-                                 'details': detail if detail else {'status': exc.status}})
-        return
+        # EDA refuses a test it could not make (400: the inputs it needs, or the external system's failure); the
+        # task fails with EDA's answer, in ansible.eda's words, whose client raises on any other status than 2xx
+        raise ApiError('Failed to test %s: HTTP error %r' % (label, exc.detail if exc.detail is not None else exc.status),
+                       status=exc.status, detail=exc.detail, method='POST', url=path)
     if answer:
         api.returns(test_result=answer)
     else:

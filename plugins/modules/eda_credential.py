@@ -31,7 +31,7 @@ options:
     description:
       - The credential to copy, by name, when the one named O(name) does not exist; EDA makes the copy, named
         O(name), and the other options given are then written to it. When O(name) exists, nothing is copied and the
-        task warns.
+        task warns. The credential to copy must exist either way, as with ansible.eda.
     type: str
   description:
     description:
@@ -58,7 +58,8 @@ options:
     description:
       - V(present) creates or updates the credential, V(absent) deletes it.
       - V(test) asks EDA to test the credential with O(metadata) and returns RV(test_result); nothing changes
-        (C(changed) is false).
+        (C(changed) is false). A test EDA refuses (the external system's failure) fails the task with EDA's answer,
+        as with ansible.eda.
     type: str
     choices: [present, absent, test]
     default: present
@@ -126,7 +127,7 @@ copied:
   type: bool
 test_result:
   description: What EDA said of the test.
-  returned: with O(state=test)
+  returned: with O(state=test), when EDA made the test
   type: dict
   contains:
     success:

@@ -54,7 +54,8 @@ options:
     description:
       - V(present) creates or updates the credential type, V(absent) deletes it.
       - V(test) asks EDA to test the credential type with O(test_inputs) and O(test_metadata) and returns
-        RV(test_result); nothing changes (C(changed) is false).
+        RV(test_result); nothing changes (C(changed) is false). A test EDA refuses (the inputs it needs, or the external
+        system's failure) fails the task with EDA's answer, as with ansible.eda.
     type: str
     choices: [present, absent, test]
     default: present
@@ -106,7 +107,7 @@ credential_type:
   sample: {"id": 37, "name": "Webhook token", "kind": "cloud", "managed": false, "inputs": {}, "injectors": {}}
 test_result:
   description: What EDA said of the test.
-  returned: with O(state=test)
+  returned: with O(state=test), when EDA made the test
   type: dict
   contains:
     success:

@@ -44,6 +44,9 @@ IDENTITY = {
     "GIT_COMMITTER_DATE": "2024-01-01T00:00:00+0000",
 }
 MESSAGE = "Sample project"
+# Branches of a public repository, besides main, that the tests name (each at the one commit): ansible.eda's project
+# target imports github.com/ansible/eda-sample-project at the branch stable-1.1 and expects the import to complete.
+BRANCHES = {"eda-sample-project": ("stable-1.1",)}
 
 
 class SampleError(Exception):
@@ -75,13 +78,15 @@ def git(*args: str, git_dir: Path, work_tree: Path | None = None) -> str:
 
 def make_repository(name: str, repository: Path) -> str:
     """``sample_projects/<name>`` as the bare repository ``repository``: one commit on main,
-    tagged TAG. Returns the commit."""
+    tagged TAG, and the branches of BRANCHES at it. Returns the commit."""
     shutil.rmtree(repository, ignore_errors=True)
     repository.parent.mkdir(parents=True, exist_ok=True)
     git("init", "-q", "--bare", "--template=", "-b", "main", git_dir=repository)
     git("add", "-A", git_dir=repository, work_tree=SOURCES / name)
     git("commit", "-q", "--no-verify", "-m", MESSAGE, git_dir=repository, work_tree=SOURCES / name)
     git("tag", TAG, git_dir=repository)
+    for branch in BRANCHES.get(name, ()):
+        git("branch", branch, git_dir=repository)
     # The index was only the way to the commit: a clone reads the objects and the refs.
     (repository / "index").unlink()
     return git("rev-parse", "HEAD", git_dir=repository).strip()

@@ -62,6 +62,9 @@ def test_each_folder_is_one_commit_of_its_files_tagged_with_its_archive(tmp_path
         head = git(repository, "rev-parse", "HEAD").strip()
         assert git(repository, "rev-parse", "refs/heads/main", "refs/tags/1.0.0^{commit}").split() == [head, head]
         assert git(repository, "rev-list", "--count", "HEAD").strip() == "1"
+        branches = git(repository, "for-each-ref", "--format=%(refname:short) %(objectname)", "refs/heads/").split("\n")
+        assert sorted(filter(None, branches)) == sorted("%s %s" % (branch, head) for branch in
+                                                        ("main",) + sample_projects.BRANCHES.get(name, ()))
         folder = sample_projects.SOURCES / name
         assert sorted(git(repository, "ls-tree", "-r", "--name-only", "HEAD").split()) == files_of(folder)
         archive = tmp_path / "sample-projects" / "archives" / name / "archive" / "refs" / "tags" / "1.0.0.tar.gz"

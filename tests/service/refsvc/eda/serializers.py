@@ -357,13 +357,15 @@ class EdaCredentialUpdateSerializer(serializers.ModelSerializer):
         return instance
 
 
-class EdaCredentialCopySerializer(serializers.Serializer):
-    name = serializers.CharField(help_text="Name of the new credential")
+class EdaCredentialCopySerializer(serializers.ModelSerializer):
+    """The copy's name. eda-server validates the copy as a new credential (its create serializer, a model serializer
+    of a unique name), so a taken name answers the model's words: "eda credential with this name already exists."
+    (ansible.eda's credential target asserts them)."""
 
-    def validate_name(self, value):
-        if EdaCredential.objects.filter(name=value).exists():
-            raise serializers.ValidationError("Credential name already exists: %s" % value)
-        return value
+    class Meta:
+        model = EdaCredential
+        fields = ["name"]
+        extra_kwargs = {"name": {"help_text": "Name of the new credential"}}
 
 
 class EdaCredentialTestSerializer(serializers.Serializer):

@@ -68,6 +68,10 @@ def test_copy_from_makes_the_copy_once_then_leaves_it():
     assert again['warnings'] == ['Credential reg2 exists: copy_from reg was not used.']
     missing, _api = run(eda_credential, dict(name='reg3', copy_from='nope'), client)
     assert missing['failed'] and missing['msg'] == "Credential 'nope' to copy from was not found."
+    # as with ansible.eda, the credential to copy must exist even when the one named does; nothing is written
+    client.calls[:] = []
+    gone, _api = run(eda_credential, dict(name='reg2', copy_from='nope'), client)
+    assert gone['failed'] and gone['msg'] == "Credential 'nope' to copy from was not found." and client.writes == []
 
 
 def test_state_test_changes_nothing_and_says_what_eda_said():
@@ -80,8 +84,9 @@ def test_state_test_changes_nothing_and_says_what_eda_said():
     assert client.writes == [('POST', CREDENTIALS + '%d/test/' % found, {'metadata': {'secret_key': 'k'}})]
     client.test_refusal = {'message': 'cannot reach the vault'}
     refused, _api = run(eda_credential, dict(name='reg', state='test'), client)
-    assert not refused.get('failed') and refused['test_result'] == {
-        'success': False, 'message': 'cannot reach the vault', 'details': {'message': 'cannot reach the vault'}}
+    # EDA refused the test (400): the task fails with its answer, as ansible.eda's does
+    assert refused['failed'] and not refused['changed'] and 'test_result' not in refused
+    assert refused['msg'] == "Failed to test credential: HTTP error {'message': 'cannot reach the vault'}"
     client.calls[:] = []
     checked, _api = run(eda_credential, dict(name='reg', state='test'), client, check_mode=True)
     assert checked['test_result']['details'] == {'check_mode': True} and client.writes == []
