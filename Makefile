@@ -148,7 +148,7 @@ record: venv system-deps idp-packages  ## record a real service's answers to the
 diffcheck: venv system-deps idp-packages  ## a live comparison: the integration targets against the service SERVICE_URL, SERVICE_USERNAME, SERVICE_PASSWORD [SERVICE_CA_PATH] describe, each request sent to a reference service too (LAYOUT, RECORD_TARGETS as for record; report in tests/output/diffcheck/)
 	DIFFCHECK_VENV=$(LAYOUT_VENV) tests/diffcheck/run.sh diff --layout $(LAYOUT) $(RECORD_TARGETS)
 
-schema-check: venv system-deps  ## the reference service's gateway layout held against the platform's published gateway schemas (../shared/platform-api/gateway-2.7.json and 2.6; tests/schema/check.py): every path answered, every field as published, OPTIONS as the request bodies say; a difference is explained in tests/schema/known-gateway.yml or fails the step; reports in tests/output/schema/
+schema-check: venv system-deps  ## the reference service's gateway layout held against the platform's published gateway schemas (../shared/platform-api/gateway-2.7.json and 2.6; tests/schema/check.py), and EDA's API behind it against eda-2.7.json and 2.6: every path answered, every field as published, OPTIONS as the request bodies say; a difference is explained in tests/schema/known-gateway.yml or known-eda.yml or fails the step; reports in tests/output/schema/
 	tests/schema/run.sh
 
 lint: venv collection-path  ## ansible-lint (production profile)

@@ -83,9 +83,11 @@ options:
       - On a platform gateway, a token the gateway made (its personal tokens); it works for the gateway's API and
         the controller's behind it.
       - Environment variables E(SERVICE_TOKEN), E(CONTROLLER_OAUTH_TOKEN), E(TOWER_OAUTH_TOKEN), E(GATEWAY_API_TOKEN),
-        E(AAP_TOKEN).
+        E(AAP_TOKEN), E(CONTROLLER_TOKEN), E(AAP_OAUTH_TOKEN).
+      - The aliases C(controller_token) and C(aap_oauth_token), E(CONTROLLER_TOKEN) and E(AAP_OAUTH_TOKEN) are
+        ansible.eda's names.
     type: raw
-    aliases: [controller_oauthtoken, aap_token, gateway_token]
+    aliases: [controller_oauthtoken, aap_token, gateway_token, controller_token, aap_oauth_token]
   service_client_id:
     description:
       - Client id of an OAuth2 application whose grant type is C(password). With O(service_username) and
@@ -283,6 +285,8 @@ options:
       - name: TOWER_OAUTH_TOKEN
       - name: GATEWAY_API_TOKEN
       - name: AAP_TOKEN
+      - name: CONTROLLER_TOKEN
+      - name: AAP_OAUTH_TOKEN
     vars:
       - name: automation_service_token
   service_client_id:

@@ -311,6 +311,10 @@ class ApiTask:
     def returns(self, **values):
         self.outcome.returns(**values)
 
+    def says(self, message):
+        """The task's ``msg``, when it does not fail (see Outcome.says())."""
+        self.outcome.says(message)
+
     def merge(self, task, under=()):
         """Take in what the sub-task ``task`` (subtask()) said: its change, its diff under the keys ``under``, its
         warnings; not the values it returns. Whether it changed anything."""
@@ -488,8 +492,13 @@ class ApiTask:
     # -- writes ------------------------------------------------------------------
 
     def detail_path(self, obj, resource=None):
-        """Where ``obj`` is: its url, else its id in ``resource`` (None: the task's endpoint)."""
-        return obj.get('url') or '%s/%s' % (resource or self.resource, obj['id'])
+        """Where ``obj`` is: its id in ``resource`` (None: the task's endpoint) when that is a path placed in full
+        (``/api/eda/v1/projects/``: EDA's objects have no url of their own, and a project's or an event stream's
+        ``url`` is something else), else its url, else its id in ``resource``."""
+        resource = resource or self.resource
+        if str(resource).endswith('/'):
+            return '%s%s/' % (resource, obj['id'])
+        return obj.get('url') or '%s/%s' % (resource, obj['id'])
 
     def changes(self, existing, desired, normalize=None):
         """The fields of ``desired`` whose values differ from ``existing``."""

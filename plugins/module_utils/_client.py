@@ -55,6 +55,8 @@ API_PREFIX = '/api/v2/'
 # The Automation Platform (2.5 to 2.7) gateway's layout: the controller's API behind it, and its own.
 GATEWAY_CONTROLLER_PREFIX = '/api/controller/v2/'
 GATEWAY_PREFIX = '/api/gateway/v1/'
+# Event-Driven Ansible's API behind the gateway (its published schemas' paths are relative to it).
+GATEWAY_EDA_PREFIX = '/api/eda/v1/'
 LAYOUTS = ('auto', 'awx', 'gateway')
 # How long the layout a service answered at /api/ is kept in the session cache.
 LAYOUT_CACHE_SECONDS = 86400
@@ -101,21 +103,23 @@ def api_path(endpoint, prefix=API_PREFIX):
 
 class Layout:
     """Where a service serves what: AWX 24's API at ``/api/v2/`` (its login at ``/api/login/``), or an
-    Automation Platform gateway with the controller's API at ``/api/controller/v2/`` and its own
-    (login, logout, ``me/``, personal tokens) at ``/api/gateway/v1/``."""
+    Automation Platform gateway with the controller's API at ``/api/controller/v2/``, its own
+    (login, logout, ``me/``, personal tokens) at ``/api/gateway/v1/`` and Event-Driven Ansible's at
+    ``/api/eda/v1/`` (AWX has none: ``eda`` is None)."""
 
-    def __init__(self, name, controller=API_PREFIX, gateway=None):
+    def __init__(self, name, controller=API_PREFIX, gateway=None, eda=None):
         self.name = name
         self.controller = controller
         self.gateway = gateway
+        self.eda = eda
 
     @classmethod
     def awx(cls):
         return cls('awx')
 
     @classmethod
-    def platform_gateway(cls, controller=GATEWAY_CONTROLLER_PREFIX, gateway=GATEWAY_PREFIX):
-        return cls('gateway', controller, gateway)
+    def platform_gateway(cls, controller=GATEWAY_CONTROLLER_PREFIX, gateway=GATEWAY_PREFIX, eda=GATEWAY_EDA_PREFIX):
+        return cls('gateway', controller, gateway, eda)
 
     @classmethod
     def named(cls, name):
@@ -136,7 +140,9 @@ class Layout:
         apis = body.get('apis')
         if isinstance(apis, dict) and isinstance(apis.get('controller'), str):
             gateway = apis.get('gateway') if isinstance(apis.get('gateway'), str) else '/api/gateway/'
-            return cls.platform_gateway(apis['controller'].rstrip('/') + '/v2/', gateway.rstrip('/') + '/v1/')
+            # EDA's root where the gateway names it among its APIs, else where Automation Platform 2.5 to 2.7 serve it
+            eda = apis['eda'].rstrip('/') + '/v1/' if isinstance(apis.get('eda'), str) else GATEWAY_EDA_PREFIX
+            return cls.platform_gateway(apis['controller'].rstrip('/') + '/v2/', gateway.rstrip('/') + '/v1/', eda)
         if isinstance(body.get('current_version'), str) or isinstance(body.get('available_versions'), dict):
             return cls.awx()
         return None
@@ -150,11 +156,13 @@ class Layout:
             return cls.awx()
         if entry.get('layout') == 'gateway' and isinstance(entry.get('controller'), str) \
                 and isinstance(entry.get('gateway'), str):
-            return cls.platform_gateway(entry['controller'], entry['gateway'])
+            # an entry kept before EDA's root was kept with it: EDA where Automation Platform serves it
+            eda = entry['eda'] if isinstance(entry.get('eda'), str) else GATEWAY_EDA_PREFIX
+            return cls.platform_gateway(entry['controller'], entry['gateway'], eda)
         return None
 
     def as_entry(self):
-        return {'layout': self.name, 'controller': self.controller, 'gateway': self.gateway,
+        return {'layout': self.name, 'controller': self.controller, 'gateway': self.gateway, 'eda': self.eda,
                 'expires_at': time.time() + LAYOUT_CACHE_SECONDS}
 
     @property
@@ -190,7 +198,7 @@ class Layout:
 
     @property
     def key(self):
-        return (self.name, self.controller, self.gateway)
+        return (self.name, self.controller, self.gateway, self.eda)
 
     @staticmethod
     def tells(endpoint):
@@ -206,6 +214,13 @@ class Layout:
             return api_path(endpoint, self.controller)
         return api_path(endpoint, self.gateway)
 
+    def eda_path(self, endpoint):
+        """An endpoint of Event-Driven Ansible's API behind the gateway (``decision-environments`` ->
+        ``/api/eda/v1/decision-environments/``); None on AWX, which has no EDA."""
+        if not self.eda:
+            return None
+        return api_path(endpoint, self.eda)
+
     # The session login's pages and the identity check, per layout.
     @property
     def login_path(self):
@@ -220,7 +235,7 @@ class Layout:
         return self.gateway + 'me/' if self.is_gateway else API_PREFIX + 'me/'
 
     def __repr__(self):
-        return 'Layout(%r, %r, %r)' % (self.name, self.controller, self.gateway)
+        return 'Layout(%r, %r, %r, %r)' % (self.name, self.controller, self.gateway, self.eda)
 
 
 # Layouts found in this process, per base URL: the items of a loop and the tasks of a worker ask once.

@@ -84,6 +84,11 @@ class Outcome:
             raise ValueError('returns() does not set %s: change() does' % ', '.join(sorted(reserved)))
         self._values.update(values)
 
+    def says(self, message):
+        """The ``msg`` of a task that did not fail (a look-up that found nothing, in the words of the module it
+        stands for)."""
+        self._values['msg'] = message
+
     def merge(self, part, under=(), values=True):
         """Take in the outcome ``part`` of a part of the task (ApiTask.part) or of a sub-task: its change, its diff
         (under the keys ``under``) and, with ``values``, the values it returns. Whether it changed anything."""
@@ -94,8 +99,11 @@ class Outcome:
             self.show(diff['before'], diff['after'], under=under)
         if changed:
             self._changed = True
+        said = result.pop('msg', None)
         if values:
             self.returns(**result)
+            if said is not None:
+                self.says(said)
         return changed
 
     def get(self, key, default=None):

@@ -100,6 +100,24 @@ def gateway_endpoint(api, endpoint, module):
     return layout.gateway_path(endpoint)
 
 
+def eda_endpoint(api, endpoint, module):
+    """Event-Driven Ansible's path of ``endpoint`` behind the gateway (``projects`` -> ``/api/eda/v1/projects/``);
+    a ConfigError naming ``module`` when the service has no platform gateway (AWX 24, which has no EDA)."""
+    layout = api.client.settled_layout()
+    if not layout.is_gateway or not getattr(layout, 'eda', None):
+        raise ConfigError('automation.service.%s needs an Automation Platform gateway (2.5 or later) with '
+                          'Event-Driven Ansible: the service at %s is AWX, which has no Event-Driven Ansible API '
+                          '(the gateway\'s /api/eda/v1/%s/).' % (module, api.client.base_url, endpoint))
+    return layout.eda_path(endpoint)
+
+
+PLACES = {
+    # service -> (where its endpoints are, what the layout is called once placed)
+    'gateway': (gateway_endpoint, 'gateway'),
+    'eda': (eda_endpoint, 'eda'),
+}
+
+
 def names_of(api):
     """The names of the objects this task looked up: (endpoint, id) -> name, for its diff."""
     return api.names
@@ -135,8 +153,8 @@ class Resource:
         self.on_create = on_create                # on_create(api): more fields of a new object (its owner)
         self.bulk = bulk                          # the service's bulk action that creates many (see _loop_bulk)
         # where its endpoints are: None, the controller's API (the client puts them under it in either layout);
-        # 'gateway', the platform gateway's own API (see placed()); a module whose objects are where the layout
-        # says overrides placed()
+        # 'gateway', the platform gateway's own API; 'eda', Event-Driven Ansible's behind the gateway (see
+        # placed()); a module whose objects are where the layout says overrides placed()
         self.service = service
         # ``state: exists`` as ansible.platform's modules have it: the object is looked for and never made, a missing
         # one fails the task (the gateway's objects by default; else ``exists`` makes a missing object, as awx.awx's)
@@ -151,11 +169,18 @@ class Resource:
     def placed(self, api):
         """This declaration with its endpoints (its own, its scopes', references' and associations') where the
         task's service serves them. A controller resource's are as declared; a gateway resource's
-        (``service='gateway'``) are the gateway's own paths, a ConfigError naming the module on AWX 24, which
-        has no gateway. Nothing is read or written but the service's layout."""
-        if self.service != 'gateway' or self.placed_at is not None:
+        (``service='gateway'``) are the gateway's own paths, an EDA resource's (``service='eda'``) those of
+        Event-Driven Ansible behind the gateway; either a ConfigError naming the module on AWX 24, which has
+        neither. Nothing is read or written but the service's layout."""
+        if self.service not in PLACES or self.placed_at is not None:
             return self
-        return self.at_paths(lambda endpoint: gateway_endpoint(api, endpoint, self.result_key), 'gateway')
+        path_of, layout = PLACES[self.service]
+        return self.at_paths(lambda endpoint: path_of(api, endpoint, self.module_name), layout)
+
+    @property
+    def module_name(self):
+        """The module's name, for the messages that name it (a gateway module's is its result key)."""
+        return self.result_key
 
     def at_paths(self, path_of, layout):
         """A copy of this declaration whose endpoints are ``path_of(endpoint)``, placed in ``layout``."""

@@ -9,7 +9,8 @@ For every path of the schema (its templates filled from what the service lists: 
 ``/teams/{id}/`` is the id of a team ``/teams/`` answers; ``{preference_name}`` a key of the object
 ``settings/<category>/`` answers):
 
-- ``GET`` is answered 200 where the schema has a GET (``unanswered`` when not: the status is said);
+- ``GET`` is answered 200 (or the success status the schema gives it, such as 204) where the schema has a GET
+  (``unanswered`` when not: the status is said);
 - the answer has every field the schema describes (``missing``), no field it does not
   (``unknown``), each of the schema's type, null only where it is nullable (``type``), and no
   write-only field (``write-only``); a page's ``results`` are checked as the schema's items;
@@ -29,7 +30,13 @@ text (a PEM key), not JSON. A difference that is deliberate, or not built yet, i
 known file (``path``: the schema's path template, ``kind``: one of the kinds above, ``field``
 optional, ``reason``); any other fails the check. The report (``report.md``, ``report.json``) goes to
 ``--out``. ``--prefix /api/v2/=/api/controller/v2/`` maps the schema's paths to where the service
-serves them (the controller behind a gateway).
+serves them (the controller behind a gateway; ``--prefix /=/api/eda/v1/`` EDA's, whose schema's paths are relative).
+
+The known file may say which app of the service serves which paths (``owners``: a list of ``{app, paths}``,
+``paths`` a list of path templates as regular expressions). The report then lists the paths by app with their
+differences, so that each app's remaining work is in one place; an app that answers none of its paths (every one
+unanswered or unfilled: not installed yet) is reported as pending, its differences listed but not failing the
+check. Once it answers one path, its differences count as any other.
 
 Without the schema file (no ../shared/platform-api/ beside the checkout), the check says so and
 exits 0: it has nothing to hold the service against.
@@ -298,6 +305,12 @@ def check_options(schema, operations, described, problems):
                     'requires it' if name in required else 'does not')))
 
 
+def success_statuses(operation):
+    """The 2xx statuses the schema gives an operation's answer (200 when it gives none)."""
+    found = {int(code) for code in (operation.get('responses') or {}) if str(code).isdigit() and str(code).startswith('2')}
+    return found or {200}
+
+
 def check(schema, service, fills=()):
     """Every path's problems: {template: [(kind, field, detail)]}."""
     found = {}
@@ -320,8 +333,10 @@ def check(schema, service, fills=()):
                 check_options(schema, operations, described, problems)
             if 'get' in operations:
                 answer = service.request('GET', path)
-                if answer.status_code != 200:
+                if answer.status_code not in success_statuses(operations['get']):
                     problems.append(('unanswered', '', 'GET %s answered %d' % (path, answer.status_code)))
+                elif answer.status_code == 204:
+                    pass        # no content, as the schema says (EDA's session login preflight)
                 else:
                     try:
                         body = answer.json()
@@ -335,15 +350,56 @@ def check(schema, service, fills=()):
     return found
 
 
-def load_known(path):
+def _known_document(path):
     if not path or not os.path.exists(path):
-        return []
+        return {}
     with open(path, encoding='utf-8') as handle:
-        entries = (yaml.safe_load(handle) or {}).get('known') or []
+        return yaml.safe_load(handle) or {}
+
+
+def load_known(path):
+    entries = _known_document(path).get('known') or []
     for entry in entries:
         if not entry.get('reason') or not entry.get('path') or not entry.get('kind'):
             raise SystemExit('%s: every entry needs path, kind and reason: %r' % (path, entry))
     return entries
+
+
+def load_owners(path):
+    """[(app, [regex...])] of the known file's ``owners``."""
+    owners = _known_document(path).get('owners') or []
+    for entry in owners:
+        if not entry.get('app') or not entry.get('paths'):
+            raise SystemExit('%s: every owner needs app and paths: %r' % (path, entry))
+    return [(entry['app'], list(entry['paths'])) for entry in owners]
+
+
+def owner_of(owners, template):
+    for app, patterns in owners:
+        if any(re.fullmatch(pattern, template) for pattern in patterns):
+            return app
+    return None
+
+
+ABSENT = ('unanswered', 'unfilled')
+
+
+def is_absent(problems):
+    """Whether a path is not served at all: unfilled, or its GET or OPTIONS not answered (404)."""
+    return any(kind in ABSENT or (kind == 'options' and 'answered 404' in detail) for kind, _field, detail in problems)
+
+
+def pending_apps(found, owners):
+    """The apps of ``owners`` that answer none of their paths while other paths of the schema are answered (a
+    service that answers nothing has no pending app: everything fails)."""
+    pending = set()
+    for app, _patterns in owners:
+        templates = [template for template in found if owner_of(owners, template) == app]
+        others = [template for template in found if owner_of(owners, template) != app]
+        if templates and all(is_absent(found[template]) for template in templates) and \
+                any(not is_absent(found[template]) for template in others):
+            pending.add(app)
+    return pending
 
 
 def explained(known, template, kind, field):
@@ -356,16 +412,22 @@ def explained(known, template, kind, field):
     return None
 
 
-def report(found, known, out, title):
+def report(found, known, out, title, owners=()):
     rows, unexplained = [], 0
+    pending = pending_apps(found, owners)
     for template, problems in sorted(found.items()):
+        app = owner_of(owners, template)
         for kind, field, detail in problems:
             reason = explained(known, template, kind, field)
+            if reason is None and app in pending:
+                reason = 'pending: %s answers none of its paths yet' % app
             unexplained += reason is None
-            rows.append({'path': template, 'kind': kind, 'field': field, 'detail': detail, 'reason': reason})
+            rows.append({'path': template, 'kind': kind, 'field': field, 'detail': detail, 'reason': reason,
+                         'app': app})
     paths = len(found)
     clean = sum(1 for problems in found.values() if not problems)
-    summary = {'paths': paths, 'clean': clean, 'differences': len(rows), 'unexplained': unexplained}
+    summary = {'paths': paths, 'clean': clean, 'differences': len(rows), 'unexplained': unexplained,
+               'pending': sorted(pending)}
     if out:
         os.makedirs(out, exist_ok=True)
         with open(os.path.join(out, 'report.json'), 'w', encoding='utf-8') as handle:
@@ -377,7 +439,30 @@ def report(found, known, out, title):
             for row in rows:
                 handle.write('| `%s` | %s | %s | %s | %s |\n' % (row['path'], row['kind'], row['field'] or '',
                                                                  row['detail'], row['reason'] or '**unexplained**'))
+            if owners:
+                handle.write(by_app(found, rows, owners, pending))
     return summary, rows
+
+
+def by_app(found, rows, owners, pending):
+    """The report's section of the paths each app serves: per path, clean, or its differences (and how many are
+    not explained)."""
+    text = '\n## Paths by app\n'
+    apps = [app for app, _patterns in owners] + [None]
+    for app in apps:
+        templates = sorted(t for t in found if owner_of(owners, t) == app)
+        if not templates:
+            continue
+        text += '\n### %s%s\n\n' % (app or 'no owner', ' (pending: answers none of its paths yet)' if app in pending else '')
+        for template in templates:
+            mine = [row for row in rows if row['path'] == template]
+            if not mine:
+                text += '- `%s`: clean\n' % template
+                continue
+            open_ = sum(1 for row in mine if row['reason'] is None or row['reason'].startswith('pending:'))
+            kinds = sorted({row['kind'] for row in mine})
+            text += '- `%s`: %d difference(s) (%s), %d not explained\n' % (template, len(mine), ', '.join(kinds), open_)
+    return text
 
 
 def main(argv=None):
@@ -411,10 +496,13 @@ def main(argv=None):
         found = check(schema, service, fills)
     finally:
         unseed(made, service)
-    summary, rows = report(found, load_known(args.known), args.out, 'Held against %s' % os.path.basename(path))
+    summary, rows = report(found, load_known(args.known), args.out, 'Held against %s' % os.path.basename(path),
+                           load_owners(args.known))
     print('schema check (%s): %d paths, %d without a difference; %d differences, %d unexplained'
           % (os.path.basename(path), summary['paths'], summary['clean'], summary['differences'],
              summary['unexplained']))
+    for app in summary['pending']:
+        print('  pending: %s answers none of its paths yet (listed in the report)' % app)
     for row in rows:
         if row['reason'] is None:
             print('  unexplained: %s %s %s: %s' % (row['path'], row['kind'], row['field'], row['detail']))

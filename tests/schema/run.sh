@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The reference service's gateway layout held against the platform's published gateway schemas
-# (../shared/platform-api/gateway-<release>.json beside the checkout; tests/schema/check.py).
+# (../shared/platform-api/gateway-<release>.json beside the checkout; tests/schema/check.py), and Event-Driven
+# Ansible's API behind it (/api/eda/v1/) against eda-<release>.json.
 #
 #   tests/schema/run.sh [RELEASE...]      # default: 2.7 2.6
 #
 # A reference service is started in the gateway's layout for each release, standing for it, and stopped
-# after it. Reports in
-# tests/output/schema/gateway-<release>/report.md; exits 1 when a difference is not explained in
-# tests/schema/known-gateway.yml (when that file exists).
+# after it; the same service answers both checks. Reports in
+# tests/output/schema/gateway-<release>/report.md and eda-<release>/report.md (EDA's with its paths by app); exits 1
+# when a difference is not explained in tests/schema/known-gateway.yml or known-eda.yml.
 set -euo pipefail
 
 main() {
@@ -33,6 +34,12 @@ for release in "${releases[@]}"; do
         --schema "gateway-$release.json" --url "$SERVICE_URL" --ca "$SERVICE_CA_PATH" \
         --username "$SERVICE_ADMIN_USERNAME" --password-env SCHEMA_CHECK_PASSWORD \
         --known "$root/tests/schema/known-gateway.yml" --seed "$root/tests/schema/seed-gateway.yml" --out "$root/tests/output/schema/gateway-$release" || status=1
+    # EDA's paths are relative to /api/eda/v1 (the schema's servers entry); its seed also makes gateway objects
+    SCHEMA_CHECK_PASSWORD=$SERVICE_ADMIN_PASSWORD python "$root/tests/schema/check.py" \
+        --schema "eda-$release.json" --url "$SERVICE_URL" --ca "$SERVICE_CA_PATH" \
+        --username "$SERVICE_ADMIN_USERNAME" --password-env SCHEMA_CHECK_PASSWORD \
+        --prefix /api/gateway/v1/=/api/gateway/v1/ --prefix /=/api/eda/v1/ \
+        --known "$root/tests/schema/known-eda.yml" --seed "$root/tests/schema/seed-eda.yml" --out "$root/tests/output/schema/eda-$release" || status=1
     stop
 done
 exit "$status"

@@ -211,3 +211,35 @@ def test_the_seed_makes_objects_to_fill_templates_and_deletes_them(service, tmp_
     status, left = service.admin_request('GET', '/api/v2/inventories/?name__startswith=schema-seed-')
     assert status == 200 and left['count'] == 0
     assert len(deleted) == 1 and deleted[0][0] == '/api/v2/inventories/' and deleted[0][1]
+
+
+def test_paths_are_reported_by_app_and_an_app_that_answers_none_is_pending(tmp_path):
+    known = tmp_path / 'known.yml'
+    known.write_text('owners:\n  - {app: core, paths: [/things/.*]}\n  - {app: later, paths: [/runs/.*]}\nknown: []\n')
+    owners = check.load_owners(str(known))
+    found = {
+        '/things/': [],
+        '/things/{id}/': [('type', 'name', 'the answer: int, the schema says string')],
+        '/runs/': [('unanswered', '', 'GET /runs/ answered 404'), ('options', '', 'OPTIONS /runs/ answered 404')],
+        '/runs/{id}/': [('unfilled', '', 'nothing listed to fill /runs/{id}/')],
+    }
+    summary, rows = check.report(found, [], str(tmp_path / 'out'), 'title', owners)
+    # the app that answers nothing is pending: listed, not failing; the other's difference fails
+    assert summary['pending'] == ['later'] and summary['unexplained'] == 1
+    assert [row['path'] for row in rows if row['reason'] is None] == ['/things/{id}/']
+    text = (tmp_path / 'out' / 'report.md').read_text()
+    assert '### core\n' in text and '- `/things/`: clean' in text
+    assert '### later (pending: answers none of its paths yet)' in text
+    # once it answers one path, its differences count
+    found['/runs/'] = [('missing', 'status', 'results[0] lacks it')]
+    assert check.report(found, [], None, 'title', owners)[0] == {
+        'paths': 4, 'clean': 1, 'differences': 3, 'unexplained': 3, 'pending': []}
+    # a service that answers nothing has no pending app
+    nothing = {path: [('unanswered', '', 'refused')] for path in found}
+    assert check.report(nothing, [], None, 'title', owners)[0]['pending'] == []
+
+
+def test_a_get_answered_with_the_success_status_the_schema_gives_is_answered():
+    assert check.success_statuses({'responses': {'204': {}, '403': {}}}) == {204}
+    assert check.success_statuses({'responses': {'200': {}, '201': {}}}) == {200, 201}
+    assert check.success_statuses({}) == {200}

@@ -13,6 +13,8 @@ _LINK = re.compile(rb'(?<=")/api/(v2/|o/|login/|logout/)')
 _LOCATION = re.compile(r"^(https?://[^/]+)?/api/(v2/|o/|login/|logout/)")
 # What the gateway itself serves under /api/ (everything else there is the controller's).
 GATEWAY_PATHS = ("/api/gateway/",)
+# Event-Driven Ansible's API, which the gateway serves beside its own (refsvc/eda/, installed in this layout only).
+EDA_PATHS = ("/api/eda/",)
 
 
 class LayoutMiddleware:
@@ -26,6 +28,9 @@ class LayoutMiddleware:
             request.svc_controller = True
             return self.get_response(request)
         if path.startswith(CONTROLLER):
+            if path.startswith(CONTROLLER + "eda/"):
+                # EDA's API is not the controller's
+                return JsonResponse({"detail": "The requested resource could not be found."}, status=404)
             request.path_info = "/api/" + path[len(CONTROLLER):]
             request.path = request.path_info
             request.svc_controller = True
@@ -35,7 +40,7 @@ class LayoutMiddleware:
             from refsvc.gateway import auditor
 
             auditor.ensure()     # the gateway's own role definition, made at its first request
-        if path == "/api/" or path.startswith(GATEWAY_PATHS) or not path.startswith("/api/"):
+        if path == "/api/" or path.startswith(GATEWAY_PATHS + EDA_PATHS) or not path.startswith("/api/"):
             return self.get_response(request)
         # /api/v2/, /api/o/, /api/login/ ...: the controller's, not served at the gateway.
         return JsonResponse({"detail": "The requested resource could not be found."}, status=404)

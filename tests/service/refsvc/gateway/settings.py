@@ -28,6 +28,10 @@ INSTALLED_APPS = list(_base.INSTALLED_APPS) + [
     "drf_spectacular",
     "refsvc.gateway",
     "refsvc.gateway.dab_rbac",
+    # Event-Driven Ansible's API at /api/eda/v1/ (its URLs are served with the other apps', refsvc/urls.py).
+    "refsvc.eda",
+    # EDA's projects, rulebooks, activations and event streams, on the EDA app (refsvc/eda_activations/).
+    "refsvc.eda_activations",
 ]
 # The users, organizations and teams the gateway shares with the platform's other services, each with its
 # ansible_id (/api/gateway/v1/service-index/; refsvc/gateway/resource_api.py).

@@ -36,6 +36,9 @@ def run(directory: Path) -> None:
         seed(plan["admin"], password)
         runtime.store(plan["settings"])
         if plan["layout"] == "gateway":
+            from refsvc.eda.seed import seed as seed_eda
+
+            seed_eda()      # EDA's managed credential types and role definitions (refsvc/eda/seed.py)
             _local_authenticator()
             _wire_gateway_sso(Path(directory), plan["url"], plan["with_idp"])
     finally:
