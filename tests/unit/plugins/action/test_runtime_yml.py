@@ -14,7 +14,7 @@ import ansible_collections.automation.service as collection
 ROOT = os.path.dirname(collection.__file__) if getattr(collection, '__file__', None) else list(collection.__path__)[0]
 COLLECTION = 'automation.service'
 ACTION_PLUGIN = COLLECTION + '.controller_meta'
-GROUPS = ('api', 'controller', 'gateway')
+GROUPS = ('api', 'controller', 'gateway', 'eda')
 # awx.awx's old names that do not name their module after ``tower_`` (awx.awx's own meta/runtime.yml).
 RENAMED = {'tower_meta': 'controller_meta', 'tower_notification': 'notification_template'}
 
