@@ -254,7 +254,9 @@ class EdaResource(Resource):
         # the object to copy must exist even when the one named does (ansible.eda fails then too)
         found = find(api, self.endpoint, source_name, self.name, self.label, filter_param=self.filter_param)
         if found is None:
-            raise NotFound("%s '%s' to copy from was not found." % (self.label.capitalize(), source_name))
+            # ansible.eda's words (its client's failed look-up of the id), and what they mean
+            raise NotFound("Unable to access 'id' of the %s to copy from. No %s is named '%s'."
+                           % (self.label, self.label, source_name))
         if existing is not None:
             api.warn('%s %s exists: copy_from %s was not used.'
                      % (self.label.capitalize(), existing.get(self.name), source_name))

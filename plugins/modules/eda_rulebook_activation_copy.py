@@ -16,7 +16,8 @@ description:
     C(/api/eda/v1/activations/<id>/copy/). The service makes the copy disabled.
   - Takes the options of ansible.eda's C(rulebook_activation_copy) module. Unlike it, the task is idempotent. When
     an activation named O(name) exists, nothing is copied and the task reports no change, whether or not that
-    activation is a copy of O(copy_from).
+    activation is a copy of O(copy_from). O(copy_from) must exist either way: a missing one fails the task, in
+    ansible.eda's words.
 author:
   - automation.service maintainers (@automation-service)
 options:
@@ -72,13 +73,15 @@ LABEL = 'rulebook activation'
 def run(api):
     params = api.params
     path = eda.paths_of(api, 'eda_rulebook_activation_copy')('activations')
+    # the activation to copy must exist, even when the copy does (ansible.eda looks it up first, in these words)
+    source = _eda.find(api, path, params['copy_from'], label=LABEL)
+    if source is None:
+        raise NotFound("Unable to access 'id' of the activation to copy from. No %s is named '%s'."
+                       % (LABEL, params['copy_from']), total_results=0)
     existing = _eda.find(api, path, params['name'], label=LABEL)
     if existing is not None:
         api.returns(id=existing['id'], rulebook_activation=existing)
         return
-    source = _eda.find(api, path, params['copy_from'], label=LABEL)
-    if source is None:
-        raise NotFound('Rulebook activation %r to copy from was not found.' % params['copy_from'], total_results=0)
     name = params['name']
     made = api.apply(Plan(None, [Write(
         'POST', '%s%d/copy/' % (path, source['id']), {'name': name}, expect=(201,), before={},

@@ -51,6 +51,10 @@ def test_check_mode_sends_nothing_and_shows_the_would_be_credential_masked():
     assert result['credential']['inputs']['password'] == '$encrypted$' and SECRET not in repr(result)
 
 
+# ansible.eda's words for a credential to copy that does not exist (its credential target asserts them), and ours
+NO_SOURCE = "Unable to access 'id' of the credential to copy from. No credential is named 'nope'."
+
+
 def test_copy_from_makes_the_copy_once_then_leaves_it():
     client = FakeEda(objects())
     run(eda_credential, REGISTRY, client)
@@ -67,11 +71,11 @@ def test_copy_from_makes_the_copy_once_then_leaves_it():
     assert not again['changed'] and client.writes == [] and not again['copied']
     assert again['warnings'] == ['Credential reg2 exists: copy_from reg was not used.']
     missing, _api = run(eda_credential, dict(name='reg3', copy_from='nope'), client)
-    assert missing['failed'] and missing['msg'] == "Credential 'nope' to copy from was not found."
+    assert missing['failed'] and missing['msg'] == NO_SOURCE
     # as with ansible.eda, the credential to copy must exist even when the one named does; nothing is written
     client.calls[:] = []
     gone, _api = run(eda_credential, dict(name='reg2', copy_from='nope'), client)
-    assert gone['failed'] and gone['msg'] == "Credential 'nope' to copy from was not found." and client.writes == []
+    assert gone['failed'] and gone['msg'] == NO_SOURCE and client.writes == []
 
 
 def test_state_test_changes_nothing_and_says_what_eda_said():
