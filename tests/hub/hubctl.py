@@ -341,14 +341,12 @@ def hub_env(directory: Path, venv: Path, settings: Path) -> dict:
     return env
 
 
-def manage(venv: Path, env: dict, *args, capture=False):
+def manage(venv: Path, env: dict, *args):
+    """A pulpcore-manager command; its output (Django's system check notes) shows only when it fails."""
     result = subprocess.run(niced([str(venv / "bin" / "pulpcore-manager")] + list(args)), env=env,
-                            stdout=subprocess.PIPE if capture else sys.stderr,
-                            stderr=subprocess.STDOUT if capture else None, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if result.returncode != 0:
-        die("pulpcore-manager %s failed (%d)%s" % (" ".join(args), result.returncode,
-                                                    (":\n" + result.stdout[-3000:]) if capture else ""))
-    return result.stdout if capture else None
+        die("pulpcore-manager %s failed (%d):\n%s" % (args[0], result.returncode, result.stdout[-3000:]))
 
 
 def admin_password(directory: Path) -> str:
