@@ -245,7 +245,7 @@ def write_secret(path: Path, data: bytes):
 
 def ensure_keys(directory: Path):
     """The database fields' encryption key (a Fernet key: it must outlive the database's contents) and
-    the registry's token signing key pair (ES256, as the platform's Hub signs them)."""
+    the registry's token signing key pair (ES256: chosen, not taken from the platform's Hub)."""
     from cryptography.fernet import Fernet
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric import ec
