@@ -176,6 +176,16 @@ matrix: venv system-deps idp-packages  ## sanity + integration under every suppo
 matrix-ci: venv system-deps idp-packages  ## sanity under the matrix's oldest and newest ansible-core (MATRIX_CI), as CI runs it (their integration runs are the AWX layout's and the gateway layout's)
 	MATRIX_STEPS_$(subst .,_,$(AWX_CORE))=sanity MATRIX_STEPS_$(subst .,_,$(GATEWAY_CORE))=sanity tests/ci/matrix.sh $(MATRIX_CI)
 
+# A real Automation Hub (galaxy-ng from PyPI, tests/hub/README.md), not part of make test yet.
+.PHONY: hub-start hub-stop
+HUB_DIR ?= $(RUN)/hub
+HUB_ARGS ?=
+hub-start: venv  ## start a real Automation Hub (galaxy-ng 4.9.2 with PostgreSQL, API, content app, one worker) on loopback in HUB_DIR (default .run/hub; HUB_ARGS=--fresh for a new database), its virtualenv made in the machine's cache the first time; prints HUB_* export lines for eval
+	@python tests/hub/hubctl.py start --dir $(HUB_DIR) $(HUB_ARGS)
+
+hub-stop:  ## stop what make hub-start started in HUB_DIR
+	@python tests/hub/hubctl.py stop --dir $(HUB_DIR)
+
 build: venv  ## build the collection artifact (automation-service-<version>.tar.gz)
 	ansible-galaxy collection build --force .
 
