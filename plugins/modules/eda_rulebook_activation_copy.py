@@ -16,7 +16,7 @@ description:
     C(/api/eda/v1/activations/<id>/copy/). The service makes the copy disabled.
   - Takes the options of ansible.eda's C(rulebook_activation_copy) module. Unlike it, the task is idempotent. When
     an activation named O(name) exists, nothing is copied and the task reports no change, whether or not that
-    activation is a copy of O(copy_from). O(copy_from) must exist either way: a missing one fails the task, in
+    activation is a copy of O(copy_from). O(copy_from) must exist either way; a missing one fails the task, in
     ansible.eda's words.
 author:
   - automation.service maintainers (@automation-service)
