@@ -457,9 +457,12 @@ class EdaImporter(EdaObjects):
             params['project_id'] = project['id']
         if type_ == 'eda_controller_token':
             params = {}         # the tokens' list has no filter a source tells of: read it all
+
+        def in_project(obj):
+            return type_ != 'eda_rulebook' or referred_id(obj, 'project_id') == params['project_id']
+
         matches = [obj for obj in self.iterate(EDA_ENDPOINTS[type_], params)
-                   if obj.get('name') == key.get('name')
-                   and (type_ != 'eda_rulebook' or referred_id(obj, 'project_id') == params['project_id'])]
+                   if obj.get('name') == key.get('name') and in_project(obj)]
         if len(matches) > 1:
             raise ApiError('More than one object matches %s.' % describe(key))
         return matches[0] if matches else None

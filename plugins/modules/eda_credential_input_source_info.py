@@ -86,9 +86,13 @@ def run(api):
     if params['organization_name']:
         organization = find(api, place(api, 'organizations', MODULE), params['organization_name'], 'name',
                             'organization', required=True)['id']
-    found = [item for item in read_list(api, 'credential-input-sources', MODULE, **filters)
-             if (not params['input_field_name'] or item.get('input_field_name') == params['input_field_name'])
-             and (organization is None or referred_id(item, 'organization_id') == organization)]
+
+    def kept(item):
+        if params['input_field_name'] and item.get('input_field_name') != params['input_field_name']:
+            return False
+        return organization is None or referred_id(item, 'organization_id') == organization
+
+    found = [item for item in read_list(api, 'credential-input-sources', MODULE, **filters) if kept(item)]
     api.returns(credential_input_sources=found)
 
 

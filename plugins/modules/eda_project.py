@@ -221,8 +221,8 @@ RESOURCE = Project(
 
 def run(api):
     params = api.params
-    if params['scm_update_cache_timeout'] and params['scm_update_cache_timeout'] > 0 \
-            and not params['update_revision_on_launch']:
+    cached = bool(params['scm_update_cache_timeout']) and params['scm_update_cache_timeout'] > 0
+    if cached and not params['update_revision_on_launch']:
         raise ConfigError('scm_update_cache_timeout requires update_revision_on_launch to be true')
     if params['wait'] and not 0 < params['interval'] < float('inf'):
         raise ConfigError('interval must be a number of seconds more than 0.')

@@ -87,7 +87,7 @@ def test_the_copy_is_made_once_and_disabled(gateway, made):
     again, writes = run(gateway, 'eda_rulebook_activation_copy', name='copy %s' % made, copy_from='source %s' % made)
     assert again['changed'] is False and again['id'] == copy['id'] and writes == []
     missing, writes = run(gateway, 'eda_rulebook_activation_copy', name='copy 2 %s' % made, copy_from='none %s' % made)
-    assert missing['failed'] is True and 'to copy from was not found' in missing['msg'] and writes == []
+    assert missing['failed'] is True and "Unable to access 'id' of the activation to copy from." in missing['msg'] and writes == []
     restart, writes = run(gateway, 'eda_rulebook_activation', name='copy %s' % made, restart=True)
     assert restart['failed'] is True and writes[0][2] >= 400          # the service restarts no disabled activation
 
