@@ -85,7 +85,7 @@ collection-path:  ## make .run/collections/ansible_collections/automation/servic
 	@ln -sfn ../../../.. $(COLLECTION_LINK)
 	@echo "ANSIBLE_COLLECTIONS_PATH=$(COLLECTIONS)"
 
-compat: venv  ## generate the redirect collections awx.awx, ansible.controller, ansible.platform and ansible.eda (to the eda_* modules) into .run/compat (tests/live/compat.py); put .run/compat first on ANSIBLE_COLLECTIONS_PATH to run roles that name them against this collection
+compat: venv  ## generate the redirect collections awx.awx, ansible.controller, ansible.platform, ansible.eda (to the eda_* modules) and ansible.hub into .run/compat (tests/live/compat.py); put .run/compat first on ANSIBLE_COLLECTIONS_PATH to run roles that name them against this collection
 	@python tests/live/compat.py --dest $(RUN)/compat
 
 demo: venv system-deps idp-packages collection-path  ## start the reference service, run examples/demo.yml against it, stop it
