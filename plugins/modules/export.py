@@ -123,6 +123,36 @@ options:
     type: list
     elements: str
     version_added: 0.4.0
+  hub_namespaces:
+    description:
+      - Automation Hub's collection namespaces to export, by name; C(all) for every one. Behind a platform gateway
+        or on a standalone Hub (C(ah_host)), as for every O(hub_collection_remotes) to O(hub_ee_registries).
+    type: list
+    elements: str
+    version_added: 0.5.0
+  hub_collection_remotes:
+    description:
+      - Automation Hub's collection remotes to export, by name; C(all) for every one.
+      - The Hub never shows a remote's C(username), C(password), C(token), C(proxy_username), C(proxy_password)
+        nor C(client_key); each one it has is written as an empty string.
+    type: list
+    elements: str
+    version_added: 0.5.0
+  hub_collection_repositories:
+    description:
+      - Automation Hub's collection repositories to export, by name; C(all) for every one. A repository names its
+        remote by name, and lists the distributions that serve it (their names and base paths).
+    type: list
+    elements: str
+    version_added: 0.5.0
+  hub_ee_registries:
+    description:
+      - Automation Hub's execution environment registries to export, by name; C(all) for every one. The secrets
+        the Hub keeps of one (C(username), C(password), C(proxy_username), C(proxy_password), C(client_key)) are
+        written as empty strings.
+    type: list
+    elements: str
+    version_added: 0.5.0
 extends_documentation_fragment:
   - automation.service.auth
   - automation.service.attributes.info_module
@@ -136,6 +166,12 @@ notes:
     deployed without it); an C(eda_*) option given there fails the task. Their names are unique in EDA, so each is
     named by its type and name; its references are natural keys under the reference's name without C(_id)
     (C(organization), C(eda_credential), C(decision_environment), C(rulebook), C(awx_token)).
+  - Automation Hub's objects are read from its API, behind the gateway (C(/api/galaxy/)) or on a standalone Hub.
+    With every kind exported, they are left out where the service has no Hub (AWX 24, or a platform deployed without
+    it); a C(hub_*) option given there fails the task. On a standalone Hub only the C(hub_*) kinds are exported
+    (there every kind means every C(hub_*) kind); another kind given there fails the task. Each object is named by its
+    type and name. Collections, their versions and execution environment images are content, not configuration,
+    and are not exported; nor are the Hub's users, groups and roles.
 '''
 
 EXAMPLES = r'''
@@ -154,6 +190,14 @@ EXAMPLES = r'''
     eda_credential_types: all
     eda_event_streams: all
   register: exported_eda
+
+- name: Export Automation Hub's namespaces, remotes, repositories and registries
+  automation.service.export:
+    hub_namespaces: all
+    hub_collection_remotes: all
+    hub_collection_repositories: all
+    hub_ee_registries: all
+  register: exported_hub
 
 - name: Keep the export in a file
   ansible.builtin.copy:
@@ -174,9 +218,9 @@ assets:
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
 from ansible_collections.automation.service.plugins.module_utils._assets import BY_KEY
-from ansible_collections.automation.service.plugins.module_utils._export import EDA_BY_KEY, export_assets
+from ansible_collections.automation.service.plugins.module_utils._export import EDA_BY_KEY, HUB_BY_KEY, export_assets
 
-KEYS = list(BY_KEY) + list(EDA_BY_KEY)
+KEYS = list(BY_KEY) + list(EDA_BY_KEY) + list(HUB_BY_KEY)
 ARGUMENT_SPEC = dict(all=dict(type='bool', default=False))
 ARGUMENT_SPEC.update((key, dict(type='list', elements='str')) for key in KEYS)
 

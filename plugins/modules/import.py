@@ -32,7 +32,9 @@ options:
         C(credential_types), C(execution_environments), C(credentials), C(notification_templates), C(projects),
         C(inventory), C(inventory_sources), C(job_templates), C(workflow_job_templates), C(applications),
         C(schedules), and Event-Driven Ansible's C(eda_credential_types), C(eda_credentials),
-        C(eda_decision_environments), C(eda_projects), C(eda_event_streams), C(eda_rulebook_activations)).
+        C(eda_decision_environments), C(eda_projects), C(eda_event_streams), C(eda_rulebook_activations), and
+        Automation Hub's C(hub_namespaces), C(hub_collection_remotes), C(hub_collection_repositories),
+        C(hub_ee_registries)).
     type: dict
     required: true
 extends_documentation_fragment:
@@ -58,6 +60,14 @@ notes:
     activations that follow find their rulebooks; an import that fails ends the task with its error.
   - An EDA rulebook activation is edited only while it is disabled (EDA refuses otherwise). An enabled one whose
     fields differ is disabled, edited and enabled again.
+  - Automation Hub's objects (behind a platform gateway, or on a standalone Hub, which takes only them) are applied
+    last, each found by its type and name, in the order namespaces, collection remotes, collection repositories (a
+    repository's remote named by name, the distributions of the data made or pointed at it), EE registries.
+    What the Hub does in the background (Pulp's updates of remotes, repositories and distributions) is waited for.
+  - The secrets the Hub never shows (a remote's or registry's C(username), C(password), C(token), C(proxy_username),
+    C(proxy_password), C(client_key)) are sent only when given in clear, and only to an object that has none yet (a
+    new one, or one whose field is not set); one the data gives as an empty string that the object lacks is named in
+    RV(secrets_needed).
   - Nothing is deleted; objects of the service that the data does not name are left alone.
   - Supports check mode (awx.awx's does not). In check mode, objects that the data would create are reported as
     created, and what refers to them is not checked further.
@@ -76,6 +86,20 @@ EXAMPLES = r'''
   automation.service.import:
     assets: "{{ exported.assets }}"
     controller_host: https://standby.example.com
+
+- name: Copy Automation Hub's remotes and repositories from one Hub to another
+  automation.service.export:
+    hub_collection_remotes: all
+    hub_collection_repositories: all
+  register: exported_hub
+
+- name: Apply them, with the remotes' tokens given
+  automation.service.import:
+    assets: "{{ exported_hub.assets | combine({'hub_collection_remotes': remotes}) }}"
+  vars:
+    remotes: >-
+      {{ exported_hub.assets.hub_collection_remotes
+         | map('combine', {'token': lookup('ansible.builtin.env', 'REMOTE_TOKEN')}) | list }}
 
 - name: Apply a file written by awx export
   automation.service.import:
@@ -106,9 +130,10 @@ users_without_password:
   sample: ["alice"]
 secrets_needed:
   description:
-    - The credentials (the controller's and Event-Driven Ansible's), notification templates and EDA projects (a
-      proxy's password) of the data that have no value for secrets the data left out (an export never holds
-      them), as their kind and natural key, with the names of those fields.
+    - The credentials (the controller's and Event-Driven Ansible's), notification templates, EDA projects (a
+      proxy's password) and the Hub's collection remotes and EE registries of the data that have no value for
+      secrets the data left out (an export never holds them), as their kind and natural key, with the names of
+      those fields.
   returned: success
   type: dict
   sample: {"credential Ops/Deploy key/Machine/ssh": ["password", "ssh_key_data"]}
