@@ -96,7 +96,7 @@ class TokenAuth(AuthMethod):
     def refused_by_hub(self, client, detail):
         return AuthError('The Automation Hub at %s refused the token: %s. It is unknown to the Hub, or was replaced: '
                          'the Hub keeps one token per user, and making a new one (ah_token) ends the one before. '
-                         'Create one and pass it as ah_token.' % (client.base_url, detail), method=self.name)
+                         'Create one and pass it as ah_token.' % (client.base_url, str(detail).rstrip('.')), method=self.name)
 
     def unauthorized(self, client):
         expires = self.expires
