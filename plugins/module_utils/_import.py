@@ -760,7 +760,8 @@ class HubImporter(HubObjects):
         importer = self.importer
         if existing is None:
             importer.created.append(label)
-            body = dict(wanted, **send)
+            # What the data has as nothing is left to the Hub's default (Pulp refuses a null for some, headers).
+            body = dict(dict((k, v) for k, v in wanted.items() if v is not None), **send)
             obj = importer.write(label, None, dict(wanted, **self.hidden_shown(send)),
                                  Write('POST', self.path(found.endpoint), body, expect=(200, 201, 202),
                                        answer=dict(wanted, pulp_href=None, id=None),

@@ -1,0 +1,86 @@
+"""What the tests of this folder that use a running Hub share: the Hub the HUB_* variables name (the hub step,
+tests/hub/run.sh, sets them; or make hub-start), requests to its API as its administrator (the Hub's own API, not
+the modules under test), and the removal of what a test made under its prefix."""
+import os
+import time
+
+import pytest
+import requests
+
+HUB = ("HUB_URL", "HUB_USERNAME", "HUB_PASSWORD", "HUB_CA_PATH")
+GALAXY = "/api/galaxy/"
+PULP = GALAXY + "pulp/api/v3/"
+REMOTES = PULP + "remotes/ansible/collection/"
+REPOSITORIES = PULP + "repositories/ansible/ansible/"
+DISTRIBUTIONS = PULP + "distributions/ansible/ansible/"
+REGISTRIES = GALAXY + "_ui/v1/execution-environments/registries/"
+USERS = GALAXY + "_ui/v1/users/"
+NAMESPACES = GALAXY + "v3/namespaces/"
+
+
+@pytest.fixture(scope="module")
+def hub():
+    missing = [name for name in HUB if not os.environ.get(name)]
+    if missing:
+        pytest.fail("the Hub step (tests/hub/run.sh) sets %s; start a Hub with make hub-start and export them"
+                    % ", ".join(missing))
+    return dict((name, os.environ[name]) for name in HUB)
+
+
+def call(hub, method, path, data=None, expect=(200, 201, 202, 204)):
+    """The Hub's answer to a request of its administrator (a 202's task waited for until it completed)."""
+    url = path if path.startswith("http") else hub["HUB_URL"] + path
+    # verify per request: REQUESTS_CA_BUNDLE would otherwise take the place of the Hub's CA
+    response = requests.request(method, url, json=data, auth=(hub["HUB_USERNAME"], hub["HUB_PASSWORD"]),
+                                verify=hub["HUB_CA_PATH"], timeout=60)
+    assert response.status_code in expect, (method, path, response.status_code, response.text[:500])
+    body = response.json() if response.content else None
+    if response.status_code == 202 and isinstance(body, dict) and body.get("task"):
+        deadline = time.time() + 120
+        while True:
+            task = call(hub, "GET", body["task"])
+            if task["state"] in ("completed", "failed", "canceled", "skipped"):
+                assert task["state"] == "completed", task
+                break
+            assert time.time() < deadline, task
+            time.sleep(0.5)
+    return body
+
+
+def listed(hub, path):
+    """The objects of one page of a list, galaxy's (``data``) or Pulp's (``results``)."""
+    page = call(hub, "GET", path)
+    return page.get("data") if isinstance(page.get("data"), list) else page["results"]
+
+
+def one(hub, path, name, field="name"):
+    """The object of the list at ``path`` named ``name`` exactly; None when there is none."""
+    found = [obj for obj in listed(hub, "%s?%s=%s" % (path, field, name)) if obj[field] == name]
+    assert len(found) <= 1, found
+    return found[0] if found else None
+
+
+def namespace(hub, name):
+    """The namespace ``name`` (its detail: the list leaves out its links), None when there is none."""
+    response = requests.get(hub["HUB_URL"] + NAMESPACES + "%s/" % name, auth=(hub["HUB_USERNAME"], hub["HUB_PASSWORD"]),
+                            verify=hub["HUB_CA_PATH"], timeout=60)
+    assert response.status_code in (200, 404), response.text[:300]
+    return response.json() if response.status_code == 200 else None
+
+
+def remove(hub, prefix):
+    """Everything whose name starts with ``prefix``, gone (distributions first: they name the repositories). The
+    names are compared here too: a filter the Hub did not take would list everything."""
+    for path in (DISTRIBUTIONS, REPOSITORIES, REMOTES):
+        for obj in listed(hub, path + "?name__startswith=%s&limit=100" % prefix):
+            if obj["name"].startswith(prefix):
+                call(hub, "DELETE", obj["pulp_href"])
+    for obj in listed(hub, REGISTRIES + "?name__startswith=%s&limit=100" % prefix):
+        if obj["name"].startswith(prefix):
+            call(hub, "DELETE", REGISTRIES + "%s/" % obj["id"])
+    for obj in listed(hub, USERS + "?username__startswith=%s&limit=100" % prefix):
+        if obj["username"].startswith(prefix):
+            call(hub, "DELETE", USERS + "%s/" % obj["id"])
+    for obj in listed(hub, NAMESPACES + "?keywords=%s&limit=100" % prefix):
+        if obj["name"].startswith(prefix):
+            call(hub, "DELETE", NAMESPACES + "%s/" % obj["name"])
