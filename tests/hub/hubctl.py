@@ -383,7 +383,29 @@ def wait_ready(url: str, ca_path: Path, pid: int, log: Path, auth=None, timeout=
 
 # --- start and stop -------------------------------------------------------------------------------
 
-def stop(directory: Path):
+def instance_processes(directory: Path) -> list:
+    """The processes of the instance still running: those whose environment has the instance's
+    HUB_INSTANCE_DIR (every process of the Hub: hub_env) or whose command line names its PostgreSQL
+    data directory."""
+    marker = b"\0HUB_INSTANCE_DIR=" + (str(directory).rstrip("/") + "/").encode() + b"\0"
+    data = (str(directory / "pg" / "data")).encode()
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            if (marker in b"\0" + (entry / "environ").read_bytes()
+                    or data in (entry / "cmdline").read_bytes().split(b"\0")):
+                if alive(int(entry.name)):
+                    found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
+
+
+def stop(directory: Path) -> list:
+    """Stop the instance; returns the processes of it that had to be ended after the rest had stopped
+    (none when all went as it should)."""
     pids = read_pids(directory)
     # the worker first (it may be running a task), then the servers
     for name in ("worker", "content", "api"):
@@ -395,10 +417,17 @@ def stop(directory: Path):
     except FileNotFoundError:
         pass
     pg_stop(directory)
+    left = instance_processes(directory)
+    for pid in left:
+        terminate(pid, timeout=5)
+    return left
 
 
 def cmd_stop(args):
-    stop(Path(args.dir).resolve())
+    left = stop(Path(args.dir).resolve())
+    if left:
+        die("processes of the Hub were still running after it stopped, ended now: %s"
+            % ", ".join(str(pid) for pid in left))
 
 
 def cmd_start(args):
