@@ -302,8 +302,19 @@ class Hub:
             task = self.wait(answer['task'], 'import')
             if task.get('state') != 'completed':
                 raise ServiceError(import_failed(task))
+            self.children_done(answer['task'].rstrip('/').rsplit('/', 1)[-1], 'import')
             answer = dict(answer, state=task.get('state'))
         return answer
+
+    def children_done(self, task_id, label):
+        """Wait for the tasks the Pulp task ``task_id`` started (galaxy-ng's import adds the version to its
+        repository in a task of its own, which it does not wait for), and theirs."""
+        pending = list(self.api.client.get(self.place(task_path(task_id))).get('child_tasks') or [])
+        while pending:
+            child = self.wait(pending.pop(0), label)
+            if child.get('state') != 'completed':
+                raise ServiceError('The %s failed: %s' % (label, task_error(child)))
+            pending.extend(child.get('child_tasks') or [])
 
     def upload_once(self, artifact, repository, wait, shown_path=None):
         """Upload ``artifact`` unless the Hub holds its version with the same artifact already (ConfigError when
