@@ -102,6 +102,8 @@ def connect(options, cache=None, warn=None, environ=None, bounded=False, on_writ
         client.auth = build_auth(options, cache=cache)
         client.cache = cache
         client.find_layout(cache)
+        if client.hub_root is not None and (options.get('service_auth') or 'auto') == 'auto':
+            client.auth = hub_auth(client, options, cache) or client.auth
         client.auth.authenticate(client)
         return client
     except (ConfigError, ConnectionFailure) as exc:
@@ -114,6 +116,18 @@ def connect(options, cache=None, warn=None, environ=None, bounded=False, on_writ
     finally:
         for warning in (cache.warnings if cache is not None and warn else ()):
             warn(warning)
+
+
+def hub_auth(client, options, cache):
+    """For a Hub module's ``service_auth: auto``: on a standalone Automation Hub, which has no session login of the
+    platform's kind, Basic authentication in place of the session a username and password call for (galaxy-ng takes
+    Basic; its UI's login with a CSRF token is not used); None to keep the method chosen. The layout is settled for
+    it (asked for once, see Client.discover())."""
+    if select_method(options) != 'session' or options.get('service_session_id'):
+        return None
+    if not client.settled_layout().is_standalone_hub:
+        return None
+    return build_auth(dict(options, service_auth='basic'), cache=cache)
 
 
 def unresolvable(url, environ=None):

@@ -46,9 +46,8 @@ import uuid
 
 from ansible.module_utils.common.text.converters import to_bytes, to_native, to_text
 
-from ansible_collections.automation.service.plugins.module_utils._errors import (
-    ApiError, ConfigError, ConnectionFailure, NotFound, ServiceError,
-)
+from ansible_collections.automation.service.plugins.module_utils import _hub
+from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, ConnectionFailure, NotFound
 from ansible_collections.automation.service.plugins.module_utils._options import resolve
 from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
 
@@ -57,9 +56,10 @@ PUBLISHED = 'published'
 REJECTED = 'rejected'
 SEARCH = 'v3/plugin/ansible/search/collection-versions/'
 IMPORTS = '_ui/v1/imports/collections/'
-PAGE_SIZE = 100
 # Import states of a Pulp task that are not over yet
 UNDER_WAY = ('waiting', 'running')
+# ``timeout`` not set: no limit
+FOREVER = float('inf')
 
 
 def version_path(distribution, namespace, name, version=None):
@@ -74,10 +74,6 @@ def move_path(namespace, name, version, source, destination):
 
 def upload_path(repository):
     return 'content/%s/v3/artifacts/collections/' % repository
-
-
-def task_path(task_id):
-    return 'pulp/api/v3/tasks/%s/' % task_id
 
 
 # -- the artifact ----------------------------------------------------------------------------------------------
@@ -144,19 +140,6 @@ def multipart(artifact):
 
 # -- reads -----------------------------------------------------------------------------------------------------
 
-def galaxy_list(api, place, path, params):
-    """Every entry of a galaxy-style list (``data``, ``links.next``), read page by page."""
-    params = dict(params, limit=PAGE_SIZE)
-    answer = api.client.get(place(path), params=params)
-    entries = list(answer.get('data') or [])
-    following = (answer.get('links') or {}).get('next')
-    while following:
-        answer = api.client.get(following)
-        entries.extend(answer.get('data') or [])
-        following = (answer.get('links') or {}).get('next')
-    return entries
-
-
 def where(api, place, namespace, name, version=None):
     """The versions of ``namespace.name`` (only ``version`` when given) the Hub holds, version -> the names of the
     repositories that hold it, in the order the search answers."""
@@ -164,7 +147,7 @@ def where(api, place, namespace, name, version=None):
     if version:
         params['version'] = version
     found = {}
-    for entry in galaxy_list(api, place, SEARCH, params):
+    for entry in _hub.objects(api, place(SEARCH), params):
         held = (entry.get('collection_version') or {}).get('version')
         repository = (entry.get('repository') or {}).get('name')
         if held is None or repository is None or (version and held != version):
@@ -190,7 +173,7 @@ def read_version(api, place, repository, namespace, name, version):
 
 def imports_under_way(api, place, namespace, name, version):
     """The imports of the version that are not over yet (each an entry of the imports list, with its ``id``)."""
-    return [entry for entry in galaxy_list(api, place, IMPORTS, dict(namespace=namespace, name=name, version=version))
+    return [entry for entry in _hub.objects(api, place(IMPORTS), dict(namespace=namespace, name=name, version=version))
             if entry.get('state') in UNDER_WAY]
 
 
@@ -213,10 +196,6 @@ def check_interval(params):
     interval = params.get('interval')
     if interval is not None and not 0 < interval < float('inf'):
         raise ConfigError('interval must be a number of seconds more than 0.')
-
-
-def api_error_text(exc):
-    return exc.message if isinstance(exc, ApiError) else to_text(exc)
 
 
 def local_file(path):
@@ -263,7 +242,7 @@ class Hub:
     # -- places and reads
 
     def place(self, path):
-        return hub_place(self.api, path, self.module)
+        return _hub.place(self.api, path, self.module)
 
     def where(self, namespace, name, version=None):
         return where(self.api, self.place, namespace, name, version)
@@ -271,10 +250,12 @@ class Hub:
     def read_version(self, repository, namespace, name, version):
         return read_version(self.api, self.place, repository, namespace, name, version)
 
-    def wait(self, href, label, interval=1.0):
-        """The Pulp task (or import) ``href`` once it ended, read every ``interval`` seconds for at most the
-        task's ``timeout`` option."""
-        return wait_for_task(self.api, href, self.api.params.get('timeout'), interval, label)
+    def wait(self, task, label, interval=1.0):
+        """The Pulp task (or import) ``task`` (its href or id) once it completed, read every ``interval`` seconds
+        for at most the task's ``timeout`` option; TaskFailed when it failed or did not end in time."""
+        timeout = self.api.params.get('timeout')
+        return _hub.wait_for_task(self.api, task, self.module, FOREVER if timeout is None else timeout, interval,
+                                  label)
 
     # -- writes
 
@@ -299,9 +280,13 @@ class Hub:
         api.apply(Plan(None, [Write('POST', path, None, expect=(202,), before=shown_before, after=shown_after,
                                     answer=answer, answered=answer)]))
         if wait and not api.check_mode:
-            task = self.wait(answer['task'], 'import')
-            if task.get('state') != 'completed':
-                raise ServiceError(import_failed(task))
+            try:
+                task = self.wait(answer['task'], 'import')
+            except _hub.TaskFailed as exc:
+                if (exc.task or {}).get('state') in UNDER_WAY:
+                    raise   # not ended in time
+                exc.reword(import_failed(exc.task or {}))
+                raise
             self.children_done(answer['task'].rstrip('/').rsplit('/', 1)[-1], 'import')
             answer = dict(answer, state=task.get('state'))
         return answer
@@ -309,11 +294,9 @@ class Hub:
     def children_done(self, task_id, label):
         """Wait for the tasks the Pulp task ``task_id`` started (galaxy-ng's import adds the version to its
         repository in a task of its own, which it does not wait for), and theirs."""
-        pending = list(self.api.client.get(self.place(task_path(task_id))).get('child_tasks') or [])
+        pending = list(self.api.client.get(_hub.task_path(self.api, task_id, self.module)).get('child_tasks') or [])
         while pending:
             child = self.wait(pending.pop(0), label)
-            if child.get('state') != 'completed':
-                raise ServiceError('The %s failed: %s' % (label, task_error(child)))
             pending.extend(child.get('child_tasks') or [])
 
     def upload_once(self, artifact, repository, wait, shown_path=None):
@@ -359,9 +342,7 @@ class Hub:
     def moved(self, answer, interval):
         task_id = (answer or {}).get('copy_task_id')
         if task_id:
-            task = self.wait(self.place(task_path(task_id)), 'move', interval)
-            if task.get('state') != 'completed':
-                raise ServiceError('The move of the collection failed: %s' % task_error(task))
+            self.wait(task_id, 'move', interval)
         return answer
 
     def delete(self, path, key, repositories, wait):
@@ -369,9 +350,7 @@ class Hub:
         ``key`` and is now in ``repositories``; the answer, which names the Pulp task (``task``)."""
         def settled(answer):
             if wait and answer and answer.get('task'):
-                task = self.wait(answer['task'], 'deletion')
-                if task.get('state') != 'completed':
-                    raise ServiceError('The deletion failed: %s' % task_error(task))
+                self.wait(answer['task'], 'deletion')
             return answer
 
         write = Write('DELETE', self.place(path), None, expect=(202,), before={key: list(repositories)},
@@ -379,30 +358,6 @@ class Hub:
         plan = Plan(None, [write])
         self.api.apply(plan)
         return plan.answers.get(write) or {}
-
-
-def task_error(task):
-    error = task.get('error') or {}
-    return to_text(error.get('description') if isinstance(error, dict) else error) or to_text(task.get('state'))
-
-
-# -- until the core's helpers are merged (to be replaced) ------------------------------------------------------
-
-def hub_place(api, path, module):
-    return '/api/galaxy/' + path
-
-
-def wait_for_task(api, href, timeout, interval, label):
-    import time
-    waited = 0.0
-    while True:
-        task = api.client.get(href)
-        if task.get('state') not in UNDER_WAY:
-            return task
-        if timeout is not None and waited >= timeout:
-            raise ServiceError('The %s did not end within %s seconds.' % (label, timeout))
-        time.sleep(interval)
-        waited += interval
 
 
 # -- building --------------------------------------------------------------------------------------------------

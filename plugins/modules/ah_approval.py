@@ -53,6 +53,7 @@ options:
     type: float
     default: 1.0
 extends_documentation_fragment:
+  - automation.service.hub
   - automation.service.auth
   - automation.service.attributes
 '''
@@ -85,8 +86,8 @@ collection_version:
 '''
 
 from ansible_collections.automation.service.plugins.module_utils import _hub_collections as hc
-from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
+from ansible_collections.automation.service.plugins.module_utils._hub import hub_spec
 
 ARGUMENT_SPEC = dict(
     namespace=dict(type='str', required=True),
@@ -97,7 +98,7 @@ ARGUMENT_SPEC = dict(
     interval=dict(type='float', default=1.0),
 )
 
-SPEC = ModuleSpec(ARGUMENT_SPEC)
+SPEC = hub_spec(ARGUMENT_SPEC)
 # state -> the repository it moves to, and the ones it moves from, in the order they are tried
 MOVES = {
     'approved': (hc.PUBLISHED, (hc.STAGING, hc.REJECTED)),
@@ -114,7 +115,7 @@ def run(api):
     found = hub.where(namespace, name, version).get(version) or []
     if not found:
         for entry in hc.imports_under_way(api, hub.place, namespace, name, version):
-            hub.wait(hub.place(hc.task_path(entry['id'])), 'import', params['interval'])
+            hub.wait(entry['id'], 'import', params['interval'])
         found = hub.where(namespace, name, version).get(version) or []
     if destination not in found:
         source = next((repository for repository in sources if repository in found), None)

@@ -43,6 +43,7 @@ options:
     type: str
     default: "."
 extends_documentation_fragment:
+  - automation.service.hub
   - automation.service.auth
   - automation.service.attributes
 '''
@@ -70,7 +71,7 @@ path:
 '''
 
 from ansible_collections.automation.service.plugins.module_utils import _hub_collections as hc
-from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
+from ansible_collections.automation.service.plugins.module_utils._hub import hub_spec
 
 ARGUMENT_SPEC = dict(
     path=dict(type='str', default='.'),
@@ -78,7 +79,7 @@ ARGUMENT_SPEC = dict(
     output_path=dict(type='str', default='.'),
 )
 
-SPEC = ModuleSpec(ARGUMENT_SPEC)
+SPEC = hub_spec(ARGUMENT_SPEC)
 
 
 def run(api):

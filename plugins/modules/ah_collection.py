@@ -88,6 +88,7 @@ notes:
   - Deleting a collection or version that another collection depends on is refused by the Hub; the task fails with
     its answer.
 extends_documentation_fragment:
+  - automation.service.hub
   - automation.service.auth
   - automation.service.attributes
 '''
@@ -154,8 +155,8 @@ deleted:
 '''
 
 from ansible_collections.automation.service.plugins.module_utils import _hub_collections as hc
-from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
+from ansible_collections.automation.service.plugins.module_utils._hub import hub_spec
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE
 
 ARGUMENT_SPEC = dict(
@@ -172,7 +173,7 @@ ARGUMENT_SPEC = dict(
     state=STATE,
 )
 
-SPEC = ModuleSpec(ARGUMENT_SPEC)
+SPEC = hub_spec(ARGUMENT_SPEC)
 MODULE = 'ah_collection'
 
 

@@ -49,6 +49,7 @@ options:
     type: float
     default: 1.0
 extends_documentation_fragment:
+  - automation.service.hub
   - automation.service.auth
   - automation.service.attributes
 '''
@@ -90,7 +91,7 @@ collection_version:
 '''
 
 from ansible_collections.automation.service.plugins.module_utils import _hub_collections as hc
-from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
+from ansible_collections.automation.service.plugins.module_utils._hub import hub_spec
 
 ARGUMENT_SPEC = dict(
     path=dict(type='str', required=True),
@@ -100,7 +101,7 @@ ARGUMENT_SPEC = dict(
     interval=dict(type='float', default=1.0),
 )
 
-SPEC = ModuleSpec(ARGUMENT_SPEC)
+SPEC = hub_spec(ARGUMENT_SPEC)
 
 
 def run(api):
