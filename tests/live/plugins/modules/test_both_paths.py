@@ -147,6 +147,10 @@ def cases(world):
         # the reference service has no Automation Hub: both ways fail alike, before any write
         'ah_namespace': {'name': 'no_such_namespace', 'state': 'absent'},
         'ah_token': {'state': 'absent'},
+        'ah_group': {'name': 'no-such-group', 'state': 'absent'},
+        'ah_role': {'name': 'galaxy.no_such_role', 'state': 'absent'},
+        'ah_user': {'username': 'no-such-user', 'state': 'absent'},
+        'group_roles': {'groups': ['no-such-group'], 'role_list': [{'roles': ['galaxy.group_admin']}], 'state': 'absent'},
         'instance': {'hostname': 'localhost', 'enabled': True},
         'workflow_job_template': {'name': 'no-such-workflow-%s' % tag, 'organization': 'Default', 'state': 'absent'},
         'bulk_host_create': {'inventory': inv, 'hosts': [{'name': 'web-%s' % tag}]},
