@@ -76,6 +76,7 @@ WAIT_ARGUMENT_SPEC = dict(
     timeout=dict(type='int'),
 )
 
+
 # -- paths and tasks -----------------------------------------------------------------------------------------------
 
 def ui(api, endpoint, module):
