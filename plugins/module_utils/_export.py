@@ -356,6 +356,8 @@ HUB_KINDS = (
             ('username', 'password', 'proxy_username', 'proxy_password', 'client_key'), 'PUT'),
 )
 HUB_BY_KEY = dict((k.key, k) for k in HUB_KINDS)
+# The hidden fields that are no secret, which a Hub may show (see HubExporter.asset)
+HUB_SHOWN = ('username', 'proxy_username')
 HUB_BY_TYPE = dict((k.type, k) for k in HUB_KINDS)
 HUB_REMOTES = HUB_BY_KEY['hub_collection_remotes']
 HUB_REPOSITORIES = HUB_BY_KEY['hub_collection_repositories']
@@ -484,9 +486,14 @@ class HubExporter(HubObjects):
 
     def asset(self, found, obj):
         data = dict((field, obj[field]) for field in found.fields if field in obj)
-        # A secret the Hub keeps is written as "" (an export never holds one); one it lacks is left out.
+        # A secret the Hub keeps is written as "" (an export never holds one); one it lacks is left out. A user name
+        # the Hub shows (the 2.6 and 2.7 schemas' remotes do; galaxy-ng 4.9's Pulp hides it) is kept as shown.
         hidden = hub_hidden_set(obj)
-        data.update((field, '') for field in found.hidden if field in hidden)
+        for field in found.hidden:
+            if field in HUB_SHOWN and obj.get(field) not in (None, ''):
+                data[field] = obj[field]
+            elif field in hidden:
+                data[field] = ''
         if found is HUB_REPOSITORIES:
             name = self.remote_name(obj.get('remote'))
             data['remote'] = None if name is None else {'type': HUB_REMOTES.type, 'name': name}

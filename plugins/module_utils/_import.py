@@ -26,7 +26,7 @@ from ansible_collections.automation.service.plugins.module_utils._assets import 
 from ansible_collections.automation.service.plugins.module_utils._errors import ApiError, ConfigError, NotFound
 from ansible_collections.automation.service.plugins.module_utils._export import (
     APPROVAL_FIELDS, EDA_BY_KEY, EDA_ENDPOINTS, EDA_KINDS, HUB_BY_KEY, HUB_BY_TYPE, HUB_DISTRIBUTIONS, HUB_KINDS,
-    HUB_REPOSITORIES, MAPPING_ID, EdaObjects, HubObjects, data_field, eda_root, hub_hidden_set, hub_root,
+    HUB_REPOSITORIES, HUB_SHOWN, MAPPING_ID, EdaObjects, HubObjects, data_field, eda_root, hub_hidden_set, hub_root,
     parse_mappings, referred_id, standalone_hub, sublist, yaml,
 )
 from ansible_collections.automation.service.plugins.module_utils._resource import as_data
@@ -710,17 +710,21 @@ class HubImporter(HubObjects):
         return obj['pulp_href']
 
     def secrets(self, found, asset, existing, label):
-        """The hidden fields given in clear to send (set when the object is made, or where it has none yet), kept
-        out of every output; the ones left out that the object lacks are named in ``secrets_needed``."""
+        """The hidden fields given in clear to send (set when the object is made, or where it has none yet; a user
+        name the Hub shows, where it differs), secrets kept out of every output; the ones left out that the object
+        lacks are named in ``secrets_needed``."""
         have = set() if existing is None else hub_hidden_set(existing)
         send, needed = {}, []
         for field in found.hidden:
             value = asset.get(field)
+            shown = None if existing is None or field not in HUB_SHOWN else existing.get(field)
             if isinstance(value, str) and value not in ('', ENCRYPTED):
-                self.api.no_log_values.add(value)
-                if field not in have:
+                if field not in HUB_SHOWN:
+                    self.api.no_log_values.add(value)
+                differs = value != shown if shown not in (None, '') else field not in have
+                if differs:
                     send[field] = value
-            elif field in asset and field not in have:
+            elif field in asset and field not in have and shown in (None, ''):
                 needed.append(field)
         if needed:
             self.importer.secrets_needed[label] = needed
@@ -736,8 +740,12 @@ class HubImporter(HubObjects):
         return wanted
 
     def delta(self, existing, wanted):
+        """The fields of ``wanted`` that differ from ``existing``'s; one the Hub does not show is not compared (a
+        release without it: the 2.6 and 2.7 schemas' remotes have no ``sync_dependencies``, ``headers``...)."""
         changed = {}
         for field, want in wanted.items():
+            if field not in existing:
+                continue
             was = existing.get(field)
             if field == 'links':
                 same = sorted((link.get('name'), link.get('url')) for link in want or []) == sorted(

@@ -1,14 +1,12 @@
-"""What the tests of this folder that use a running Hub share: the Hub the HUB_* variables name (the hub step,
-tests/hub/run.sh, sets them; or make hub-start), requests to its API as its administrator (the Hub's own API, not
-the modules under test), and the removal of what a test made under its prefix."""
-import os
+"""Requests of the Hub's tests to the Hub's own API as its administrator (not through the modules under test):
+any method, lists of either family, exact look-ups, and the removal of what a test made under its prefix. The Hub
+is conftest.py's ``hub`` fixture; hub_helpers.py has the rest (``get``, example runs)."""
 import time
 
-import pytest
 import requests
 
-HUB = ("HUB_URL", "HUB_USERNAME", "HUB_PASSWORD", "HUB_CA_PATH")
-GALAXY = "/api/galaxy/"
+from hub_helpers import GALAXY
+
 PULP = GALAXY + "pulp/api/v3/"
 REMOTES = PULP + "remotes/ansible/collection/"
 REPOSITORIES = PULP + "repositories/ansible/ansible/"
@@ -16,15 +14,6 @@ DISTRIBUTIONS = PULP + "distributions/ansible/ansible/"
 REGISTRIES = GALAXY + "_ui/v1/execution-environments/registries/"
 USERS = GALAXY + "_ui/v1/users/"
 NAMESPACES = GALAXY + "v3/namespaces/"
-
-
-@pytest.fixture(scope="module")
-def hub():
-    missing = [name for name in HUB if not os.environ.get(name)]
-    if missing:
-        pytest.fail("the Hub step (tests/hub/run.sh) sets %s; start a Hub with make hub-start and export them"
-                    % ", ".join(missing))
-    return dict((name, os.environ[name]) for name in HUB)
 
 
 def call(hub, method, path, data=None, expect=(200, 201, 202, 204)):

@@ -6,8 +6,8 @@ path), imported again unchanged, imported under new names in check mode (nothing
 made, the secrets the data lacks named), changed, and given a secret in clear (sent, never shown).
 
 The modules run in this process (module_runner), as the reference service's export tests run them: no
-ansible-playbook, so the test costs the Hub's work alone. It needs the HUB_* variables of a running Hub (the hub
-step, tests/hub/run.sh, sets them; or make hub-start).
+ansible-playbook, so the test costs the Hub's work alone. The Hub is conftest.py's: the hub step's
+(tests/hub/run.sh), or one the fixture starts.
 
     .venv/bin/python -m pytest -q -p no:cacheprovider tests/hub/tests/test_hub_export.py
 """
@@ -17,9 +17,8 @@ import uuid
 import pytest
 
 from ansible_collections.automation.service.tests.unit.plugins.modules.module_runner import run_module
-from hub_api import (  # noqa: F401 (hub: the fixture)
-    DISTRIBUTIONS, GALAXY, NAMESPACES, REGISTRIES, REMOTES, REPOSITORIES, call, hub, listed, namespace, one, remove,
-)
+from hub_api import DISTRIBUTIONS, NAMESPACES, REGISTRIES, REMOTES, REPOSITORIES, call, listed, namespace, one, remove
+from hub_helpers import GALAXY
 
 
 @pytest.fixture
