@@ -69,6 +69,8 @@ def remove(hub, prefix):
             call(hub, "DELETE", REGISTRIES + "%s/" % obj["id"])
     for obj in listed(hub, USERS + "?username__startswith=%s&limit=100" % prefix):
         if obj["username"].startswith(prefix):
+            if obj.get("is_superuser"):     # the Hub deletes no superuser
+                call(hub, "PATCH", USERS + "%s/" % obj["id"], {"is_superuser": False})
             call(hub, "DELETE", USERS + "%s/" % obj["id"])
     for obj in listed(hub, NAMESPACES + "?keywords=%s&limit=100" % prefix):
         if obj["name"].startswith(prefix):
