@@ -83,6 +83,21 @@ def test_ah_token_as_a_dict_gives_its_token_and_is_worded_as_ansible_hub_words_i
     assert str(failed.value) == 'The provided ah_token type was not valid (int). Valid options are str or dict.'
 
 
+def test_on_a_standalone_hub_auto_is_basic_and_a_session_asked_for_is_refused():
+    from ansible_collections.automation.service.plugins.module_utils._authenticator import hub_auth
+    standalone, gateway = FakeClient(Layout.standalone_hub('/api/galaxy/')), FakeClient(Layout.platform_gateway())
+    password = resolve(dict(HUB_GIVEN, ah_host='https://hub.example.com', ah_username='u', ah_password='p'), {})
+    assert hub_auth(standalone, password, None).name == 'basic'
+    assert hub_auth(gateway, password, None) is None    # the gateway's session login
+    assert hub_auth(standalone, dict(password, service_token='t'), None) is None
+    for asked in (dict(password, service_auth='session'), dict(password, service_session_id='s'),
+                  dict(password, service_sso_backend='keycloak')):
+        with pytest.raises(ConfigError) as failed:
+            hub_auth(standalone, asked, None)
+        assert 'not available on a standalone Automation Hub' in str(failed.value)
+    assert standalone.sent == []
+
+
 # -- where the Hub is ------------------------------------------------------------------------------------------------
 
 def test_the_hub_root_behind_a_gateway_on_a_standalone_hub_and_none_on_awx():
