@@ -331,6 +331,17 @@ def hub_refusal(body):
     return None
 
 
+def served_by_hub(response):
+    """Whether an answer is galaxy-ng's (its errors form): the Hub served the path, so a 404 there is an object it
+    does not have, not a sign that the service's layout changed."""
+    if 'json' not in (response.headers.get('Content-Type') or ''):
+        return False
+    try:
+        return hub_errors(response.json()) is not None
+    except ApiError:
+        return False
+
+
 def _retry_after(response):
     value = response.headers.get('Retry-After') if response is not None else None
     if not value:
@@ -617,7 +628,7 @@ class Client:
                 if self.discover().is_gateway:
                     url = self.url(path, params)
                     continue
-            elif response.status == 404 and self.layout_remembered:
+            elif response.status == 404 and self.layout_remembered and not served_by_hub(response):
                 # The layout remembered may be one the service no longer has. Where the service answers with
                 # another, the 404 came from a path it does not serve (not processed): send it again there.
                 previous = self.layout

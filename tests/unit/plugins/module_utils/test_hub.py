@@ -13,7 +13,7 @@ from ansible_collections.automation.service.plugins.module_utils import _hub
 from ansible_collections.automation.service.plugins.module_utils._api_module import ApiTask
 from ansible_collections.automation.service.plugins.module_utils._auth_token import token_value
 from ansible_collections.automation.service.plugins.module_utils._client import (
-    Layout, error_detail, hub_refusal, hub_root,
+    Layout, error_detail, hub_refusal, hub_root, served_by_hub,
 )
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, NotFound
 from ansible_collections.automation.service.plugins.module_utils._options import (
@@ -133,6 +133,21 @@ def test_galaxy_ngs_errors_are_worded_and_its_refusals_told():
     assert error_detail(refused) == 'Invalid token.' and hub_refusal(refused) == 'authentication_failed'
     assert hub_refusal({'errors': [{'code': 'permission_denied'}]}) is None
     assert error_detail({'name': ['This field is required.']}) == 'name: This field is required.'   # Pulp's
+
+
+class Answer:
+    def __init__(self, content_type, body):
+        self.headers = {'Content-Type': content_type}
+        self.body = body
+
+    def json(self):
+        return self.body
+
+
+def test_a_404_in_galaxy_ngs_form_is_the_hubs_and_asks_for_no_new_layout():
+    assert served_by_hub(Answer('application/json', {'errors': [{'status': '404', 'code': 'not_found'}]}))
+    assert not served_by_hub(Answer('application/json', {'detail': 'Not found.'}))
+    assert not served_by_hub(Answer('text/html; charset=utf-8', None))
 
 
 # -- _hub's helpers ----------------------------------------------------------------------------------------------------
