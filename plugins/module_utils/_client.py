@@ -553,8 +553,8 @@ class Client:
         allowed), or its refusal of a request without credentials (a 401 or 403 in its ``{"errors": [...]}``
         form; galaxy-ng 4.9.2 answers 403 ``not_authenticated``)."""
         response, body = self.anonymous_json(self.hub_root)
-        if response.status == 200 and isinstance(body, dict) and isinstance(body.get('available_versions'), dict) \
-                and 'v3' in body['available_versions']:
+        versions = body.get('available_versions') if isinstance(body, dict) else None
+        if response.status == 200 and isinstance(versions, dict) and 'v3' in versions:
             return Layout.standalone_hub(self.hub_root)
         if response.status in (401, 403):
             try:
