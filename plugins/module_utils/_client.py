@@ -535,8 +535,10 @@ class Client:
         self.layout_remembered = False
         response, body = self.anonymous_json('/api/')
         found = Layout.from_root(body)
-        if found is None and self.hub_root is not None:
-            found = self.standalone_hub()
+        if self.hub_root is not None and (found is None or not found.is_gateway):
+            # a Hub module's: galaxy-ng 4.9.2 answers GET /api/ with a 404; a Hub whose /api/ answered otherwise (as
+            # AWX does) is still told by its own root
+            found = self.standalone_hub() or found
         if found is None:
             return self.layout
         _ASKED_LAYOUTS.add(self.base_url)

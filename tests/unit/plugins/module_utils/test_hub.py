@@ -150,6 +150,41 @@ def test_a_404_in_galaxy_ngs_form_is_the_hubs_and_asks_for_no_new_layout():
     assert not served_by_hub(Answer('text/html; charset=utf-8', None))
 
 
+class Answered:
+    def __init__(self, status, body):
+        self.status = status
+        self.body = body
+
+    def json(self):
+        return self.body
+
+
+@pytest.mark.parametrize('root, hub, found', [
+    # galaxy-ng 4.9.2: a 404 at /api/, its refusal at its root
+    (None, Answered(403, {'errors': [{'status': '403', 'code': 'not_authenticated'}]}), 'hub'),
+    (None, Answered(200, {'available_versions': {'v3': 'v3/', 'pulp-v3': 'pulp/api/v3/'}}), 'hub'),
+    (None, Answered(404, None), 'awx'),                  # neither: AWX's layout, as before (not kept)
+    ({'current_version': '/api/v2/', 'available_versions': {'v2': '/api/v2/'}}, Answered(404, None), 'awx'),
+    ({'apis': {'gateway': '/api/gateway/', 'controller': '/api/controller/'}}, None, 'gateway'),
+])
+def test_a_hub_modules_client_tells_a_standalone_hub_awx_and_a_gateway_apart(root, hub, found):
+    from ansible_collections.automation.service.plugins.module_utils._client import Client
+    client = Client({'service_url': 'https://hub-%s.example.com' % found, 'ah_path_prefix': 'galaxy'})
+    asked = []
+
+    def anonymous_json(path):
+        asked.append(path)
+        if path == '/api/':
+            return Answered(200 if root else 404, root), root
+        return hub, hub.body if hub.status == 200 else None
+
+    client.anonymous_json = anonymous_json
+    layout = client.discover()
+    assert layout.name == found
+    assert (layout.hub == '/api/galaxy/') == (found != 'awx')
+    assert asked == (['/api/'] if found == 'gateway' else ['/api/', '/api/galaxy/'])
+
+
 # -- _hub's helpers ----------------------------------------------------------------------------------------------------
 
 class FakeClient:
