@@ -272,6 +272,25 @@ def test_a_task_is_waited_for_until_it_ends_and_its_failure_says_why():
     assert 'had not ended after 10 seconds (state running)' in str(failed.value)
 
 
+def test_a_404_not_the_hubs_asks_whether_a_hub_is_there_at_all():
+    class Sent:
+        status = 404
+
+    client = FakeClient(Layout.platform_gateway())
+    client.send = lambda method, path, **kwargs: client.sent.append((method, path, None)) or Sent()
+    with pytest.raises(ConfigError) as failed:
+        _hub.get_or_none(task(client), '/api/galaxy/v3/namespaces/x/', 'ah_namespace')
+    assert 'serves no Hub API at /api/galaxy/' in str(failed.value)
+    assert client.sent[-1] == ('GET', '/api/galaxy/', None)
+    hubs = FakeClient(Layout.standalone_hub('/api/galaxy/'))
+
+    def hubs_404(path, params=None):
+        raise NotFound('404', status=404, detail={'errors': [{'status': '404', 'code': 'not_found'}]})
+
+    hubs.get = hubs_404
+    assert _hub.get_or_none(task(hubs), '/api/galaxy/v3/namespaces/x/', 'ah_namespace') is None
+
+
 def test_a_resource_updated_with_put_sends_its_name_at_its_old_names_url():
     resource = _hub.HubResource('v3/namespaces/', 'namespace', 'namespace', 'ah_namespace', lookup='url',
                                 detail='name', update_method='PUT', fields=('company',))
