@@ -691,9 +691,30 @@ def instance_processes(directory: Path) -> list:
     return found
 
 
+def processor_time(directory: Path) -> float:
+    """Seconds of processor time the running instance has used so far: its processes' own and that of their
+    children that ended (the tasks' processes, PostgreSQL's backends); PostgreSQL's running backends too."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    own = set(instance_processes(directory))
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        # fields: state ppid ... utime(11) stime(12) cutime(13) cstime(14), counted from the state
+        if int(entry.name) in own or int(fields[1]) in own:
+            total += sum(int(value) for value in fields[11:15]) / ticks
+    return total
+
+
 def stop(directory: Path) -> list:
     """Stop the instance; returns the processes of it that had to be ended after the rest had stopped
     (none when all went as it should)."""
+    if read_pids(directory):
+        print("hubctl: the Hub used %.1f s of processor time" % processor_time(directory), file=sys.stderr)
     pids = read_pids(directory)
     # the worker first (it may be running a task), then the servers
     for name in ("worker", "content", "api"):
