@@ -9,8 +9,9 @@
 #    the TARGETs named) in one ansible-test run against it (tests/ci/integration.sh with
 #    INTEGRATION_LAYOUT=hub: integration_config.yml gives hub_host, hub_content_url, hub_ca_path,
 #    hub_username, hub_password);
-# 3. runs pytest over tests/hub/tests with HUB_URL, HUB_CONTENT_URL, HUB_CA_PATH, HUB_USERNAME and
-#    HUB_PASSWORD set, so that its tests use this Hub rather than start one;
+# 3. runs pytest over tests/hub/tests with HUB_URL, HUB_CONTENT_URL, HUB_CA_PATH, HUB_USERNAME,
+#    HUB_PASSWORD and HUB_DIR set, so that its tests use this Hub rather than start one (it trusts a
+#    gateway in front of it: hubctl.py start --trust-gateway, for test_hub_gateway.py);
 # 4. stops the Hub whatever happened, checks that none of its processes is left, and removes the
 #    directory.
 #
@@ -48,9 +49,10 @@ finish() {
 trap finish EXIT
 
 t0=$SECONDS
-exports=$(python "$hubctl" start --dir "$dir")
+# --trust-gateway: the reference gateway of tests/hub/tests/test_hub_gateway.py may stand in front of it
+exports=$(python "$hubctl" start --trust-gateway --dir "$dir")
 eval "$exports"
-export HUB_URL HUB_CONTENT_URL HUB_CA_PATH HUB_USERNAME HUB_PASSWORD
+export HUB_URL HUB_CONTENT_URL HUB_CA_PATH HUB_USERNAME HUB_PASSWORD HUB_DIR=$dir
 echo "hub: galaxy-ng at $HUB_URL (content app $HUB_CONTENT_URL), started in $((SECONDS - t0)) s" >&2
 
 status=0

@@ -7,6 +7,8 @@ make test's hub step runs it against the Hub it starts (tests/hub/run.sh); by ha
 """
 from pathlib import Path
 
+import requests
+
 from hub_helpers import GALAXY, get
 
 
@@ -63,3 +65,6 @@ def test_worker_and_content_app_are_online(hub):
     assert body["database_connection"]["connected"] is True
     assert len(body["online_workers"]) >= 1
     assert len(body["online_content_apps"]) >= 1
+    # the content app answers where the Hub sends downloads (HUB_CONTENT_URL, its CONTENT_ORIGIN)
+    content = requests.get(hub["HUB_CONTENT_URL"] + "/pulp/content/", verify=hub["HUB_CA_PATH"], timeout=60)
+    assert content.status_code == 200
