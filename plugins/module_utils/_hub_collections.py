@@ -27,6 +27,10 @@ in the published hub-2.6 and hub-2.7 schemas too:
   Pulp task (``pulp/api/v3/tasks/<id>/``); 404 when the version is not in the source or already in the
   destination.
 * ``GET _ui/v1/imports/collections/?namespace=&name=&version=&state=`` lists the imports of a version.
+* A task known by its id (a move's, an import's: the import's id is its Pulp task's) is read at galaxy's
+  ``v3/tasks/<id>/`` (in hub-2.7.json; Pulp's ``pulp/api/v3/tasks/`` is not), whose ``child_tasks`` are ids. The
+  import of galaxy-ng 4.9.2 (``import_to_staging``) adds the version to ``staging`` in a child task it does not
+  wait for: an upload is waited for until its children have ended too.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -74,6 +78,11 @@ def move_path(namespace, name, version, source, destination):
 
 def upload_path(repository):
     return 'content/%s/v3/artifacts/collections/' % repository
+
+
+def task_path(task_id):
+    """galaxy's path of a task known by its id (a move's, an import's): its children there are ids too."""
+    return 'v3/tasks/%s/' % task_id
 
 
 # -- the artifact ----------------------------------------------------------------------------------------------
@@ -294,9 +303,9 @@ class Hub:
     def children_done(self, task_id, label):
         """Wait for the tasks the Pulp task ``task_id`` started (galaxy-ng's import adds the version to its
         repository in a task of its own, which it does not wait for), and theirs."""
-        pending = list(self.api.client.get(_hub.task_path(self.api, task_id, self.module)).get('child_tasks') or [])
+        pending = list(self.api.client.get(self.place(task_path(task_id))).get('child_tasks') or [])
         while pending:
-            child = self.wait(pending.pop(0), label)
+            child = self.wait(self.place(task_path(pending.pop(0))), label)
             pending.extend(child.get('child_tasks') or [])
 
     def upload_once(self, artifact, repository, wait, shown_path=None):
@@ -342,7 +351,7 @@ class Hub:
     def moved(self, answer, interval):
         task_id = (answer or {}).get('copy_task_id')
         if task_id:
-            self.wait(task_id, 'move', interval)
+            self.wait(self.place(task_path(task_id)), 'move', interval)
         return answer
 
     def delete(self, path, key, repositories, wait):

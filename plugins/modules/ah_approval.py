@@ -115,7 +115,8 @@ def run(api):
     found = hub.where(namespace, name, version).get(version) or []
     if not found:
         for entry in hc.imports_under_way(api, hub.place, namespace, name, version):
-            hub.wait(entry['id'], 'import', params['interval'])
+            hub.wait(hub.place(hc.task_path(entry['id'])), 'import', params['interval'])
+            hub.children_done(entry['id'], 'import')
         found = hub.where(namespace, name, version).get(version) or []
     if destination not in found:
         source = next((repository for repository in sources if repository in found), None)

@@ -16,7 +16,7 @@ description:
     C(<namespace>-<name>-<version>.tar.gz) artifact in O(output_path). Sends nothing to any service; the connection
     options are accepted (from C(module_defaults)) and not used.
   - The collection is built aside first and compared with the artifact O(output_path) holds already, by the files
-    it holds (their names, kinds and checksums, as its C(MANIFEST.json) and C(FILES.json) say them): an artifact of
+    it holds (their names, kinds and checksums, as its C(MANIFEST.json) and C(FILES.json) say them). An artifact of
     the same content is left as it is, and the task changes nothing; artifacts that differ only in their build time
     count as the same.
   - An artifact of other content is replaced with O(force); without it the task fails, in C(ansible-galaxy)'s words.

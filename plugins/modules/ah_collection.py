@@ -59,7 +59,7 @@ options:
     default: true
   auto_approve:
     description:
-      - Approve the version uploaded (or found in C(staging)): move it to the C(published) repository.
+      - Approve the version uploaded (or found in C(staging)), that is move it to the C(published) repository.
     type: bool
     default: true
   interval:
