@@ -147,6 +147,9 @@ def cases(world):
         # the reference service has no Automation Hub: both ways fail alike, before any write
         'ah_namespace': {'name': 'no_such_namespace', 'state': 'absent'},
         'ah_token': {'state': 'absent'},
+        'collection_remote': {'name': 'no-such-remote', 'state': 'absent'},
+        'collection_repository': {'name': 'no-such-repository', 'state': 'absent'},
+        'collection_repository_sync': {'name': 'no-such-repository'},
         'instance': {'hostname': 'localhost', 'enabled': True},
         'workflow_job_template': {'name': 'no-such-workflow-%s' % tag, 'organization': 'Default', 'state': 'absent'},
         'bulk_host_create': {'inventory': inv, 'hosts': [{'name': 'web-%s' % tag}]},
