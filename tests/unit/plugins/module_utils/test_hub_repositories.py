@@ -101,6 +101,21 @@ def test_secrets_given_go_with_any_other_change_and_the_options_are_sent_as_the_
     assert result['diff'] == {'before': {'rate_limit': 8}, 'after': {'rate_limit': 5}}
 
 
+def test_files_given_by_path_are_sent_as_their_text_a_client_key_never_shown(tmp_path):
+    key, ca = tmp_path / 'key.pem', tmp_path / 'ca.pem'
+    key.write_text('-----BEGIN PRIVATE KEY-----\nS3CR3T\n-----END PRIVATE KEY-----\n')
+    ca.write_text(CA + '\n')
+    client = hub({REMOTES: listing(remote()), REMOTE_HREF: remote(hidden=('client_key',))})
+    given = dict(SAME, ca_cert=None)
+    result = run(collection_remote, client, client_key_path=str(key), ca_cert_path=str(ca), **given)
+    assert writes(client) == [('PATCH', REMOTE_HREF, {'client_key': key.read_text()})]
+    assert 'S3CR3T' not in repr(result)
+    failed = run(collection_remote, hub({REMOTES: listing(remote())}), requirements_file=str(tmp_path / 'none.yml'),
+                 **dict(SAME, requirements=None))
+    assert failed['failed'] and failed['msg'].startswith('Unable to read the file %s given as requirements_file'
+                                                         % (tmp_path / 'none.yml'))
+
+
 def test_a_new_remote_needs_a_url_and_in_check_mode_nothing_is_sent():
     client = hub({REMOTES: listing()})
     failed = run(collection_remote, client, name='repo-new')
