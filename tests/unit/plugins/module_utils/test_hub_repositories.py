@@ -177,6 +177,12 @@ def test_a_sync_needs_a_remote_and_a_failed_one_says_why_with_its_task():
     assert writes(client) == [('POST', REPO_HREF + 'sync/', {})]
     assert failed['failed'] and failed['changed'] is True and 'Cannot connect to host' in failed['msg']
     assert failed['task'] == TASK and failed['sync_status'] == 'Failed'
+    client = hub({REPOSITORIES: listing(repository()), TASK: {'state': 'running'}})
+    failed = run(collection_repository_sync, client, name='repo-m', timeout=0)
+    assert failed['msg'].startswith('Timed out awaiting sync: ') and failed['task'] == TASK
+    client = hub({REPOSITORIES: listing(repository()), TASK: {'state': 'running'}})
+    result = run(collection_repository_sync, client, name='repo-m', wait=False)
+    assert result['changed'] is True and result['sync_status'] == 'Started' and result['task'] == TASK
 
 
 @pytest.mark.parametrize('module', [collection_remote, collection_repository, collection_repository_sync])
