@@ -45,6 +45,15 @@ SECRETS = ('client_key', 'password', 'proxy_password', 'token')
 WRITE_TIMEOUT = 300
 
 
+class SyncFailed(TaskFailed):
+    """A sync that failed or did not end in time; the failed result has the task's href, as a sync that went well
+    returns it, and its ``sync_status``."""
+
+    def __init__(self, message, task):
+        super(SyncFailed, self).__init__(message)
+        self.result = {'task': task, 'sync_status': 'Failed'}
+
+
 def stripped(value):
     """Text as the Hub keeps it: without the white space around it; None for none or ''."""
     if value is None:
@@ -171,11 +180,10 @@ def sync(api, module, repository, name, wait, interval, timeout):
                 wait_for_task(api, task, module, float('inf') if timeout is None else timeout, interval,
                               label='sync')
             except TaskFailed as exc:
-                # the task's href, as a sync that went well returns it, and how it ended
-                exc.result = {'task': task, 'sync_status': 'Failed'}
-                if 'had not ended' in exc.message:
-                    exc.reword('Timed out awaiting sync: %s' % exc.message)
-                raise
+                message = exc.message
+                if 'had not ended' in message:
+                    message = 'Timed out awaiting sync: %s' % message
+                raise SyncFailed(message, task)
             result['sync_status'] = 'Complete'
         return answer
 

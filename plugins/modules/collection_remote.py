@@ -290,18 +290,22 @@ def desired(params):
     return fields
 
 
-def hidden_given(params):
-    """The hidden fields given (name -> value; '' takes one away)."""
+def hidden_given(api):
+    """The hidden fields given (name -> value; '' takes one away); a client key read from its file is kept out of
+    every output as the option's would be."""
+    params = api.params
     given = dict((key, params.get(key)) for key in repos.HIDDEN if params.get(key) is not None)
     if params.get('client_key_path') is not None:
         given['client_key'] = repos.read_file(params['client_key_path'], 'client_key_path')
+        if given['client_key'].strip():
+            api.no_log_values.add(given['client_key'])
     return given
 
 
 def plan(api, existing):
     params = api.params
     fields = desired(params)
-    given = hidden_given(params)
+    given = hidden_given(api)
     if existing is None:
         if not fields.get('url'):
             raise ConfigError('Unable to create collection remote %s: url is required to create collection remote %s.'

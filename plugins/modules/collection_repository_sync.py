@@ -40,8 +40,9 @@ options:
       - With O(wait), seconds to wait for the sync before failing; no limit when not given.
     type: int
 notes:
-  - The Hub's worker connects to the remote's URL itself. A server with a certificate of a private CA needs the
-    remote's C(ca_cert); the worker trusts only the public CAs of its system otherwise.
+  - The Hub's worker connects to the remote's URL itself, and checks the server's certificate against the CAs it
+    trusts. A server whose certificate a private CA signed (another Hub of the same site) needs that CA as the
+    remote's C(ca_cert), unless the worker's own system trusts it.
 extends_documentation_fragment:
   - automation.service.hub
   - automation.service.auth
