@@ -270,9 +270,8 @@ class User(AccessResource):
     def plan_deletion(self, api, existing):
         plan = super(User, self).plan_deletion(api, existing)
         if existing is not None and existing.get('is_superuser'):
-            demote = Write('PATCH', self.detail_path(existing), {'is_superuser': False}, before={'is_superuser': True},
-                           after={'is_superuser': False})
-            plan.writes.insert(0, demote)
+            # the diff is the deletion's: the user is gone
+            plan.writes.insert(0, Write('PATCH', self.detail_path(existing), {'is_superuser': False}))
         return plan
 
     def shown(self, obj):
@@ -387,8 +386,8 @@ class GroupRoles:
         def refused_for(one):
             def refused(exc):
                 where = names.get(one['content_object'], one['content_object'])
-                exc.reword('Unable to give the role %s to the group %s%s: %s'
-                           % (one['role'], name, ' on %s' % where if where else '', exc.message))
+                on = ' on %s' % where if where else ''
+                exc.reword('Unable to give the role %s to the group %s%s: %s' % (one['role'], name, on, exc.message))
             return refused
 
         for one in adding:

@@ -69,7 +69,10 @@ options:
             default: []
           execution_environments:
             description:
-              - Execution environments (container repositories).
+              - Execution environments (container repositories), each as its container distribution, as
+                ansible.hub names it. The Hub takes the roles of a distribution there
+                (V(container.containerdistribution_owner), ...); it refuses the V(galaxy.execution_environment_*)
+                roles, which are roles of a container namespace.
             type: list
             elements: str
             default: []
