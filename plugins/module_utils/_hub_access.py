@@ -363,7 +363,11 @@ class GroupRoles:
         and what the result says of it (``removed``, ``existing``)."""
         writes, have = [], []
         if group is None:
-            writes.append(Write('POST', groups_path, {'name': name}, expect=(201,), makes=True, answer={'name': name}))
+            # made again by nobody else: should the Hub refuse one of its roles, the group goes again and the task
+            # changed nothing
+            writes.append(Write('POST', groups_path, {'name': name}, expect=(201,), makes=True, answer={'name': name},
+                                undo=lambda made: Write('DELETE', '%s%s/' % (groups_path, made['id']),
+                                                        expect=(204, 404), note='the group %s this task made was deleted again' % name)))
         else:
             have = list(objects(api, '%s%s/roles/' % (groups_path, group['id'])))
         href = group.get('pulp_href') if group else None

@@ -21,7 +21,8 @@ description:
     on a namespace, V(galaxy.collection_remote_owner) on a collection remote, V(galaxy.ansible_repository_owner) on a
     collection repository and the V(container.containerdistribution_*) roles on an execution environment; a custom
     role fits where its permissions do.
-  - Every name is looked up before anything is written; a group that does not exist is created.
+  - Every name is looked up before anything is written; a group that does not exist is created, and deleted again
+    when the Hub then refuses one of its roles (the task fails and changed nothing).
   - Takes the options and return values of ansible.hub's C(group_roles) module. Unlike it, check mode writes
     nothing, and a diff says which roles each group gains and loses.
 author:
