@@ -270,9 +270,8 @@ class User(AccessResource):
     def plan_deletion(self, api, existing):
         plan = super(User, self).plan_deletion(api, existing)
         if existing is not None and existing.get('is_superuser'):
-            demote = Write('PATCH', self.detail_path(existing), {'is_superuser': False}, before={'is_superuser': True},
-                           after={'is_superuser': False})
-            plan.writes.insert(0, demote)
+            # the diff is the deletion's: the user is gone
+            plan.writes.insert(0, Write('PATCH', self.detail_path(existing), {'is_superuser': False}))
         return plan
 
     def shown(self, obj):
@@ -364,7 +363,11 @@ class GroupRoles:
         and what the result says of it (``removed``, ``existing``)."""
         writes, have = [], []
         if group is None:
-            writes.append(Write('POST', groups_path, {'name': name}, expect=(201,), makes=True, answer={'name': name}))
+            # made again by nobody else: should the Hub refuse one of its roles, the group goes again and the task
+            # changed nothing
+            writes.append(Write('POST', groups_path, {'name': name}, expect=(201,), makes=True, answer={'name': name},
+                                undo=lambda made: Write('DELETE', '%s%s/' % (groups_path, made['id']),
+                                                        expect=(204, 404), note='the group %s this task made was deleted again' % name)))
         else:
             have = list(objects(api, '%s%s/roles/' % (groups_path, group['id'])))
         href = group.get('pulp_href') if group else None
@@ -387,8 +390,8 @@ class GroupRoles:
         def refused_for(one):
             def refused(exc):
                 where = names.get(one['content_object'], one['content_object'])
-                exc.reword('Unable to give the role %s to the group %s%s: %s'
-                           % (one['role'], name, ' on %s' % where if where else '', exc.message))
+                on = ' on %s' % where if where else ''
+                exc.reword('Unable to give the role %s to the group %s%s: %s' % (one['role'], name, on, exc.message))
             return refused
 
         for one in adding:

@@ -17,7 +17,12 @@ description:
     its C(targets) name (a collection namespace, remote or repository, an execution environment, a remote
     registry); the Hub refuses a role on an object it carries no permission for (V(galaxy.user_admin) on a
     namespace).
-  - Every name is looked up before anything is written; a group that does not exist is created.
+  - Seen on galaxy-ng 4.9.2, the managed roles that fit each kind of target are V(galaxy.collection_namespace_owner)
+    on a namespace, V(galaxy.collection_remote_owner) on a collection remote, V(galaxy.ansible_repository_owner) on a
+    collection repository and the V(container.containerdistribution_*) roles on an execution environment; a custom
+    role fits where its permissions do.
+  - Every name is looked up before anything is written; a group that does not exist is created, and deleted again
+    when the Hub then refuses one of its roles (the task fails and changed nothing).
   - Takes the options and return values of ansible.hub's C(group_roles) module. Unlike it, check mode writes
     nothing, and a diff says which roles each group gains and loses.
 author:
@@ -69,7 +74,10 @@ options:
             default: []
           execution_environments:
             description:
-              - Execution environments (container repositories).
+              - Execution environments (container repositories), each as its container distribution, as
+                ansible.hub names it. The Hub takes the roles of a distribution there
+                (V(container.containerdistribution_owner), ...); it refuses the V(galaxy.execution_environment_*)
+                roles, which are roles of a container namespace.
             type: list
             elements: str
             default: []
