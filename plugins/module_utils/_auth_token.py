@@ -94,9 +94,10 @@ class TokenAuth(AuthMethod):
         headers['Authorization'] = scheme + self.token
 
     def refused_by_hub(self, client, detail):
+        why = str(detail).rstrip('.')
         return AuthError('The Automation Hub at %s refused the token: %s. It is unknown to the Hub, or was replaced: '
                          'the Hub keeps one token per user, and making a new one (ah_token) ends the one before. '
-                         'Create one and pass it as ah_token.' % (client.base_url, str(detail).rstrip('.')), method=self.name)
+                         'Create one and pass it as ah_token.' % (client.base_url, why), method=self.name)
 
     def unauthorized(self, client):
         expires = self.expires
