@@ -35,6 +35,8 @@ from ansible_collections.automation.service.plugins.module_utils._hub import (
 from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
 
 STATE = dict(type='str', choices=['present', 'absent'], default='present')
+# Seconds a module without a timeout option waits for a task its write started (a tag, a deletion)
+TASK_TIMEOUT = 300
 
 REGISTRIES = 'execution-environments/registries/'
 REMOTES = 'execution-environments/remotes/'
@@ -79,6 +81,13 @@ WAIT_ARGUMENT_SPEC = dict(
 
 # -- paths and tasks -----------------------------------------------------------------------------------------------
 
+def check_interval(api):
+    """Refuse an ``interval`` that cannot be waited by, before anything is read or written."""
+    interval = api.params.get('interval')
+    if api.params.get('wait') and interval is not None and not 0 < interval < float('inf'):
+        raise ConfigError('interval must be a number of seconds more than 0.')
+
+
 def ui(api, endpoint, module):
     """``endpoint``'s path in the Hub's ``_ui/v1/`` API (ConfigError naming ``module`` where there is no Hub)."""
     return place(api, UI + endpoint, module)
@@ -91,12 +100,16 @@ def repository_path(api, name, module, tail=''):
 
 def waited(api, answer, module, children=False, label='task'):
     """The answer of a write (``{"task": href}``) once its task, and with ``children`` the tasks that one started,
-    have ended, waited for as the module's ``timeout`` (none: no limit) and ``interval`` say; ansible.hub's
-    ``timeout``, not given, waits as long as the task takes."""
+    have ended, waited for as the module's ``timeout`` and ``interval`` say (ansible.hub's ``timeout``, not given,
+    waits as long as the task takes), or, for a module without them, up to TASK_TIMEOUT seconds."""
     params = api.params
-    timeout = params.get('timeout')
-    timeout = float('inf') if timeout is None else timeout
-    interval = params.get('interval') or 1.0
+    if 'wait' in params:
+        # the modules that start a task on purpose, with ansible.hub's options
+        timeout = float('inf') if params.get('timeout') is None else params['timeout']
+        interval = 1.0 if params.get('interval') is None else params['interval']
+    else:
+        # a write that the Hub makes a task of (a tag, a deletion): waited for as the Hub's other modules do
+        timeout, interval = TASK_TIMEOUT, 1.0
     href = answer.get('task') if isinstance(answer, dict) else None
     if not href:
         return answer
@@ -264,6 +277,7 @@ def run_registry_task(api, action, module):
     and with ``wait``, wait until it and the tasks it started end. Always a change (in check mode, none is
     started)."""
     params = api.params
+    check_interval(api)
     registry = find_registry(api, params['name'], module, required=True)
     api.returns(name=registry['name'], id=registry['id'])
     done = 'indexed' if action == 'index' else 'synced'
@@ -393,6 +407,7 @@ def run_repository(api, module='ah_ee_repository'):
 def run_repository_sync(api, module='ah_ee_repository_sync'):
     params = api.params
     name = params['name']
+    check_interval(api)
     repository = find_repository(api, name, module)
     if repository is None:
         raise NotFound('The repository %s was not found.' % name, total_results=0)

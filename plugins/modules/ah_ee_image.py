@@ -12,8 +12,8 @@ module: ah_ee_image
 short_description: Tag, untag or delete an execution environment image of Automation Hub
 version_added: 0.5.0
 description:
-  - Adds tags to an image of a container repository of Automation Hub that the Hub holds (one pushed to it), sets
-    its tags, or deletes the image with all its tags.
+  - Adds tags to an image of a container repository of Automation Hub, sets its tags, or deletes the image with all
+    its tags.
   - The image is named by its repository and one of its tags, V(repository:tag).
   - Takes the options of ansible.hub's C(ah_ee_image) module and returns what it returns.
 author:
@@ -45,8 +45,8 @@ options:
     choices: [present, absent]
     default: present
 notes:
-  - Only a repository of pushed images can be tagged; the Hub keeps a remote repository's tags as its registry has
-    them.
+  - The Hub deletes images only from a repository of pushed images (pulp_container's push repository has
+    C(remove_image/), its remote repository has not); the tags of a remote repository's images can be changed.
 extends_documentation_fragment:
   - automation.service.hub
   - automation.service.auth

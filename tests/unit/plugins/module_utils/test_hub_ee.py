@@ -5,6 +5,7 @@ import pytest
 
 from ansible_collections.automation.service.plugins.module_utils import _hub_ee
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
+from ansible_collections.automation.service.tests.unit.plugins.modules.module_runner import run_module
 
 
 @pytest.mark.parametrize('given, expected', [
@@ -49,3 +50,17 @@ def test_the_push_repository_of_a_container_repository_is_under_the_same_pulp_ro
     }
     expected = '/api/galaxy/pulp/api/v3/repositories/container/container-push/0191/'
     assert _hub_ee.push_repository_href(repository) == expected
+
+
+@pytest.mark.parametrize('module', ['ah_ee_registry_sync', 'ah_ee_registry_index', 'ah_ee_repository_sync'])
+def test_an_interval_that_cannot_be_waited_by_fails_before_any_request(module):
+    # no Hub is named: the task would fail to connect had it tried
+    result = run_module(module, {'name': 'anything', 'interval': 0})
+    assert result.get('failed')
+    assert result['msg'] == 'interval must be a number of seconds more than 0.'
+
+
+def test_a_registry_without_a_url_fails_in_ansible_hubs_words_before_any_request():
+    result = run_module('ah_ee_registry', {'name': 'anything'})
+    assert result.get('failed')
+    assert result['msg'] == 'state is present but all of the following are missing: url'
