@@ -145,6 +145,12 @@ def cases(world):
         'eda_rulebook_info': {'name': 'no-such-rulebook-%s' % tag},
         'eda_user': {'username': 'no-such-user-%s' % tag, 'state': 'absent'},
         # the reference service has no Automation Hub: both ways fail alike, before any write
+        'ah_ee_image': {'name': 'no-such/image:1.0', 'state': 'absent'},
+        'ah_ee_registry': {'name': 'no-such-registry', 'state': 'absent'},
+        'ah_ee_registry_index': {'name': 'no-such-registry'},
+        'ah_ee_registry_sync': {'name': 'no-such-registry'},
+        'ah_ee_repository': {'name': 'no-such/repository', 'state': 'absent'},
+        'ah_ee_repository_sync': {'name': 'no-such/repository'},
         'ah_namespace': {'name': 'no_such_namespace', 'state': 'absent'},
         'ah_token': {'state': 'absent'},
         'instance': {'hostname': 'localhost', 'enabled': True},
