@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Start and stop a real Automation Hub (galaxy-ng 4.9.2 from PyPI) on loopback, for the tests.
 
-  hubctl.py start [--dir DIR] [--fresh]    start; prints shell export lines (HUB_URL, HUB_USERNAME,
-                                           HUB_PASSWORD, HUB_CA_PATH)
+  hubctl.py start [--dir DIR] [--fresh] [--trust-gateway]
+                                           start; prints shell export lines (HUB_URL, HUB_USERNAME,
+                                           HUB_PASSWORD, HUB_CA_PATH); --trust-gateway: the Hub also
+                                           takes the user a gateway in front of it names (below)
   hubctl.py stop [--dir DIR]               stop everything start started (idempotent)
   hubctl.py venv                           make (or find) the Hub's virtualenv; prints its path
   hubctl.py lock PYTHON                    resolve the Hub's packages anew with pip for PYTHON;
@@ -19,6 +21,14 @@ content app listen on 127.0.0.1 only, each on a free port, over TLS; one tasking
 Everything the Hub runs is started under `nice -n 19` (HUB_NICE overrides): the machine is shared.
 The database of DIR is kept from one start to the next (migrate brings it up to date); --fresh
 starts from a new one.
+
+--trust-gateway: the reference gateway (tests/service, svcctl start --layout gateway --hub DIR) may
+stand in front of the Hub. The platform's Hub (galaxy-ng 4.10 and later) believes the user named by
+the gateway's signed token (django-ansible-base's X-DAB-JW-TOKEN); galaxy-ng 4.9.2 has no such
+thing. Its substitute here is pulpcore's remote-user authentication, by settings alone: the Hub
+also takes the username of one request header, whose name ends in a secret made once per DIR
+(DIR/gateway.json, mode 0600, which the gateway reads), so that only who can read that file can
+name a user. See tests/hub/README.md.
 """
 import argparse
 import json
@@ -281,8 +291,51 @@ def ensure_certificates(directory: Path):
     return ca_path, cert_path, key_path
 
 
+def gateway_trust(directory: Path, api_url: str, content_url: str, ca_path: Path) -> dict:
+    """--trust-gateway: the settings with which the Hub takes the user the gateway in front of it names, and
+    DIR/gateway.json, what the gateway needs to reach it (its URLs, its CA, the header's name).
+
+    pulpcore 3.28's PulpRemoteUserAuthentication (DRF's RemoteUserAuthentication) reads the username from
+    the request's META key REMOTE_USER_ENVIRON_NAME, and Django's RemoteUserBackend makes a user it has
+    not seen; galaxy-ng's GALAXY_AUTHENTICATION_CLASSES become DRF's (and so Pulp's) authentication
+    classes, and AUTHENTICATION_BACKEND_PRESET "custom" keeps AUTHENTICATION_BACKENDS as given
+    (galaxy_ng/app/dynaconf_hooks.py). A header is any client's to send: its name ends in a secret
+    made once per DIR, which only the gateway reads, and the gateway drops every header of that
+    prefix a client sends."""
+    path = directory / "gateway.json"
+    header = None
+    try:
+        header = json.loads(path.read_text()).get("header")
+    except (OSError, ValueError):
+        pass
+    if not header:
+        header = "X-Gateway-User-" + secrets.token_hex(16)
+    partial = directory / "gateway.json.tmp"
+    partial.write_text("")
+    os.chmod(partial, 0o600)
+    partial.write_text(json.dumps({"url": api_url, "content_url": content_url, "ca": str(ca_path),
+                                   "header": header, "username": ADMIN_USERNAME}))
+    os.replace(partial, path)
+    return {
+        "GALAXY_AUTHENTICATION_CLASSES": [
+            "rest_framework.authentication.SessionAuthentication",
+            "rest_framework.authentication.TokenAuthentication",
+            "rest_framework.authentication.BasicAuthentication",
+            "pulpcore.app.authentication.PulpRemoteUserAuthentication",
+        ],
+        "REMOTE_USER_ENVIRON_NAME": "HTTP_" + header.upper().replace("-", "_"),
+        "AUTHENTICATION_BACKEND_PRESET": "custom",
+        "AUTHENTICATION_BACKENDS": [
+            # passwords (Basic, the session login) as before; then the header's user, made at first sight
+            "django.contrib.auth.backends.ModelBackend",
+            "django.contrib.auth.backends.RemoteUserBackend",
+            "pulpcore.backends.ObjectRolePermissionBackend",
+        ],
+    }
+
+
 def write_settings(directory: Path, api_url: str, content_url: str, content_port: int, socket_dir: Path,
-                   keys: Path) -> Path:
+                   keys: Path, extra=None) -> Path:
     """The settings of a standalone Hub (pulpcore reads the file PULP_SETTINGS names, after its own and
     the plugins' defaults: pulpcore/app/settings.py, galaxy_ng/app/settings.py)."""
     for name in ("media", "assets", "tmp"):
@@ -315,6 +368,7 @@ def write_settings(directory: Path, api_url: str, content_url: str, content_port
         "GALAXY_ENABLE_API_ACCESS_LOG": False,
         "ANALYTICS": False,
     }
+    values.update(extra or {})
     path = directory / "settings.py"
     partial = directory / "settings.py.tmp"
     partial.write_text("")
@@ -412,19 +466,27 @@ def cmd_start(args):
             shutil.rmtree(directory / name, ignore_errors=True)
     socket_dir = pg_start(directory, args.fresh)
     try:
-        start_hub(directory, venv, socket_dir)
+        start_hub(directory, venv, socket_dir, trust_gateway=args.trust_gateway)
     except BaseException:
         stop(directory)
         raise
 
 
-def start_hub(directory: Path, venv: Path, socket_dir: Path):
+def start_hub(directory: Path, venv: Path, socket_dir: Path, trust_gateway=False):
     keys = ensure_keys(directory)
     ca_path, cert_path, key_path = ensure_certificates(directory)
     api_port, content_port = free_port(), free_port()
     api_url = "https://127.0.0.1:%d" % api_port
     content_url = "https://127.0.0.1:%d" % content_port
-    settings = write_settings(directory, api_url, content_url, content_port, socket_dir, keys)
+    extra = None
+    if trust_gateway:
+        extra = gateway_trust(directory, api_url, content_url, ca_path)
+    else:
+        try:
+            (directory / "gateway.json").unlink()
+        except FileNotFoundError:
+            pass
+    settings = write_settings(directory, api_url, content_url, content_port, socket_dir, keys, extra)
     env = hub_env(directory, venv, settings)
     manage(venv, env, "migrate", "--no-input", "-v0")
     password = admin_password(directory)
@@ -485,6 +547,8 @@ def main(argv=None):
     p = sub.add_parser("start", help="start the Hub and print shell export lines")
     p.add_argument("--dir", default=str(DEFAULT_DIR))
     p.add_argument("--fresh", action="store_true", help="start from a new database and media")
+    p.add_argument("--trust-gateway", action="store_true",
+                   help="also take the user the reference gateway in front names (DIR/gateway.json)")
     p.set_defaults(func=cmd_start)
     p = sub.add_parser("stop", help="stop the Hub")
     p.add_argument("--dir", default=str(DEFAULT_DIR))
