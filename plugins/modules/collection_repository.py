@@ -77,7 +77,8 @@ options:
     type: str
   update_repo:
     description:
-      - Whether to sync the repository from its remote once it is as the options say. A sync is a change.
+      - Whether to sync the repository from its remote once it is as the options say. With O(wait), the sync is a
+        change only when it brought something new, as with M(automation.service.collection_repository_sync).
     type: bool
     default: false
   wait:
