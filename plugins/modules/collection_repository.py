@@ -53,6 +53,8 @@ options:
     description:
       - The distribution that serves the repository. Content of a repository that no distribution serves cannot be
         synced, downloaded nor searched by clients.
+      - Given, even as V({}), it names a distribution (the repository's name by default); ansible.hub reads V({}) as
+        no distribution.
     type: dict
     suboptions:
       name:
