@@ -60,8 +60,8 @@ PUBLISHED = 'published'
 REJECTED = 'rejected'
 SEARCH = 'v3/plugin/ansible/search/collection-versions/'
 IMPORTS = '_ui/v1/imports/collections/'
-# Import states of a Pulp task that are not over yet
-UNDER_WAY = ('waiting', 'running')
+# The states of a Pulp task (an import's) that are not final
+UNDER_WAY = ('waiting', 'running', 'canceling')
 # ``timeout`` not set: no limit
 FOREVER = float('inf')
 
@@ -195,7 +195,7 @@ def import_failed(task):
     return 'Upload of collection failed: %s' % to_text(description or task.get('state'))
 
 
-def reject_missing(namespace, name, version):
+def approval_missing(namespace, name, version):
     """ansible.hub's words when a version to approve is nowhere to be approved."""
     return ('Unable to approve at collections/%s/%s/versions/%s: Awaiting approval not found'
             % (namespace, name, version))
@@ -294,7 +294,9 @@ class Hub:
             except _hub.TaskFailed as exc:
                 if (exc.task or {}).get('state') in UNDER_WAY:
                     raise   # not ended in time
+                # ansible.hub's words and result: the import's state, and where it is (its messages say more)
                 exc.reword(import_failed(exc.task or {}))
+                exc.result = {'task': answer['task'], 'state': (exc.task or {}).get('state')}
                 raise
             self.children_done(answer['task'].rstrip('/').rsplit('/', 1)[-1], 'import')
             answer = dict(answer, state=task.get('state'))
@@ -317,8 +319,9 @@ class Hub:
             self.same_artifact(artifact, found)
             api.returns(path=shown_path or artifact.path, collection_version=self.described(artifact, found))
             return found
+        api.returns(path=shown_path or artifact.path)
         answer = self.upload(artifact, repository, wait)
-        api.returns(path=shown_path or artifact.path, **dict((k, answer[k]) for k in ('task', 'state') if k in answer))
+        api.returns(**dict((k, answer[k]) for k in ('task', 'state') if k in answer))
         now = [repository] if api.check_mode or not wait else (
             self.where(artifact.namespace, artifact.name, artifact.version).get(artifact.version) or [])
         api.returns(collection_version=self.described(artifact, now))

@@ -122,7 +122,7 @@ def run(api):
         source = next((repository for repository in sources if repository in found), None)
         if source is None:
             if params['state'] == 'approved' or not found:
-                raise ConfigError(hc.reject_missing(namespace, name, version))
+                raise ConfigError(hc.approval_missing(namespace, name, version))
             raise ConfigError('Unable to reject %s.%s %s: it is in %s, not in %s.'
                               % (namespace, name, version, ', '.join(found), ' nor '.join(sources)))
         hub.move(namespace, name, version, source, destination, params['interval'])

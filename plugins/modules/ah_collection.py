@@ -241,6 +241,7 @@ def upload(api, hub, local):
             else:
                 api.warn('The Hub holds %s with another artifact than %s; it is left as it is '
                          '(overwrite_existing replaces it).' % (key, params['path']))
+    api.returns(path=params['path'])
     if not found:
         answer = hub.upload(artifact, params['repository'], params['wait'] or params['auto_approve'])
         api.returns(**dict((k, answer[k]) for k in ('task', 'state') if k in answer))
