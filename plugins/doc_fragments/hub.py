@@ -12,8 +12,8 @@ class ModuleDocFragment(object):
     # What every Automation Hub module shares: ansible.hub's connection options (declared in
     # module_utils/_options.py, HUB_OPTIONS, HUB_ENVIRONMENT, HUB_ALIASES; a unit test checks them against this),
     # each the Hub's name of a shared connection option of the fragment auth, and where the Hub's API is.
-    # A Hub module lists this fragment before automation.service.auth: its validate_certs (with ansible.hub's alias)
-    # is the one documented.
+    # A Hub module lists this fragment before automation.service.auth and automation.service.attributes: its
+    # validate_certs (with ansible.hub's alias) and its action_group (with the group hub) are the ones documented.
     DOCUMENTATION = r'''
 options:
   ah_host:
@@ -60,6 +60,15 @@ options:
       - The alias C(ah_verify_ssl) is ansible.hub's name.
     type: bool
     aliases: [aap_validate_certs, gateway_validate_certs, ah_verify_ssl]
+attributes:
+  action_group:
+    description: >-
+      Use C(group/automation.service.api) in C(module_defaults) to set the connection options once, or
+      C(group/automation.service.hub) (ansible.hub's group, the Hub modules alone) for ansible.hub's C(ah_*) options.
+    support: full
+    membership:
+      - automation.service.api
+      - automation.service.hub
 notes:
   - B(Needs Automation Hub) - a standalone Hub (galaxy-ng), or the Hub behind an Automation Platform 2.5 to 2.7
     platform gateway, whose API the gateway serves at C(/api/galaxy/). On AWX 24, which has none, the task fails

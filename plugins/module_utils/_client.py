@@ -331,6 +331,17 @@ def hub_refusal(body):
     return None
 
 
+def served_by_hub(response):
+    """Whether an answer is galaxy-ng's (its errors form): the Hub served the path, so a 404 there is an object it
+    does not have, not a sign that the service's layout changed."""
+    if 'json' not in (response.headers.get('Content-Type') or ''):
+        return False
+    try:
+        return hub_errors(response.json()) is not None
+    except ApiError:
+        return False
+
+
 def _retry_after(response):
     value = response.headers.get('Retry-After') if response is not None else None
     if not value:
@@ -524,8 +535,10 @@ class Client:
         self.layout_remembered = False
         response, body = self.anonymous_json('/api/')
         found = Layout.from_root(body)
-        if found is None and self.hub_root is not None:
-            found = self.standalone_hub()
+        if self.hub_root is not None and (found is None or not found.is_gateway):
+            # a Hub module's: galaxy-ng 4.9.2 answers GET /api/ with a 404; a Hub whose /api/ answered otherwise (as
+            # AWX does) is still told by its own root
+            found = self.standalone_hub() or found
         if found is None:
             return self.layout
         _ASKED_LAYOUTS.add(self.base_url)
@@ -542,8 +555,8 @@ class Client:
         allowed), or its refusal of a request without credentials (a 401 or 403 in its ``{"errors": [...]}``
         form; galaxy-ng 4.9.2 answers 403 ``not_authenticated``)."""
         response, body = self.anonymous_json(self.hub_root)
-        if response.status == 200 and isinstance(body, dict) and isinstance(body.get('available_versions'), dict) \
-                and 'v3' in body['available_versions']:
+        versions = body.get('available_versions') if isinstance(body, dict) else None
+        if response.status == 200 and isinstance(versions, dict) and 'v3' in versions:
             return Layout.standalone_hub(self.hub_root)
         if response.status in (401, 403):
             try:
@@ -617,7 +630,7 @@ class Client:
                 if self.discover().is_gateway:
                     url = self.url(path, params)
                     continue
-            elif response.status == 404 and self.layout_remembered:
+            elif response.status == 404 and self.layout_remembered and not served_by_hub(response):
                 # The layout remembered may be one the service no longer has. Where the service answers with
                 # another, the 404 came from a path it does not serve (not processed): send it again there.
                 previous = self.layout

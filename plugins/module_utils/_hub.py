@@ -45,6 +45,7 @@ import time
 from ansible.module_utils.common.text.converters import to_text
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
+from ansible_collections.automation.service.plugins.module_utils._client import hub_errors
 from ansible_collections.automation.service.plugins.module_utils._errors import (
     ApiError, ConfigError, MultipleFound, NotFound, ServiceError,
 )
@@ -168,12 +169,25 @@ def find(api, path, value, name_field='name', label=None, required=False, filter
     return None
 
 
-def get_or_none(api, path):
-    """The object at ``path`` (a detail placed: ``v3/namespaces/<name>/``), None when the Hub answers 404."""
+def get_or_none(api, path, module=None):
+    """The object at ``path`` (a detail placed: ``v3/namespaces/<name>/``), None when the Hub answers 404. A 404
+    that is not in galaxy-ng's errors form (Pulp's own are not: use a list's filter there) may come from a gateway
+    that serves no Hub: the Hub's root is asked then, and ConfigError naming ``module`` says there is none."""
     try:
         return api.client.get(path)
-    except NotFound:
+    except NotFound as exc:
+        if hub_errors(exc.detail) is None:
+            hub_is_there(api, module)
         return None
+
+
+def hub_is_there(api, module=None):
+    """ConfigError when the Hub's root answers 404 (a platform gateway without Automation Hub behind it)."""
+    hub = root(api, module)
+    answer = api.client.send('GET', hub)
+    if answer.status == 404:
+        raise ConfigError('automation.service.%s needs Automation Hub: the service at %s serves no Hub API at %s (it '
+                          'answered 404).' % (module or 'module', api.client.base_url, hub))
 
 
 def task_path(api, task, module):
@@ -255,7 +269,7 @@ class HubResource(Resource):
         if value is None or to_text(value) == '':
             return None
         if self.lookup == 'url':
-            return get_or_none(api, '%s%s/' % (self.endpoint, to_text(value)))
+            return get_or_none(api, '%s%s/' % (self.endpoint, to_text(value)), self.module)
         return find(api, self.endpoint, value, self.name, self.label, filter_param=self.filter_param)
 
     def find(self, api):

@@ -45,8 +45,9 @@ def hub_modules():
     for name in plugins('modules'):
         with open(os.path.join(ROOT, 'plugins', 'modules', name + '.py')) as handle:
             tree = ast.parse(handle.read())
-        doc = next(yaml.safe_load(node.value.value) for node in tree.body if isinstance(node, ast.Assign)
-                   and getattr(node.targets[0], 'id', None) == 'DOCUMENTATION')
+        assigned = [node for node in tree.body if isinstance(node, ast.Assign)]
+        doc = next(yaml.safe_load(node.value.value) for node in assigned
+                   if getattr(node.targets[0], 'id', None) == 'DOCUMENTATION')
         if HUB_FRAGMENT in (doc.get('extends_documentation_fragment') or []):
             found.append(name)
     return found

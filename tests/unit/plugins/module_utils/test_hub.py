@@ -13,7 +13,7 @@ from ansible_collections.automation.service.plugins.module_utils import _hub
 from ansible_collections.automation.service.plugins.module_utils._api_module import ApiTask
 from ansible_collections.automation.service.plugins.module_utils._auth_token import token_value
 from ansible_collections.automation.service.plugins.module_utils._client import (
-    Layout, error_detail, hub_refusal, hub_root,
+    Layout, error_detail, hub_refusal, hub_root, served_by_hub,
 )
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, NotFound
 from ansible_collections.automation.service.plugins.module_utils._options import (
@@ -83,6 +83,21 @@ def test_ah_token_as_a_dict_gives_its_token_and_is_worded_as_ansible_hub_words_i
     assert str(failed.value) == 'The provided ah_token type was not valid (int). Valid options are str or dict.'
 
 
+def test_on_a_standalone_hub_auto_is_basic_and_a_session_asked_for_is_refused():
+    from ansible_collections.automation.service.plugins.module_utils._authenticator import hub_auth
+    standalone, gateway = FakeClient(Layout.standalone_hub('/api/galaxy/')), FakeClient(Layout.platform_gateway())
+    password = resolve(dict(HUB_GIVEN, ah_host='https://hub.example.com', ah_username='u', ah_password='p'), {})
+    assert hub_auth(standalone, password, None).name == 'basic'
+    assert hub_auth(gateway, password, None) is None    # the gateway's session login
+    assert hub_auth(standalone, dict(password, service_token='t'), None) is None
+    for asked in (dict(password, service_auth='session'), dict(password, service_session_id='s'),
+                  dict(password, service_sso_backend='keycloak')):
+        with pytest.raises(ConfigError) as failed:
+            hub_auth(standalone, asked, None)
+        assert 'not available on a standalone Automation Hub' in str(failed.value)
+    assert standalone.sent == []
+
+
 # -- where the Hub is ------------------------------------------------------------------------------------------------
 
 def test_the_hub_root_behind_a_gateway_on_a_standalone_hub_and_none_on_awx():
@@ -118,6 +133,56 @@ def test_galaxy_ngs_errors_are_worded_and_its_refusals_told():
     assert error_detail(refused) == 'Invalid token.' and hub_refusal(refused) == 'authentication_failed'
     assert hub_refusal({'errors': [{'code': 'permission_denied'}]}) is None
     assert error_detail({'name': ['This field is required.']}) == 'name: This field is required.'   # Pulp's
+
+
+class Answer:
+    def __init__(self, content_type, body):
+        self.headers = {'Content-Type': content_type}
+        self.body = body
+
+    def json(self):
+        return self.body
+
+
+def test_a_404_in_galaxy_ngs_form_is_the_hubs_and_asks_for_no_new_layout():
+    assert served_by_hub(Answer('application/json', {'errors': [{'status': '404', 'code': 'not_found'}]}))
+    assert not served_by_hub(Answer('application/json', {'detail': 'Not found.'}))
+    assert not served_by_hub(Answer('text/html; charset=utf-8', None))
+
+
+class Answered:
+    def __init__(self, status, body):
+        self.status = status
+        self.body = body
+
+    def json(self):
+        return self.body
+
+
+@pytest.mark.parametrize('root, hub, found', [
+    # galaxy-ng 4.9.2: a 404 at /api/, its refusal at its root
+    (None, Answered(403, {'errors': [{'status': '403', 'code': 'not_authenticated'}]}), 'hub'),
+    (None, Answered(200, {'available_versions': {'v3': 'v3/', 'pulp-v3': 'pulp/api/v3/'}}), 'hub'),
+    (None, Answered(404, None), 'awx'),                  # neither: AWX's layout, as before (not kept)
+    ({'current_version': '/api/v2/', 'available_versions': {'v2': '/api/v2/'}}, Answered(404, None), 'awx'),
+    ({'apis': {'gateway': '/api/gateway/', 'controller': '/api/controller/'}}, None, 'gateway'),
+])
+def test_a_hub_modules_client_tells_a_standalone_hub_awx_and_a_gateway_apart(root, hub, found):
+    from ansible_collections.automation.service.plugins.module_utils._client import Client
+    client = Client({'service_url': 'https://hub-%s.example.com' % found, 'ah_path_prefix': 'galaxy'})
+    asked = []
+
+    def anonymous_json(path):
+        asked.append(path)
+        if path == '/api/':
+            return Answered(200 if root else 404, root), root
+        return hub, hub.body if hub.status == 200 else None
+
+    client.anonymous_json = anonymous_json
+    layout = client.discover()
+    assert layout.name == found
+    assert (layout.hub == '/api/galaxy/') == (found != 'awx')
+    assert asked == (['/api/'] if found == 'gateway' else ['/api/', '/api/galaxy/'])
 
 
 # -- _hub's helpers ----------------------------------------------------------------------------------------------------
@@ -205,6 +270,25 @@ def test_a_task_is_waited_for_until_it_ends_and_its_failure_says_why():
         _hub.wait_for_task(task(client), path, 'm', timeout=10, interval=5, sleep=slept.append,
                            clock=lambda: next(clock))
     assert 'had not ended after 10 seconds (state running)' in str(failed.value)
+
+
+def test_a_404_not_the_hubs_asks_whether_a_hub_is_there_at_all():
+    class Sent:
+        status = 404
+
+    client = FakeClient(Layout.platform_gateway())
+    client.send = lambda method, path, **kwargs: client.sent.append((method, path, None)) or Sent()
+    with pytest.raises(ConfigError) as failed:
+        _hub.get_or_none(task(client), '/api/galaxy/v3/namespaces/x/', 'ah_namespace')
+    assert 'serves no Hub API at /api/galaxy/' in str(failed.value)
+    assert client.sent[-1] == ('GET', '/api/galaxy/', None)
+    hubs = FakeClient(Layout.standalone_hub('/api/galaxy/'))
+
+    def hubs_404(path, params=None):
+        raise NotFound('404', status=404, detail={'errors': [{'status': '404', 'code': 'not_found'}]})
+
+    hubs.get = hubs_404
+    assert _hub.get_or_none(task(hubs), '/api/galaxy/v3/namespaces/x/', 'ah_namespace') is None
 
 
 def test_a_resource_updated_with_put_sends_its_name_at_its_old_names_url():
