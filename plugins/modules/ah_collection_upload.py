@@ -48,6 +48,10 @@ options:
       - With O(wait), seconds between two reads of the import's state.
     type: float
     default: 1.0
+notes:
+  - Unlike ansible.hub's, it uploads nothing when the Hub holds the version with the same artifact (ansible.hub
+    uploads again and says changed), sends the file under the name the Hub expects whatever it is called, and
+    returns RV(collection_version).
 extends_documentation_fragment:
   - automation.service.hub
   - automation.service.auth
