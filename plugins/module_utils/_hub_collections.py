@@ -51,7 +51,9 @@ import uuid
 from ansible.module_utils.common.text.converters import to_bytes, to_native, to_text
 
 from ansible_collections.automation.service.plugins.module_utils import _hub
-from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, ConnectionFailure, NotFound
+from ansible_collections.automation.service.plugins.module_utils._errors import (
+    ConfigError, ConnectionFailure, NotFound, ServiceError,
+)
 from ansible_collections.automation.service.plugins.module_utils._options import resolve
 from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
 
@@ -240,6 +242,15 @@ def fetched(api, path, missing=None):
         shutil.rmtree(directory, ignore_errors=True)
 
 
+class ImportFailed(ServiceError):
+    """An import that failed, said as ansible.hub says it: its error's description, and as its result the import's
+    href and state (not the import itself, which holds the server's traceback; its messages are at its href)."""
+
+    def __init__(self, task, href):
+        super(ImportFailed, self).__init__(import_failed(task))
+        self.result = {'task': href, 'state': task.get('state')}
+
+
 class Hub:
     """The collection operations of one task (``api``) of the module ``module``: each write planned, and sent or,
     in check mode, said by the task's executor."""
@@ -294,10 +305,7 @@ class Hub:
             except _hub.TaskFailed as exc:
                 if (exc.task or {}).get('state') in UNDER_WAY:
                     raise   # not ended in time
-                # ansible.hub's words and result: the import's state, and where it is (its messages say more)
-                exc.reword(import_failed(exc.task or {}))
-                exc.result = {'task': answer['task'], 'state': (exc.task or {}).get('state')}
-                raise
+                raise ImportFailed(exc.task or {}, answer['task'])
             self.children_done(answer['task'].rstrip('/').rsplit('/', 1)[-1], 'import')
             answer = dict(answer, state=task.get('state'))
         return answer
