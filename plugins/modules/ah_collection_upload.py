@@ -73,7 +73,8 @@ EXAMPLES = r'''
 
 RETURN = r'''
 path:
-  description: The artifact uploaded, or found on the Hub already (for a URL, the name of the file downloaded).
+  description: The artifact uploaded, or found on the Hub already, as O(path) gives it (for a URL, ansible.hub returns
+    the name of the file it downloaded instead).
   returned: always
   type: str
   sample: /var/tmp/collections/acme-tools-1.2.0.tar.gz
