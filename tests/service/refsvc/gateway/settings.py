@@ -134,6 +134,21 @@ def _controller():
 
 GATEWAY_CONTROLLER = _controller()
 
+
+# A real Automation Hub behind the gateway (svcctl start --layout gateway --hub HUB_DIR, which copies
+# HUB_DIR/gateway.json, as tests/hub/hubctl.py start --trust-gateway writes it, to DIR/hub.json): its
+# paths are forwarded to it (refsvc/gateway/hub.py).
+def _hub():
+    import json as _json
+
+    try:
+        return _json.loads((INSTANCE_DIR / "hub.json").read_text())  # noqa: F405
+    except (OSError, ValueError):
+        return None
+
+
+GATEWAY_HUB = _hub()
+
 # Single sign-on through django-ansible-base's authenticators (refsvc/gateway/sso.py).
 from refsvc.gateway.sso import configure as _configure_sso  # noqa: E402
 

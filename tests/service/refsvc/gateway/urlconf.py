@@ -7,7 +7,7 @@ from django.urls import include, path, re_path
 from ansible_base.lib.utils.views.django_app_api import AnsibleBaseDjangoAppApiView
 from refsvc import urls as controller_urls
 from refsvc.rbac import access_lists as rbac_access_lists, gateway as rbac_gateway, service_index as rbac_service_index
-from . import controller, feature_flags, preferences, routing, sublists, views
+from . import controller, feature_flags, hub, preferences, routing, sublists, views
 
 gateway_v1 = [
     path("", views.GatewayV1RootView.as_view()),
@@ -65,6 +65,10 @@ urlpatterns = [
 if settings.GATEWAY_CONTROLLER:
     # A real controller behind the gateway answers everything under /api/controller/.
     urlpatterns.insert(0, re_path(r"^api/controller/", controller.ControllerProxyView.as_view()))
+if settings.GATEWAY_HUB:
+    # A real Hub behind the gateway answers its API, its registry and its content (refsvc/gateway/hub.py).
+    urlpatterns[0:0] = [re_path("^" + prefix.lstrip("/"), hub.HubProxyView.as_view())
+                        for prefix in hub.API_PATHS + hub.CONTENT_PATHS]
 
 handler404 = controller_urls.handler404
 

@@ -19,7 +19,7 @@ from refsvc.svc.filters import FieldLookupBackend
 from refsvc.svc.models import Organization
 from refsvc.svc.views import ApiMixin, ApiRootView as ControllerApiRootView
 
-from . import serializers as gs
+from . import hub, serializers as gs
 
 V1 = gs.V1
 
@@ -67,11 +67,16 @@ class ApiRootView(GatewayMixin, APIView):
         return super().dispatch(request, *args, **kwargs)
 
     # The fields are the published schemas' (api_root_view: description and apis, both required); the text of
-    # the description is not known from any source here and is chosen.
+    # the description is not known from any source here and is chosen. With a real Hub behind the gateway
+    # (refsvc/gateway/hub.py) the Hub is listed as "galaxy": its path is the platform's (/api/galaxy/), the
+    # key is chosen (django-ansible-base's service type of the Hub is "galaxy"; no source here shows a real
+    # gateway's answer with its Hub).
     @method_decorator(ensure_csrf_cookie)
     def get(self, request):
-        return Response({"description": "AAP gateway REST API",
-                         "apis": {"gateway": "/api/gateway/", "controller": "/api/controller/"}})
+        apis = {"gateway": "/api/gateway/", "controller": "/api/controller/"}
+        if hub.enabled():
+            apis["galaxy"] = "/api/galaxy/"
+        return Response({"description": "AAP gateway REST API", "apis": apis})
 
 
 class GatewayRootView(GatewayMixin, APIView):
