@@ -28,6 +28,11 @@ list whose look-up missed it. Nothing is held by more than one worker, nor past 
 play runs in a worker of its own, so a change made elsewhere is seen by the next task or play. The state is
 keyed by the task and host it serves and by the service and credentials each item uses: an item that
 names another service, or other credentials, shares nothing with the others.
+
+The same logic serves every service: what differs, how a list is read (the controller's and EDA's ``page_size``
+and ``count``/``next``/``results``, the Hub's ``limit`` and galaxy's ``meta``/``links``/``data``) and where an object
+is held (its ``url``, ``<endpoint><id>/``, its ``pulp_href``), a ``Lister`` says; ``Held.shared()`` answers a look-up
+with it (_eda.find(), _hub.find(), and the controller's Held.find()).
 """
 
 from __future__ import absolute_import, division, print_function
