@@ -175,14 +175,16 @@ def find(api, path, value, name_field='name', label=None, required=False, filter
 
     The items of a loop share these look-ups (see _loop_reads): the same name looked up again is answered without
     a request, and once enough items looked names up in the same list, the list is read whole (by pages of
-    PAGE_SIZE) and answers the next ones."""
+    PAGE_SIZE) and answers the next ones; a write of the task to the Hub drops all that is held of it."""
     held = api.held
     if held is None or value is None or to_text(value) == '':
         return _find(api, path, value, name_field, label, required, filter_param, **filters)
     scope = dict((k, v) for k, v in filters.items() if v is not None)
     key = ('hub', path, name_field, tuple(sorted((k, to_text(v)) for k, v in scope.items())))
+    # An object of the Hub may be written elsewhere than where it is held (a container repository by its name, its
+    # distribution at its Pulp href): any write the task sends to the Hub drops all it holds of the Hub.
     lister = Lister(api.client, path, dict(scope, limit=PAGE_SIZE), detail or (lambda obj: held_at(path, obj)),
-                    page=list_page, page_size=PAGE_SIZE)
+                    page=list_page, page_size=PAGE_SIZE, writes_under=api.client.settled_layout().hub)
     return held.shared(api, key, name_field, to_text(value), lister,
                        lambda: _find(api, path, value, name_field, label, required, filter_param, **filters))
 

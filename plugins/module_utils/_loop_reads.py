@@ -114,15 +114,18 @@ class Lister:
     page is ``client.get(path, params=params)`` (``params`` ask for the service's largest page), the next ones
     ``client.get(<next>)``; ``page(answer)`` says what a page holds, ``(objects, count, next)`` (ApiError for an
     answer that is no list); ``url(obj)`` is the path or URL an object is held at, the one its writes go to (None:
-    it is not held); ``page_size`` is the page that ``params`` ask for."""
+    it is not held); ``page_size`` is the page that ``params`` ask for. ``writes_under``: for a service whose
+    objects may be written at other paths than the one they are held at (the Hub's: by name, by id, by Pulp's
+    href, their distribution's), the path under which any write of the task drops every object held there."""
 
-    def __init__(self, client, path, params, url, page=None, page_size=PAGE_SIZE):
+    def __init__(self, client, path, params, url, page=None, page_size=PAGE_SIZE, writes_under=None):
         self.client = client
         self.path = path
         self.params = params
         self.url = url
         self.page = page or results_page
         self.page_size = page_size
+        self.writes_under = client.url(writes_under) if writes_under else None
         self.sent = 0   # the pages asked for
 
     def held_at(self, obj):
@@ -166,6 +169,7 @@ class Held:
         self.lists = {}     # list key -> HeldList
         self.missed = {}    # endpoint's full URL -> (list key, name field, name) of the last look-up that found nothing
         self.requests = 0   # the list reads sent (probes and pages)
+        self.volatile = set()   # full URLs under which any write drops every object held (Lister.writes_under)
         self.bulk = None    # what the loop's bulk creation decided and made (_loop_bulk), once it started
 
     def bulk_state(self, make):
@@ -223,6 +227,8 @@ class Held:
         is held when it can (``one(found)`` makes the answer of the objects held with that name, None to ask the
         service), else ``read_one()``'s, from the service, then held. Counts the look-up and reads the list when it
         pays (see above)."""
+        if lister.writes_under:
+            self.volatile.add(lister.writes_under)
         found = self.named(key, name_field, name)
         if found is None and api.reads is not None and api.reads.counting:
             self.counts[key] = self.counts.get(key, 0) + 1
@@ -327,6 +333,9 @@ class Held:
         the object a POST made where a look-up missed it."""
         for held_url in [u for u in self.objects if url == u or url.startswith(u.rstrip('/') + '/')]:
             del self.objects[held_url]
+        for root in [r for r in self.volatile if url.startswith(r)]:
+            for held_url in [u for u in self.objects if u.startswith(root)]:
+                del self.objects[held_url]
         status = getattr(response, 'status', None)
         if status not in (200, 201) or method not in ('PATCH', 'PUT', 'POST'):
             return

@@ -121,17 +121,23 @@ def test_galaxys_pages_are_read_by_their_links_and_a_name_missing_is_asked_again
     assert loop(hub, USERS, ['u007'], 'username', reads)[0]['id'] == 8 and len(hub.sent) == asked + 1
 
 
-def test_an_object_is_held_where_its_writes_go_and_a_write_there_drops_it():
+def test_an_object_is_held_where_its_writes_go_and_a_write_to_the_hub_drops_it():
     hub = FakeHub(groups=['a', 'b', 'c', 'd'])
     reads = _loop_reads.LoopReads()
     api = task(hub, reads)
     loop(hub, GROUPS, ['a', 'b', 'c'], reads=reads)
     held = api.held
     assert ORIGIN + GROUPS + '2/' in held.objects
-    held.wrote(hub, 'DELETE', ORIGIN + GROUPS + '2/', None)
     asked = len(hub.sent)
-    assert loop(hub, GROUPS, ['b'], reads=reads)[0]['id'] == 2
-    assert len(hub.sent) == asked + 1     # read again from the Hub
+    loop(hub, GROUPS, ['a', 'b', 'c', 'd'], reads=reads)
+    assert len(hub.sent) == asked     # the list answered them all
+    # a write elsewhere in the Hub (an object written by name, a distribution at its href) drops all that is held
+    held.wrote(hub, 'PUT', ORIGIN + '/api/galaxy/v3/plugin/execution-environments/repositories/a/', None)
+    assert held.objects == {}
+    assert [obj['id'] for obj in loop(hub, GROUPS, ['a', 'c', 'd'], reads=reads)] == [1, 3, 4]
+    assert len(hub.sent) == asked + 3     # each read again from the Hub, then held again
+    loop(hub, GROUPS, ['a', 'c', 'd'], reads=reads)
+    assert len(hub.sent) == asked + 3
     # a module's own detail path says where an object is held (a role's pulp_href, a registry's <path><id>/)
     assert _hub.held_at('/x/', {'id': 'u-1', 'pulp_href': '/p/1/'}) == '/x/u-1/'
     assert _hub.held_at('/x/', {'pulp_href': ORIGIN + '/p/1/'}) == '/p/1/'
