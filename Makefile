@@ -47,7 +47,7 @@ MATRIX ?=
 # service in both layouts once (tests/ci/targets.py says which run where; make integration runs them
 # all).
 TEST_STEPS := replay replay-gateway integration-unchecked units integration-gateway-unchecked matrix-ci pytest \
-    docs sanity importer lint schema-check changelog-lint ee
+    hub docs sanity importer lint schema-check changelog-lint ee
 TEST_JOBS ?= 3
 
 .DEFAULT_GOAL := help
@@ -85,7 +85,7 @@ collection-path:  ## make .run/collections/ansible_collections/automation/servic
 	@ln -sfn ../../../.. $(COLLECTION_LINK)
 	@echo "ANSIBLE_COLLECTIONS_PATH=$(COLLECTIONS)"
 
-compat: venv  ## generate the redirect collections awx.awx, ansible.controller, ansible.platform and ansible.eda (to the eda_* modules) into .run/compat (tests/live/compat.py); put .run/compat first on ANSIBLE_COLLECTIONS_PATH to run roles that name them against this collection
+compat: venv  ## generate the redirect collections awx.awx, ansible.controller, ansible.platform, ansible.eda (to the eda_* modules) and ansible.hub into .run/compat (tests/live/compat.py); put .run/compat first on ANSIBLE_COLLECTIONS_PATH to run roles that name them against this collection
 	@python tests/live/compat.py --dest $(RUN)/compat
 
 demo: venv system-deps idp-packages collection-path  ## start the reference service, run examples/demo.yml against it, stop it
@@ -106,8 +106,8 @@ sanity: venv  ## ansible-test sanity, on a copy under .run/ansible-test
 units: venv system-deps idp-packages  ## ansible-test units on a copy under .run/ansible-test: tests/unit (no service) and tests/live (against the reference service; tests/unit/live in the copy)
 	tests/ci/units.sh $(UNITS_ARGS)
 
-integration: venv system-deps idp-packages  ## ansible-test integration, against a reference service started for the run
-	tests/ci/integration.sh --continue-on-error $(INTEGRATION_ARGS)
+integration: venv system-deps idp-packages  ## ansible-test integration, against a reference service started for the run (every target but the Hub's: make hub runs those)
+	tests/ci/integration.sh --continue-on-error --exclude hub/ $(INTEGRATION_ARGS)
 
 # make test runs the AWX layout's targets (replay, integration-unchecked) under the oldest ansible-core of
 # the matrix (AWX_CORE) and the gateway layout's under the newest (GATEWAY_CORE): each is that version's
@@ -176,11 +176,18 @@ matrix: venv system-deps idp-packages  ## sanity + integration under every suppo
 matrix-ci: venv system-deps idp-packages  ## sanity under the matrix's oldest and newest ansible-core (MATRIX_CI), as CI runs it (their integration runs are the AWX layout's and the gateway layout's)
 	MATRIX_STEPS_$(subst .,_,$(AWX_CORE))=sanity MATRIX_STEPS_$(subst .,_,$(GATEWAY_CORE))=sanity tests/ci/matrix.sh $(MATRIX_CI)
 
-# A real Automation Hub (galaxy-ng from PyPI, tests/hub/README.md), not part of make test yet.
-.PHONY: hub-start hub-stop
+# A real Automation Hub (galaxy-ng from PyPI, tests/hub/README.md). make test's hub step starts one of its own
+# for the step, in a temporary directory, and stops it (tests/hub/run.sh).
+.PHONY: hub hub-test hub-start hub-stop
 HUB_DIR ?= $(RUN)/hub
 HUB_ARGS ?=
-hub-start: venv  ## start a real Automation Hub (galaxy-ng 4.9.2 with PostgreSQL, API, content app, one worker) on loopback in HUB_DIR (default .run/hub; HUB_ARGS=--fresh for a new database), its virtualenv made in the machine's cache the first time; prints HUB_* export lines for eval
+HUB_TARGETS ?=
+hub: venv system-deps collection-path  ## make test's hub step: start a real Automation Hub for the step, run the integration targets whose aliases say hub (tests/ci/targets.py hub; HUB_TARGETS for some) in one ansible-test run against it, then pytest over tests/hub/tests, then stop it (tests/hub/run.sh)
+	tests/hub/run.sh $(HUB_TARGETS)
+
+hub-test: hub  ## the hub step alone (the same as make hub)
+
+hub-start: venv  ## start a real Automation Hub (galaxy-ng 4.9.2 with PostgreSQL, API, content app, one worker) on loopback in HUB_DIR (default .run/hub; HUB_ARGS=--fresh for a new database), its virtualenv and migrated database from the machine's cache (made there the first time); prints HUB_* export lines for eval
 	@python tests/hub/hubctl.py start --dir $(HUB_DIR) $(HUB_ARGS)
 
 hub-stop:  ## stop what make hub-start started in HUB_DIR

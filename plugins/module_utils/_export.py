@@ -289,8 +289,23 @@ def eda_answers(api, root):
 
 def export_assets(api, selection, eda_optional=False):
     """The data of the objects ``selection`` names: kind key -> names or ids, ``[]`` for every object of the kind.
-    EDA's kinds are read where the service has EDA; on one without it, they fail the task, or with
-    ``eda_optional`` (every kind asked for at once) are left out."""
+    EDA's kinds are read where the service has EDA, the Hub's where it has a Hub; on one without it, they fail the
+    task, or with ``eda_optional`` (every kind asked for at once) are left out. A standalone Hub has only the Hub's
+    kinds: the others fail the task there, or are left out likewise."""
+    data = {}
+    hub_only = standalone_hub(api)
+    others = [found.key for found in KINDS + EDA_KINDS if selection.get(found.key) is not None]
+    if hub_only and others and not eda_optional:
+        raise ConfigError('%s: the service is a standalone Automation Hub, which has no automation controller nor '
+                          'Event-Driven Ansible.' % ', '.join(others))
+    if not hub_only:
+        data.update(export_platform(api, selection, eda_optional))
+    data.update(export_hub(api, selection, optional=eda_optional))
+    return data
+
+
+def export_platform(api, selection, eda_optional=False):
+    """The controller's and EDA's objects ``selection`` names (see export_assets)."""
     exporter = Exporter(api)
     data = {}
     for found in KINDS:
@@ -309,4 +324,197 @@ def export_assets(api, selection, eda_optional=False):
     for found in asked:
         assets = (eda.asset(found, obj) for obj in eda.listed(found, selection[found.key]))
         data[found.key] = [asset for asset in assets if asset is not None]
+    return data
+
+
+# -- Automation Hub ------------------------------------------------------------------------
+
+
+class HubKind(namedtuple('HubKind', 'key endpoint type fields hidden update')):
+    """One kind of the Hub's objects: its key in the data, its list under the Hub's API root, its ``type`` in
+    natural keys, the fields it is written with, the fields the Hub never shows (a secret, or Pulp's credentials:
+    each is read back only as set or not) and how a found one is updated (``PUT``, the whole object, or ``PATCH``)."""
+
+
+# In the order they are created: a repository names its remote. The fields are those galaxy-ng 4.9.2 takes and
+# shows (its NamespaceSerializer and ContainerRegistryRemoteSerializer, pulp_ansible's CollectionRemoteSerializer
+# and AnsibleRepositorySerializer), and that hub-2.7.json lists for the same objects.
+HUB_KINDS = (
+    HubKind('hub_namespaces', 'v3/namespaces/', 'hub_namespace',
+            ('name', 'company', 'email', 'avatar_url', 'description', 'links', 'resources'), (), 'PUT'),
+    HubKind('hub_collection_remotes', 'pulp/api/v3/remotes/ansible/collection/', 'hub_collection_remote',
+            ('name', 'url', 'auth_url', 'policy', 'requirements_file', 'tls_validation', 'ca_cert', 'client_cert',
+             'proxy_url', 'download_concurrency', 'max_retries', 'rate_limit', 'signed_only', 'sync_dependencies',
+             'total_timeout', 'connect_timeout', 'sock_connect_timeout', 'sock_read_timeout', 'headers',
+             'pulp_labels'),
+            ('username', 'password', 'token', 'proxy_username', 'proxy_password', 'client_key'), 'PATCH'),
+    HubKind('hub_collection_repositories', 'pulp/api/v3/repositories/ansible/ansible/', 'hub_collection_repository',
+            ('name', 'description', 'retain_repo_versions', 'private', 'pulp_labels', 'gpgkey'), (), 'PATCH'),
+    HubKind('hub_ee_registries', '_ui/v1/execution-environments/registries/', 'hub_ee_registry',
+            ('name', 'url', 'policy', 'tls_validation', 'ca_cert', 'client_cert', 'proxy_url', 'download_concurrency',
+             'rate_limit'),
+            ('username', 'password', 'proxy_username', 'proxy_password', 'client_key'), 'PUT'),
+)
+HUB_BY_KEY = dict((k.key, k) for k in HUB_KINDS)
+# The hidden fields that are no secret, which a Hub may show (see HubExporter.asset)
+HUB_SHOWN = ('username', 'proxy_username')
+HUB_BY_TYPE = dict((k.type, k) for k in HUB_KINDS)
+HUB_REMOTES = HUB_BY_KEY['hub_collection_remotes']
+HUB_REPOSITORIES = HUB_BY_KEY['hub_collection_repositories']
+# Where a collection repository is served: its distributions (each with its own name and base path).
+HUB_DISTRIBUTIONS = 'pulp/api/v3/distributions/ansible/ansible/'
+
+
+def hub_hidden_set(obj):
+    """The names of the fields the Hub keeps but never shows that ``obj`` has a value for (Pulp's ``hidden_fields``,
+    galaxy-ng's ``write_only_fields``: ``[{"name", "is_set"}]``)."""
+    listed = obj.get('hidden_fields') or obj.get('write_only_fields') or []
+    return set(item.get('name') for item in listed if isinstance(item, dict) and item.get('is_set'))
+
+
+def hub_layout(api):
+    """The layout of this task's service, settled (behind a gateway, on a standalone Hub or AWX)."""
+    client = api.client
+    settle = getattr(client, 'settled_layout', None)
+    return settle() if settle is not None else client.layout
+
+
+def hub_root(api, required_by=None):
+    """The Hub's API root (``/api/galaxy/``) where the service has one: behind a platform gateway, or a standalone
+    Hub; else None, or a ConfigError naming ``required_by`` (the options that ask for the Hub's objects)."""
+    root = getattr(hub_layout(api), 'hub', None)
+    if not root and required_by:
+        raise ConfigError('%s: Automation Hub is served behind a platform gateway (Automation Platform 2.5 to 2.7) '
+                          'or on its own (ah_host); this service has none.' % ', '.join(required_by))
+    return root or None
+
+
+def standalone_hub(api):
+    """Whether this task's service is a Hub on its own (no gateway, no controller)."""
+    return bool(getattr(hub_layout(api), 'is_standalone_hub', False))
+
+
+def hub_answers(api, root):
+    """Whether the Hub answers at ``root`` (a platform may be deployed without it: its paths are not found)."""
+    try:
+        api.client.get(root)
+    except NotFound:
+        return False
+    except ApiError as exc:
+        if getattr(exc, 'status', None) == 404:
+            return False
+        raise
+    return True
+
+
+class HubObjects:
+    """Reads of the Hub's objects in one run: pages of its lists (galaxy's ``data`` and Pulp's ``results``), the
+    natural keys of what they refer to."""
+
+    def __init__(self, api, root):
+        self.api = api
+        self.root = root
+        self.names = {}      # pulp_href -> name, of the remotes read
+
+    def path(self, endpoint):
+        return self.root + endpoint
+
+    def iterate(self, endpoint, params=None):
+        """Every object of a list, every page read (``limit``/``offset``: the Hub's lists take both)."""
+        page = self.api.client.get(self.path(endpoint), params=dict(params or {}, limit=100))
+        while True:
+            items = page.get('data') if isinstance(page.get('data'), list) else page.get('results')
+            if not isinstance(items, list):
+                raise ApiError('The Hub answered a list with something else: %s' % (to_text(page)[:200],))
+            yield from items
+            links = page.get('links') if isinstance(page.get('links'), dict) else page
+            following = links.get('next')
+            if not following:
+                return
+            page = self.api.client.get(following)
+
+    def named(self, found, name):
+        """The object of ``found``'s kind named ``name`` exactly; None when there is none."""
+        if found.type == 'hub_namespace':
+            try:
+                return self.api.client.get('%s%s/' % (self.path(found.endpoint), name))
+            except NotFound:
+                return None
+        matches = [obj for obj in self.iterate(found.endpoint, {'name': name}) if to_text(obj.get('name')) == name]
+        if len(matches) > 1:
+            raise ApiError('More than one %s is named %r.' % (found.type.replace('_', ' '), name))
+        return matches[0] if matches else None
+
+    def remote_name(self, href):
+        if not href:
+            return None
+        if href not in self.names:
+            obj = self.api.client.get(href)
+            self.names[href] = obj.get('name')
+        return self.names[href]
+
+
+class HubExporter(HubObjects):
+
+    def __init__(self, api, root):
+        super(HubExporter, self).__init__(api, root)
+        self.served = None      # repository href -> its distributions
+
+    def listed(self, found, names):
+        if not names:
+            objects = list(self.iterate(found.endpoint))
+            if found.type == 'hub_namespace':
+                # The list shows a namespace without its links and resources: each is read whole.
+                objects = [self.named(found, obj['name']) or obj for obj in objects]
+            return objects
+        objects = []
+        for name in names:
+            obj = self.named(found, name)
+            if obj is None:
+                raise NotFound('%s %r was not found.' % (found.type.replace('_', ' '), name))
+            if all(obj.get('name') != have.get('name') for have in objects):
+                objects.append(obj)
+        return objects
+
+    def distributions(self, repository):
+        if self.served is None:
+            self.served = {}
+            for obj in self.iterate(HUB_DISTRIBUTIONS):
+                self.served.setdefault(obj.get('repository'), []).append(obj)
+        return [{'name': obj.get('name'), 'base_path': obj.get('base_path')}
+                for obj in sorted(self.served.get(repository) or [], key=lambda item: item.get('name'))]
+
+    def asset(self, found, obj):
+        data = dict((field, obj[field]) for field in found.fields if field in obj)
+        # A secret the Hub keeps is written as "" (an export never holds one); one it lacks is left out. A user name
+        # the Hub shows (the 2.6 and 2.7 schemas' remotes do; galaxy-ng 4.9's Pulp hides it) is kept as shown.
+        hidden = hub_hidden_set(obj)
+        for field in found.hidden:
+            if field in HUB_SHOWN and obj.get(field) not in (None, ''):
+                data[field] = obj[field]
+            elif field in hidden:
+                data[field] = ''
+        if found is HUB_REPOSITORIES:
+            name = self.remote_name(obj.get('remote'))
+            data['remote'] = None if name is None else {'type': HUB_REMOTES.type, 'name': name}
+            data['distributions'] = self.distributions(obj.get('pulp_href'))
+        elif found is HUB_REMOTES and obj.get('pulp_href'):
+            self.names[obj['pulp_href']] = obj.get('name')
+        data['natural_key'] = {'type': found.type, 'name': obj['name']}
+        return data
+
+
+def export_hub(api, selection, optional=False):
+    """The Hub's objects ``selection`` names (kind key -> names, ``[]`` for all), by kind key; {} where the service
+    has no Hub and ``optional`` (every kind asked for at once), a ConfigError where it has none and they were named."""
+    asked = [found for found in HUB_KINDS if selection.get(found.key) is not None]
+    if not asked:
+        return {}
+    root = hub_root(api, required_by=None if optional else [found.key for found in asked])
+    if root is None or (optional and not standalone_hub(api) and not hub_answers(api, root)):
+        return {}
+    hub = HubExporter(api, root)
+    data = {}
+    for found in asked:
+        data[found.key] = [hub.asset(found, obj) for obj in hub.listed(found, selection[found.key])]
     return data

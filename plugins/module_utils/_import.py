@@ -25,8 +25,9 @@ from ansible_collections.automation.service.plugins.module_utils._assets import 
 )
 from ansible_collections.automation.service.plugins.module_utils._errors import ApiError, ConfigError, NotFound
 from ansible_collections.automation.service.plugins.module_utils._export import (
-    APPROVAL_FIELDS, EDA_BY_KEY, EDA_ENDPOINTS, EDA_KINDS, MAPPING_ID, EdaObjects, data_field, eda_root,
-    parse_mappings, referred_id, sublist, yaml,
+    APPROVAL_FIELDS, EDA_BY_KEY, EDA_ENDPOINTS, EDA_KINDS, HUB_BY_KEY, HUB_BY_TYPE, HUB_DISTRIBUTIONS, HUB_KINDS,
+    HUB_REPOSITORIES, HUB_SHOWN, MAPPING_ID, EdaObjects, HubObjects, data_field, eda_root, hub_hidden_set, hub_root,
+    parse_mappings, referred_id, standalone_hub, sublist, yaml,
 )
 from ansible_collections.automation.service.plugins.module_utils._resource import as_data
 from ansible_collections.automation.service.plugins.module_utils._shared_resources import (
@@ -48,6 +49,7 @@ def validate(data):
     if not isinstance(data, dict):
         raise ConfigError('assets must be a dict of lists, as export returns it.')
     known = dict(BY_KEY, **EDA_BY_KEY)
+    known.update(HUB_BY_KEY)
     unknown = sorted(key for key in data if key not in known)
     if unknown:
         raise ConfigError('assets has unknown kinds: %s (known: %s).' % (', '.join(unknown), ', '.join(known)))
@@ -641,10 +643,208 @@ def import_eda(api, importer, data):
             eda.apply(data, found, asset)
 
 
+# -- Automation Hub --------------------------------------------------------------------------
+
+HUB_TASK_TIMEOUT = 300      # seconds a write the Hub does in the background (Pulp's updates) may take
+HUB_TASK_DONE = ('completed', 'skipped')
+HUB_TASK_FINAL = ('completed', 'failed', 'canceled', 'skipped')     # pulpcore's TASK_FINAL_STATES
+
+
+def hub_text(value):
+    """Text the Hub keeps without its last line end (a remote's requirements_file, a key), compared as kept."""
+    return value.rstrip('\n') if isinstance(value, str) else value
+
+
+class HubImporter(HubObjects):
+    """The Hub's objects of the data applied, each found by its type and name (names are unique in each of its
+    lists), as the controller's are: a missing one created, a found one given the fields that differ. Its writes, and
+    what it created, updated and needs, are the controller importer's (``importer``)."""
+
+    def __init__(self, api, root, importer, sleep=time.sleep, clock=time.time):
+        super(HubImporter, self).__init__(api, root)
+        self.importer = importer
+        self.by_key = {}
+        self.sleep = sleep
+        self.clock = clock
+
+    def find(self, key, required=True):
+        if key is None:
+            return None
+        frozen = freeze(key)
+        if self.by_key.get(frozen) is None:
+            found = HUB_BY_TYPE.get(key.get('type'))
+            if found is None:
+                raise ConfigError('%s cannot be named in Automation Hub.' % describe(key))
+            self.by_key[frozen] = self.named(found, key.get('name'))
+        if self.by_key[frozen] is None and required:
+            raise NotFound('%s was not found in Automation Hub.' % describe(key))
+        return self.by_key[frozen]
+
+    # -- tasks ---------------------------------------------------------------------------
+
+    def settled(self, answer, label):
+        """The answer to a write, once the task it started (Pulp's 202 ``{"task": href}``) has ended."""
+        if not isinstance(answer, dict) or not answer.get('task'):
+            return answer
+        deadline = self.clock() + HUB_TASK_TIMEOUT
+        while True:
+            task = self.api.client.get(answer['task'])
+            state = task.get('state')
+            if state in HUB_TASK_DONE:
+                return answer
+            if state in HUB_TASK_FINAL:
+                why = (task.get('error') or {}).get('description') or 'no reason given'
+                raise ApiError('%s: the Hub\'s task %s %s: %s' % (label, answer['task'], state, why))
+            if self.clock() >= deadline:
+                raise ApiError('%s: the Hub\'s task %s had not ended after %d seconds (state %s).'
+                               % (label, answer['task'], HUB_TASK_TIMEOUT, state))
+            self.sleep(1)
+
+    # -- one object ----------------------------------------------------------------------
+
+    def detail(self, found, obj):
+        if found.type == 'hub_namespace':
+            return '%s%s/' % (self.path(found.endpoint), obj['name'])
+        if found.type == 'hub_ee_registry':
+            return '%s%s/' % (self.path(found.endpoint), obj['id'])
+        return obj['pulp_href']
+
+    def secrets(self, found, asset, existing, label):
+        """The hidden fields given in clear to send (set when the object is made, or where it has none yet; a user
+        name the Hub shows, where it differs), secrets kept out of every output; the ones left out that the object
+        lacks are named in ``secrets_needed``."""
+        have = set() if existing is None else hub_hidden_set(existing)
+        send, needed = {}, []
+        for field in found.hidden:
+            value = asset.get(field)
+            shown = None if existing is None or field not in HUB_SHOWN else existing.get(field)
+            if isinstance(value, str) and value not in ('', ENCRYPTED):
+                if field not in HUB_SHOWN:
+                    self.api.no_log_values.add(value)
+                differs = value != shown if shown not in (None, '') else field not in have
+                if differs:
+                    send[field] = value
+            elif field in asset and field not in have and shown in (None, ''):
+                needed.append(field)
+        if needed:
+            self.importer.secrets_needed[label] = needed
+        else:
+            self.importer.secrets_needed.pop(label, None)
+        return send
+
+    def desired(self, found, asset):
+        wanted = dict((field, asset[field]) for field in found.fields if field in asset)
+        if found is HUB_REPOSITORIES and 'remote' in asset:
+            remote = self.find(asset['remote']) if asset['remote'] else None
+            wanted['remote'] = None if remote is None else remote.get('pulp_href')
+        return wanted
+
+    def delta(self, existing, wanted):
+        """The fields of ``wanted`` that differ from ``existing``'s; one the Hub does not show is not compared (a
+        release without it: the 2.6 and 2.7 schemas' remotes have no ``sync_dependencies``, ``headers``...)."""
+        changed = {}
+        for field, want in wanted.items():
+            if field not in existing:
+                continue
+            was = existing.get(field)
+            if field == 'links':
+                same = sorted((link.get('name'), link.get('url')) for link in want or []) == sorted(
+                    (link.get('name'), link.get('url')) for link in was or [])
+            else:
+                same = hub_text(want) == hub_text(was) or (want in ('', None, {}) and was in ('', None, {}))
+            if not same:
+                changed[field] = want
+        return changed
+
+    def hidden_shown(self, values):
+        return dict((k, self.importer.hide(v, True)) for k, v in values.items())
+
+    def apply(self, found, asset):
+        key = asset['natural_key']
+        label = describe(key)
+        existing = self.find(key, required=False)
+        wanted = self.desired(found, asset)
+        send = self.secrets(found, asset, existing, label)
+        importer = self.importer
+        if existing is None:
+            importer.created.append(label)
+            # What the data has as nothing is left to the Hub's default (Pulp refuses a null for some, headers).
+            body = dict(dict((k, v) for k, v in wanted.items() if v is not None), **send)
+            obj = importer.write(label, None, dict(wanted, **self.hidden_shown(send)),
+                                 Write('POST', self.path(found.endpoint), body, expect=(200, 201, 202),
+                                       answer=dict(wanted, pulp_href=None, id=None),
+                                       settle=lambda answer: self.settled(answer, label)))
+            if isinstance(obj, dict) and obj.get('task'):       # made in the background: read it back
+                obj = self.named(found, wanted['name']) or dict(wanted, pulp_href=None, id=None)
+        else:
+            delta = self.delta(existing, wanted)
+            delta.update(send)
+            obj = existing
+            if delta:
+                importer.updated.append(label)
+                body = dict(delta)
+                if found.update == 'PUT':
+                    # The Hub takes a namespace or a registry whole: what it keeps (and secrets left out) stays.
+                    body = dict(dict((field, existing.get(field)) for field in found.fields if field in existing),
+                                **body)
+                    body = dict((k, v) for k, v in body.items() if v is not None or k in delta)
+                before = dict((k, None if k in send else existing.get(k)) for k in delta)
+                after = dict(delta, **self.hidden_shown(send))
+                importer.write(label, before, after,
+                               Write(found.update, self.detail(found, existing), body, expect=(200, 202),
+                                     answer=existing, settle=lambda answer: self.settled(answer, label)))
+                if not self.api.check_mode:
+                    obj = self.named(found, existing['name']) or existing
+        self.by_key[freeze(key)] = obj
+        if found is HUB_REPOSITORIES:
+            self.distributions(asset, obj, label)
+        return obj
+
+    def distributions(self, asset, repository, label):
+        """The distributions of the data that serve the repository: each found by name, made, or given the base
+        path and repository it differs in."""
+        href = repository.get('pulp_href')
+        for wanted in asset.get('distributions') or []:
+            name = wanted.get('name')
+            if not name:
+                raise ConfigError('%s: a distribution in the data has no name.' % label)
+            body = {'name': name, 'base_path': wanted.get('base_path') or name, 'repository': href}
+            part = '%s: distribution %s' % (label, name)
+            matches = [] if href is None and self.api.check_mode else [
+                obj for obj in self.iterate(HUB_DISTRIBUTIONS, {'name': name}) if obj.get('name') == name]
+            if not matches:
+                self.importer.updated.append(label)
+                self.importer.write(part, None, {'base_path': body['base_path']},
+                                    Write('POST', self.path(HUB_DISTRIBUTIONS), body, expect=(201, 202),
+                                          settle=lambda answer: self.settled(answer, part)))
+                continue
+            have = matches[0]
+            delta = dict((k, v) for k, v in body.items() if k != 'name' and have.get(k) != v)
+            if delta:
+                self.importer.updated.append(label)
+                self.importer.write(part, dict((k, have.get(k)) for k in delta), delta,
+                                    Write('PATCH', have['pulp_href'], delta, expect=(200, 202),
+                                          settle=lambda answer: self.settled(answer, part)))
+
+
+def import_hub(api, importer, data):
+    asked = [found for found in HUB_KINDS if data.get(found.key)]
+    if not asked:
+        return
+    hub = HubImporter(api, hub_root(api, required_by=['assets.' + found.key for found in asked]), importer)
+    for found in asked:
+        for asset in data[found.key]:
+            hub.apply(found, asset)
+
+
 def import_assets(api, data):
     """Apply ``data``; the task returns ``created`` and ``updated`` (and whether it changed anything)."""
     validate(data)
     importer = Importer(api)
+    others = [key for key in list(BY_KEY) + list(EDA_BY_KEY) if data.get(key)]
+    if others and standalone_hub(api):
+        raise ConfigError('assets.%s: the service is a standalone Automation Hub, which has no automation controller '
+                          'nor Event-Driven Ansible.' % ', assets.'.join(others))
     for found in KINDS:
         for asset in data.get(found.key) or []:
             importer.apply(found, asset, skip=found.later)
@@ -656,6 +856,7 @@ def import_assets(api, data):
         for asset in data.get(found.key) or []:
             importer.related(found, asset)
     import_eda(api, importer, data)
+    import_hub(api, importer, data)
     api.returns(created=importer.created, updated=sorted(set(importer.updated) - set(importer.created)),
                 users_without_password=importer.without_password,
                 secrets_needed=dict(sorted(importer.secrets_needed.items())))

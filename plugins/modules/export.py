@@ -123,10 +123,87 @@ options:
     type: list
     elements: str
     version_added: 0.4.0
+  hub_namespaces:
+    description:
+      - Automation Hub's collection namespaces to export, by name; C(all) for every one. Behind a platform gateway
+        or on a standalone Hub (O(ah_host)), as for every O(hub_collection_remotes) to O(hub_ee_registries).
+    type: list
+    elements: str
+    version_added: 0.5.0
+  hub_collection_remotes:
+    description:
+      - Automation Hub's collection remotes to export, by name; C(all) for every one.
+      - The Hub never shows a remote's C(username), C(password), C(token), C(proxy_username), C(proxy_password)
+        nor C(client_key); each one it has is written as an empty string.
+    type: list
+    elements: str
+    version_added: 0.5.0
+  hub_collection_repositories:
+    description:
+      - Automation Hub's collection repositories to export, by name; C(all) for every one. A repository names its
+        remote by name, and lists the distributions that serve it (their names and base paths).
+    type: list
+    elements: str
+    version_added: 0.5.0
+  hub_ee_registries:
+    description:
+      - Automation Hub's execution environment registries to export, by name; C(all) for every one. The secrets
+        the Hub keeps of one (C(username), C(password), C(proxy_username), C(proxy_password), C(client_key)) are
+        written as empty strings.
+    type: list
+    elements: str
+    version_added: 0.5.0
+  ah_host:
+    description:
+      - ansible.hub's name of O(service_url), for a standalone Automation Hub (or the platform gateway in front of
+        one). Given in the task, it is taken over O(service_url); else the environment variable E(AH_HOST), then
+        those of O(service_url).
+    type: str
+    aliases: [ah_hostname]
+    version_added: 0.5.0
+  ah_username:
+    description:
+      - ansible.hub's name of O(service_username). Given in the task, it is taken over O(service_username); else the
+        environment variable E(AH_USERNAME), then those of O(service_username).
+    type: str
+    version_added: 0.5.0
+  ah_password:
+    description:
+      - ansible.hub's name of O(service_password). Given in the task, it is taken over O(service_password); else the
+        environment variable E(AH_PASSWORD), then those of O(service_password).
+    type: str
+    version_added: 0.5.0
+  ah_token:
+    description:
+      - ansible.hub's name of O(service_token), as a string or as the dict M(automation.service.ah_token) returns.
+        On a standalone Hub it is sent as galaxy-ng's C(Token); behind a gateway it is the gateway's token.
+      - Given in the task, it is taken over O(service_token); else the environment variable E(AH_API_TOKEN), then
+        those of O(service_token).
+    type: raw
+    version_added: 0.5.0
+  ah_path_prefix:
+    description:
+      - Where a standalone Hub serves its API, C(/api/<ah_path_prefix>/) (galaxy-ng's C(GALAXY_API_PATH_PREFIX));
+        a value starting with C(/api/) is the whole path. Behind a platform gateway the Hub's API is where the
+        gateway says. If not set, the environment variable E(GALAXY_API_PATH_PREFIX), else V(galaxy).
+      - The service is found to be a standalone Hub only when C(GET /api/) is neither AWX's nor a gateway's answer.
+    type: str
+    version_added: 0.5.0
+  validate_certs:
+    description:
+      - Verify the service's TLS certificate. Defaults to V(true); turn it off only for testing.
+      - Environment variables E(AH_VERIFY_SSL), E(SERVICE_VERIFY_SSL), E(CONTROLLER_VERIFY_SSL), E(TOWER_VERIFY_SSL),
+        E(GATEWAY_VERIFY_SSL), E(AAP_VALIDATE_CERTS).
+      - The alias C(ah_verify_ssl) is ansible.hub's name.
+    type: bool
+    aliases: [aap_validate_certs, gateway_validate_certs, ah_verify_ssl]
 extends_documentation_fragment:
   - automation.service.auth
   - automation.service.attributes.info_module
 notes:
+  - It takes ansible.hub's connection options (O(ah_host), O(ah_username), O(ah_password), O(ah_token),
+    O(ah_path_prefix)) as the Hub's modules do, so that it reaches a standalone Hub, and reads their environment
+    variables (E(AH_HOST)...) before the shared ones where the task gives no connection option.
   - With no kind given and O(all=false), every object of every kind is exported, as awx.awx does.
   - A name matching objects in several organizations exports each of them.
   - Named URLs (C(name++organization)) are not taken; name the object by id instead.
@@ -136,6 +213,12 @@ notes:
     deployed without it); an C(eda_*) option given there fails the task. Their names are unique in EDA, so each is
     named by its type and name; its references are natural keys under the reference's name without C(_id)
     (C(organization), C(eda_credential), C(decision_environment), C(rulebook), C(awx_token)).
+  - Automation Hub's objects are read from its API, behind the gateway (C(/api/galaxy/)) or on a standalone Hub.
+    With every kind exported, they are left out where the service has no Hub (AWX 24, or a platform deployed without
+    it); a C(hub_*) option given there fails the task. On a standalone Hub only the C(hub_*) kinds are exported
+    (there every kind means every C(hub_*) kind); another kind given there fails the task. Each object is named by its
+    type and name. Collections, their versions and execution environment images are content, not configuration,
+    and are not exported; nor are the Hub's users, groups and roles.
 '''
 
 EXAMPLES = r'''
@@ -155,6 +238,17 @@ EXAMPLES = r'''
     eda_event_streams: all
   register: exported_eda
 
+- name: Export Automation Hub's namespaces, remotes, repositories and registries from a standalone Hub
+  automation.service.export:
+    hub_namespaces: all
+    hub_collection_remotes: all
+    hub_collection_repositories: all
+    hub_ee_registries: all
+    ah_host: https://hub.example.com
+    ah_username: admin
+    ah_password: "{{ hub_password }}"
+  register: exported_hub
+
 - name: Keep the export in a file
   ansible.builtin.copy:
     content: "{{ exported.assets | to_nice_json }}"
@@ -172,11 +266,11 @@ assets:
            "natural_key": {"type": "organization", "name": "Ops"}}]}
 '''
 
-from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec
+from ansible_collections.automation.service.plugins.module_utils._hub import hub_spec
 from ansible_collections.automation.service.plugins.module_utils._assets import BY_KEY
-from ansible_collections.automation.service.plugins.module_utils._export import EDA_BY_KEY, export_assets
+from ansible_collections.automation.service.plugins.module_utils._export import EDA_BY_KEY, HUB_BY_KEY, export_assets
 
-KEYS = list(BY_KEY) + list(EDA_BY_KEY)
+KEYS = list(BY_KEY) + list(EDA_BY_KEY) + list(HUB_BY_KEY)
 ARGUMENT_SPEC = dict(all=dict(type='bool', default=False))
 ARGUMENT_SPEC.update((key, dict(type='list', elements='str')) for key in KEYS)
 
@@ -191,7 +285,7 @@ def run(api):
     api.returns(assets=export_assets(api, selection, eda_optional=every))
 
 
-SPEC = ModuleSpec(ARGUMENT_SPEC)
+SPEC = hub_spec(ARGUMENT_SPEC)
 
 
 def main():

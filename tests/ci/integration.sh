@@ -25,6 +25,10 @@
 # (svcctl start --layout gateway: the gateway's API at /api/gateway/v1/, the controller's
 # at /api/controller/v2/) and no second service (the import and instance targets are not run
 # there); the targets are given the gateway's URL only, and the collection finds the layout.
+# INTEGRATION_LAYOUT=hub starts no service: the targets (tests/ci/targets.py hub) run against the real
+# Automation Hub that HUB_URL, HUB_CONTENT_URL, HUB_CA_PATH, HUB_USERNAME and HUB_PASSWORD describe (as
+# tests/hub/hubctl.py start prints them; tests/hub/run.sh starts it), given to them as hub_host,
+# hub_content_url, hub_ca_path, hub_username and hub_password.
 # INTEGRATION_TARGET_FILE: a file that names the target ansible-test runs, written as each starts
 # (the recording proxy reads it: tests/diffcheck/run.sh).
 # Results are copied back to tests/output/integration/ (TEST_OUTPUT).
@@ -62,7 +66,24 @@ stop_service() {
 }
 trap stop_service EXIT
 
-if [ "${INTEGRATION_EXTERNAL:-}" != 1 ]; then
+if [ "${INTEGRATION_LAYOUT:-}" = hub ]; then
+    : "${HUB_URL:?INTEGRATION_LAYOUT=hub needs HUB_URL (tests/hub/hubctl.py start prints it)}"
+    export HUB_URL HUB_CONTENT_URL HUB_CA_PATH HUB_USERNAME HUB_PASSWORD
+    python - "$tree/tests/integration/integration_config.yml" <<'PY'
+import os
+import sys
+
+import yaml
+
+config = {name: os.environ.get(variable, '') for name, variable in (
+    ('hub_host', 'HUB_URL'), ('hub_content_url', 'HUB_CONTENT_URL'), ('hub_ca_path', 'HUB_CA_PATH'),
+    ('hub_username', 'HUB_USERNAME'), ('hub_password', 'HUB_PASSWORD'))}
+with open(sys.argv[1], 'w', encoding='utf-8') as f:
+    f.write('---\n')
+    yaml.safe_dump(config, f, default_flow_style=False)
+PY
+    echo "integration: the Automation Hub at $HUB_URL" >&2
+elif [ "${INTEGRATION_EXTERNAL:-}" != 1 ]; then
     port=$(python "$root/tests/ci/free_port.py")
     started=1
     layout=${INTEGRATION_LAYOUT:-awx}
@@ -75,14 +96,15 @@ if [ "${INTEGRATION_EXTERNAL:-}" != 1 ]; then
     fi
     eval "$exports"
 fi
-: "${SERVICE_URL:?the service did not give SERVICE_URL}"
-export SERVICE_URL SERVICE_CA_PATH SERVICE_ADMIN_USERNAME SERVICE_ADMIN_PASSWORD
-export SECOND_SERVICE_URL="${SECOND_SERVICE_URL:-$SERVICE_URL}" SECOND_SERVICE_CA_PATH="${SECOND_SERVICE_CA_PATH:-$SERVICE_CA_PATH}"
-export SECOND_SERVICE_ADMIN_USERNAME="${SECOND_SERVICE_ADMIN_USERNAME:-$SERVICE_ADMIN_USERNAME}"
-export SECOND_SERVICE_ADMIN_PASSWORD="${SECOND_SERVICE_ADMIN_PASSWORD:-$SERVICE_ADMIN_PASSWORD}"
-export SSO_USERNAME SSO_PASSWORD SSO_OTP_USERNAME SSO_OTP_PASSWORD SSO_OTP_CODE SSO_SAML_IDP
+if [ "${INTEGRATION_LAYOUT:-}" != hub ]; then
+    : "${SERVICE_URL:?the service did not give SERVICE_URL}"
+    export SERVICE_URL SERVICE_CA_PATH SERVICE_ADMIN_USERNAME SERVICE_ADMIN_PASSWORD
+    export SECOND_SERVICE_URL="${SECOND_SERVICE_URL:-$SERVICE_URL}" SECOND_SERVICE_CA_PATH="${SECOND_SERVICE_CA_PATH:-$SERVICE_CA_PATH}"
+    export SECOND_SERVICE_ADMIN_USERNAME="${SECOND_SERVICE_ADMIN_USERNAME:-$SERVICE_ADMIN_USERNAME}"
+    export SECOND_SERVICE_ADMIN_PASSWORD="${SECOND_SERVICE_ADMIN_PASSWORD:-$SERVICE_ADMIN_PASSWORD}"
+    export SSO_USERNAME SSO_PASSWORD SSO_OTP_USERNAME SSO_OTP_PASSWORD SSO_OTP_CODE SSO_SAML_IDP
 
-python - "$tree/tests/integration/integration_config.yml" <<'PY'
+    python - "$tree/tests/integration/integration_config.yml" <<'PY'
 import os
 import sys
 
@@ -107,7 +129,8 @@ with open(sys.argv[1], 'w', encoding='utf-8') as f:
     f.write('---\n')
     yaml.safe_dump(config, f, default_flow_style=False)
 PY
-echo "integration: service at $SERVICE_URL" >&2
+    echo "integration: service at $SERVICE_URL" >&2
+fi
 
 # The targets get a home of their own, new for every run: ansible-test passes HOME (and no SERVICE_CACHE_DIR
 # or XDG_CACHE_HOME) through to them, and the collection's session cache (~/.cache/automation.service) keeps what

@@ -33,7 +33,8 @@
 set -euo pipefail
 
 targets=${MATRIX_TARGETS:-async_controller awx_compat awx_compat_jobs inventory_plugin lookup_api schedule_rrule settings credential job_template workflow_job_template token}
-[ "$targets" != all ] || targets=
+# all: every target of the reference service (the Hub's run in make hub, against the real Hub)
+[ "$targets" != all ] || targets="--exclude hub/"
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"

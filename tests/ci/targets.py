@@ -18,6 +18,9 @@ SET is one of
   gateway-unchecked
              in the gateway's layout, the others: what the reference service's gateway layout runs
              without a recording (make test's integration-gateway-unchecked)
+  hub        the targets of the real Automation Hub: those whose aliases file has the line ``hub``
+             (make test's hub step, tests/hub/run.sh). They are in no other set: the reference
+             service has no Hub.
 
 Prints the names, one a line, sorted. Without NAME, every target but the setup_* ones; with NAME...,
 those of them in SET (a name that is no target fails). With --why, every NAME left out is said on
@@ -39,14 +42,32 @@ LEFT_OUT_FILES = {
 }
 
 
-def all_targets():
+def every_target():
     return sorted(name for name in os.listdir(os.path.join(HERE, 'targets')) if not name.startswith('.'))
+
+
+def is_hub_target(name):
+    """Whether the target runs against the real Automation Hub: ``hub`` is a line of its aliases."""
+    try:
+        with open(os.path.join(HERE, 'targets', name, 'aliases'), encoding='utf-8') as f:
+            return 'hub' in f.read().split()
+    except OSError:
+        return False
+
+
+def all_targets():
+    """The targets of the reference service (every one but the Hub's)."""
+    return [name for name in every_target() if not is_hub_target(name)]
+
+
+def hub_targets():
+    return [name for name in every_target() if is_hub_target(name)]
 
 
 def left_out(which):
     with open(LEFT_OUT_FILES[which], encoding='utf-8') as f:
         reasons = yaml.safe_load(f)['left_out'] or {}
-    unknown = sorted(set(reasons) - set(all_targets()))
+    unknown = sorted(set(reasons) - set(every_target()))
     if unknown:
         raise SystemExit('%s: left_out names no such target: %s' % (os.path.relpath(LEFT_OUT_FILES[which], ROOT),
                                                                      ', '.join(unknown)))
@@ -75,11 +96,16 @@ def reasons_for(which_set):
 
 
 def select(which_set, wanted=(), why=None):
-    outside = reasons_for(which_set)
-    names = all_targets()
-    unknown = sorted(set(wanted) - set(names))
+    unknown = sorted(set(wanted) - set(every_target()))
     if unknown:
         raise SystemExit('no such integration target: %s' % ', '.join(unknown))
+    if which_set == 'hub':
+        outside = {name: 'it runs against the reference service, not the Hub' for name in all_targets()}
+        names = hub_targets()
+    else:
+        outside = reasons_for(which_set)
+        outside.update((name, 'it runs against the real Automation Hub (make test\'s hub step)') for name in hub_targets())
+        names = all_targets()
     chosen = []
     for name in wanted or [n for n in names if not n.startswith('setup_')]:
         if name in outside:
@@ -92,7 +118,7 @@ def select(which_set, wanted=(), why=None):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    parser.add_argument('set', choices=('checked', 'unchecked', 'gateway', 'gateway-checked', 'gateway-unchecked'))
+    parser.add_argument('set', choices=('checked', 'unchecked', 'gateway', 'gateway-checked', 'gateway-unchecked', 'hub'))
     parser.add_argument('--why', metavar='PREFIX')
     parser.add_argument('names', nargs='*')
     args = parser.parse_intermixed_args(argv)

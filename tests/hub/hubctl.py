@@ -191,30 +191,40 @@ def as_pg_user(command: list) -> list:
     return command
 
 
-def pg_start(directory: Path, fresh: bool):
+INITDB_OPTIONS = ["-U", "postgres", "--auth-local=trust", "--auth-host=reject", "-E", "UTF8", "--locale=C.UTF-8"]
+
+
+def pg_init(directory: Path):
+    """A new, empty PostgreSQL cluster in DIR/pg (whatever was there is removed)."""
     pg = directory / "pg"
-    data, run = pg / "data", pg / "run"
-    if fresh and pg.exists():
-        shutil.rmtree(pg)
     if os.geteuid() == 0 and subprocess.run(["runuser", "-u", PG_USER, "--", "test", "-x", str(directory)]).returncode:
         die("PostgreSQL runs as the user %s here, which cannot reach %s: give a directory every user may "
             "traverse (not one under a private directory such as pytest's temporary ones)" % (PG_USER, directory))
-    if not (data / "PG_VERSION").exists():
-        if pg.exists():
-            shutil.rmtree(pg)
-        pg.mkdir(parents=True)
-        run.mkdir()
+    if pg.exists():
+        shutil.rmtree(pg)
+    pg.mkdir(parents=True)
+    own_pg_dir(pg)
+    # Local (Unix socket) connections only, trusted: the socket's directory is the cluster owner's
+    # alone, and there is no TCP listener.
+    subprocess.run(niced(as_pg_user([str(PG_BIN / "initdb"), "-D", str(pg / "data")] + INITDB_OPTIONS)),
+                   check=True, stdout=subprocess.DEVNULL)
+
+
+def own_pg_dir(pg: Path):
+    """DIR/pg and its socket directory DIR/pg/run: the cluster owner's alone."""
+    (pg / "run").mkdir(exist_ok=True)
+    for path in (pg, pg / "run"):
         if os.geteuid() == 0:
-            shutil.chown(pg, PG_USER, PG_USER)
-            shutil.chown(run, PG_USER, PG_USER)
-        os.chmod(pg, 0o700)
-        os.chmod(run, 0o700)
-        # Local (Unix socket) connections only, trusted: the socket's directory is the cluster owner's
-        # alone, and there is no TCP listener.
-        subprocess.run(niced(as_pg_user([str(PG_BIN / "initdb"), "-D", str(data), "-U", "postgres",
-                                         "--auth-local=trust", "--auth-host=reject", "-E", "UTF8",
-                                         "--locale=C.UTF-8"])),
-                       check=True, stdout=subprocess.DEVNULL)
+            shutil.chown(path, PG_USER, PG_USER)
+        os.chmod(path, 0o700)
+
+
+def pg_start(directory: Path):
+    pg = directory / "pg"
+    data, run = pg / "data", pg / "run"
+    if os.geteuid() == 0 and subprocess.run(["runuser", "-u", PG_USER, "--", "test", "-x", str(directory)]).returncode:
+        die("PostgreSQL runs as the user %s here, which cannot reach %s: give a directory every user may "
+            "traverse (not one under a private directory such as pytest's temporary ones)" % (PG_USER, directory))
     options = "-c listen_addresses='' -c unix_socket_directories=%s -c fsync=off" % run
     result = subprocess.run(niced(as_pg_user([str(PG_BIN / "pg_ctl"), "-D", str(data), "-l", str(pg / "postgres.log"),
                                               "-o", options, "-w", "-t", "60", "start"])),
@@ -226,12 +236,17 @@ def pg_start(directory: Path, fresh: bool):
         except OSError:
             pass
         die("PostgreSQL did not start:\n%s\n%s" % (result.stdout, log))
-    exists = subprocess.run(as_pg_user([str(PG_BIN / "psql"), "-h", str(run), "-U", "postgres", "-tAc",
-                                        "SELECT 1 FROM pg_database WHERE datname = '%s'" % DB_NAME]),
-                            check=True, stdout=subprocess.PIPE, text=True).stdout.strip()
-    if exists != "1":
+    if psql(run, "SELECT 1 FROM pg_database WHERE datname = '%s'" % DB_NAME, database="postgres") != "1":
         subprocess.run(as_pg_user([str(PG_BIN / "createdb"), "-h", str(run), "-U", "postgres", DB_NAME]), check=True)
     return run
+
+
+def psql(socket_dir: Path, query: str, database=DB_NAME) -> str:
+    """The answer of one query, or None when it fails (a table that is not there)."""
+    result = subprocess.run(as_pg_user([str(PG_BIN / "psql"), "-h", str(socket_dir), "-U", "postgres", "-d", database,
+                                        "-tAc", query]),
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    return result.stdout.strip() if result.returncode == 0 else None
 
 
 def pg_stop(directory: Path):
@@ -239,6 +254,203 @@ def pg_stop(directory: Path):
     if (data / "postmaster.pid").exists():
         subprocess.run(as_pg_user([str(PG_BIN / "pg_ctl"), "-D", str(data), "-m", "fast", "-w", "stop"]),
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+# --- the migrated database's template -------------------------------------------------------------
+#
+# Migrating a new database takes about 30 s of processor time. A new instance copies a migrated one
+# instead: the stopped PostgreSQL cluster of an instance just migrated, kept in the machine's cache
+# (AUTOMATION_SERVICE_CACHE, default ${XDG_CACHE_HOME:-~/.cache}/automation-service, beside the virtualenvs
+# of tests/ci/cached-venv.sh), in hub-db/KEY/: data/ (the cluster), the database fields' encryption key it
+# was made with (the default domain's storage settings are encrypted with it), and manifest.json (every
+# file's size and SHA-256, and the number of migrations applied). KEY is a digest of what makes the
+# database: the Hub's virtualenv (its name is a digest of the interpreter and the lock file), the
+# PostgreSQL server's version, initdb's options and the settings but the instance's own (INSTANCE_SETTINGS).
+# One instance at a time makes a template of a key (a lock file per key); the others wait and copy it.
+# A template whose files are not those of its manifest, or whose database does not hold the manifest's
+# migrations, is removed and made again, never used.
+
+TEMPLATE_FORMAT = 1  # raise it when what a template holds changes
+TEMPLATES_KEPT = 3  # the most recently used templates kept; older ones are removed when one is made
+
+
+class BrokenTemplate(Exception):
+    pass
+
+
+def cache_root() -> Path:
+    root = os.environ.get("AUTOMATION_SERVICE_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "automation-service")
+    if not os.path.isabs(root):
+        die("the cache root must be an absolute path, not %s" % root)
+    return Path(root)
+
+
+def database_key(venv: Path) -> str:
+    import hashlib
+
+    server = subprocess.run([str(PG_BIN / "postgres"), "--version"], stdout=subprocess.PIPE, text=True,
+                            check=True).stdout
+    placeholder = Path("/instance")
+    values = settings_values(placeholder, "https://api", "https://content", 0, placeholder, placeholder)
+    text = "\n".join([
+        "format %d" % TEMPLATE_FORMAT,
+        "venv %s" % venv.name,
+        "server %s" % server.strip(),
+        "initdb %s" % " ".join(INITDB_OPTIONS),
+        "settings %r" % sorted((name, value) for name, value in values.items() if name not in INSTANCE_SETTINGS),
+    ])
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def file_digest(path: Path, copy_to: Path = None) -> str:
+    """The SHA-256 of a file, copying it to copy_to on the way when given (one read for both)."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    with open(path, "rb") as source:
+        target = open(copy_to, "wb") if copy_to else None
+        try:
+            for chunk in iter(lambda: source.read(1 << 20), b""):
+                digest.update(chunk)
+                if target:
+                    target.write(chunk)
+        finally:
+            if target:
+                target.close()
+    return digest.hexdigest()
+
+
+def tree_entries(root: Path):
+    """(relative path, is a directory) of everything under root, parents first."""
+    for top, dirs, files in os.walk(root):
+        dirs.sort()
+        for name in dirs:
+            yield os.path.relpath(os.path.join(top, name), root), True
+        for name in sorted(files):
+            yield os.path.relpath(os.path.join(top, name), root), False
+
+
+def save_template(directory: Path, template: Path, key: str, migrations: int):
+    """Keep the stopped cluster of DIR (just migrated) and its encryption key as the template of key."""
+    partial = template.parent / ("%s.tmp%d" % (key, os.getpid()))
+    shutil.rmtree(partial, ignore_errors=True)
+    partial.mkdir(mode=0o700)
+    data = directory / "pg" / "data"
+    files, dirs = {}, []
+    for relative, is_dir in tree_entries(data):
+        if is_dir:
+            (partial / "data" / relative).mkdir(parents=True, exist_ok=True)
+            dirs.append(relative)
+            continue
+        (partial / "data" / relative).parent.mkdir(parents=True, exist_ok=True)
+        digest = file_digest(data / relative, copy_to=partial / "data" / relative)
+        files[relative] = [(data / relative).stat().st_size, digest]
+    key_file = directory / "keys" / "database_fields.symmetric.key"
+    shutil.copyfile(key_file, partial / key_file.name)
+    os.chmod(partial / key_file.name, 0o600)
+    manifest = {"key": key, "migrations": migrations, "dirs": dirs, "files": files,
+                "encryption_key": file_digest(key_file)}
+    (partial / "manifest.json").write_text(json.dumps(manifest))
+    if template.exists():
+        shutil.rmtree(template)
+    os.replace(partial, template)
+
+
+def copy_template(template: Path, directory: Path, key: str) -> dict:
+    """Make DIR/pg/data a copy of the template, checking every file against the manifest on the way;
+    raises BrokenTemplate when one differs. Returns the manifest."""
+    try:
+        manifest = json.loads((template / "manifest.json").read_text())
+    except (OSError, ValueError) as exc:
+        raise BrokenTemplate("no readable manifest (%s)" % exc)
+    if manifest.get("key") != key:
+        raise BrokenTemplate("its manifest names another key")
+    source = template / "data"
+    present = {relative: is_dir for relative, is_dir in tree_entries(source)}
+    if set(present) != set(manifest["files"]) | set(manifest["dirs"]):
+        raise BrokenTemplate("its files are not those of its manifest")
+    pg = directory / "pg"
+    if pg.exists():
+        shutil.rmtree(pg)
+    pg.mkdir(parents=True)
+    data = pg / "data"
+    data.mkdir(mode=0o700)
+    for relative in manifest["dirs"]:
+        (data / relative).mkdir(mode=0o700)
+    for relative, (size, digest) in manifest["files"].items():
+        if file_digest(source / relative, copy_to=data / relative) != digest or (data / relative).stat().st_size != size:
+            raise BrokenTemplate("%s is not the file of its manifest" % relative)
+        os.chmod(data / relative, 0o600)
+    key_file = template / "database_fields.symmetric.key"
+    if file_digest(key_file) != manifest.get("encryption_key"):
+        raise BrokenTemplate("its encryption key is not the one of its manifest")
+    keys = directory / "keys"
+    keys.mkdir(exist_ok=True)
+    target = keys / key_file.name
+    target.unlink(missing_ok=True)
+    write_secret(target, key_file.read_bytes())
+    if os.geteuid() == 0:
+        for top, dirs, files in os.walk(data):
+            for name in [top] + [os.path.join(top, n) for n in dirs + files]:
+                shutil.chown(name, PG_USER, PG_USER)
+    own_pg_dir(pg)
+    return manifest
+
+
+def applied_migrations(socket_dir: Path):
+    answer = psql(socket_dir, "SELECT count(*) FROM django_migrations")
+    return int(answer) if answer and answer.isdigit() else None
+
+
+def new_database(directory: Path, venv: Path, key: str):
+    """DIR's database, new: a copy of the template of key, made first when there is none (or it is broken).
+    Returns PostgreSQL's socket directory, the cluster started."""
+    import fcntl
+
+    cache = cache_root() / "hub-db"
+    cache.mkdir(parents=True, exist_ok=True)
+    template = cache / key
+    with open(str(cache / (key + ".lock")), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if template.exists():
+            try:
+                manifest = copy_template(template, directory, key)
+                socket_dir = pg_start(directory)
+                found = applied_migrations(socket_dir)
+                if found != manifest["migrations"]:
+                    pg_stop(directory)
+                    raise BrokenTemplate("its database holds %s migrations, not the manifest's %d"
+                                         % (found, manifest["migrations"]))
+                os.utime(str(template))  # used: pruned last
+                (directory / "db.key").write_text(key + "\n")
+                return socket_dir
+            except BrokenTemplate as exc:
+                print("hubctl: the database template %s is broken, made again: %s" % (template, exc), file=sys.stderr)
+                shutil.rmtree(template, ignore_errors=True)
+        # Made here: this instance's cluster, migrated, stopped while it is copied.
+        pg_init(directory)
+        socket_dir = pg_start(directory)
+        keys = ensure_keys(directory)
+        migrate(directory, venv, socket_dir, keys)
+        migrations = applied_migrations(socket_dir)
+        pg_stop(directory)
+        save_template(directory, template, key, migrations)
+        prune_templates(cache, keep=template)
+    (directory / "db.key").write_text(key + "\n")
+    return pg_start(directory)
+
+
+def prune_templates(cache: Path, keep: Path):
+    """Remove all but the TEMPLATES_KEPT most recently used templates (other clones' lock files make others)."""
+    templates = sorted((path for path in cache.iterdir() if path.is_dir() and ".tmp" not in path.name),
+                       key=lambda path: path.stat().st_mtime, reverse=True)
+    for old in [path for path in templates if path != keep][TEMPLATES_KEPT - 1:]:
+        shutil.rmtree(old, ignore_errors=True)
+        try:
+            (cache / (old.name + ".lock")).unlink()
+        except FileNotFoundError:
+            pass
 
 
 # --- files of the instance ------------------------------------------------------------------------
@@ -334,13 +546,21 @@ def gateway_trust(directory: Path, api_url: str, content_url: str, ca_path: Path
     }
 
 
-def write_settings(directory: Path, api_url: str, content_url: str, content_port: int, socket_dir: Path,
-                   keys: Path, extra=None) -> Path:
+# The settings whose values are the instance's own (secrets, paths, addresses): they stay out of the
+# key of the migrated database's template (database_key). Every other setting is in the key, so that a
+# setting added to settings_values makes a new template, whether or not it changes what migrate does.
+INSTANCE_SETTINGS = {
+    "SECRET_KEY", "DATABASES", "DB_ENCRYPTION_KEY", "CONTENT_ORIGIN", "ANSIBLE_API_HOSTNAME",
+    "ANSIBLE_CONTENT_HOSTNAME", "X_PULP_CONTENT_HOST", "X_PULP_CONTENT_PORT", "MEDIA_ROOT", "STATIC_ROOT",
+    "WORKING_DIRECTORY", "FILE_UPLOAD_TEMP_DIR", "TOKEN_SERVER", "PUBLIC_KEY_PATH", "PRIVATE_KEY_PATH",
+}
+
+
+def settings_values(directory: Path, api_url: str, content_url: str, content_port: int, socket_dir: Path,
+                    keys: Path) -> dict:
     """The settings of a standalone Hub (pulpcore reads the file PULP_SETTINGS names, after its own and
     the plugins' defaults: pulpcore/app/settings.py, galaxy_ng/app/settings.py)."""
-    for name in ("media", "assets", "tmp"):
-        (directory / name).mkdir(exist_ok=True)
-    values = {
+    return {
         "SECRET_KEY": secrets.token_urlsafe(48),
         "DATABASES": {"default": {"ENGINE": "django.db.backends.postgresql", "NAME": DB_NAME, "USER": "postgres",
                                   "HOST": str(socket_dir), "CONN_MAX_AGE": 0}},
@@ -367,7 +587,21 @@ def write_settings(directory: Path, api_url: str, content_url: str, content_port
         # The UI is a separate package (galaxy-ng-ui is not installed): only the API is served.
         "GALAXY_ENABLE_API_ACCESS_LOG": False,
         "ANALYTICS": False,
+        # Passwords are hashed with Django's salted MD5 hasher, as Django's testing docs advise for tests:
+        # with its default (PBKDF2, 600,000 iterations) every request with Basic credentials cost the Hub
+        # 0.2 s of processor time (measured here; 0.01 s with a token). Hashes of the default hasher
+        # still verify (and are hashed anew on the next login).
+        "PASSWORD_HASHERS": ["django.contrib.auth.hashers.MD5PasswordHasher",
+                             "django.contrib.auth.hashers.PBKDF2PasswordHasher"],
     }
+
+
+def write_settings(directory: Path, api_url: str, content_url: str, content_port: int, socket_dir: Path,
+                   keys: Path, extra=None) -> Path:
+    for name in ("media", "assets", "tmp"):
+        (directory / name).mkdir(exist_ok=True)
+    values = settings_values(directory, api_url, content_url, content_port, socket_dir, keys)
+    # --trust-gateway's authentication settings: outside the database's key (no migration reads them)
     values.update(extra or {})
     path = directory / "settings.py"
     partial = directory / "settings.py.tmp"
@@ -437,7 +671,50 @@ def wait_ready(url: str, ca_path: Path, pid: int, log: Path, auth=None, timeout=
 
 # --- start and stop -------------------------------------------------------------------------------
 
-def stop(directory: Path):
+def instance_processes(directory: Path) -> list:
+    """The processes of the instance still running: those whose environment has the instance's
+    HUB_INSTANCE_DIR (every process of the Hub: hub_env) or whose command line names its PostgreSQL
+    data directory."""
+    marker = b"\0HUB_INSTANCE_DIR=" + (str(directory).rstrip("/") + "/").encode() + b"\0"
+    data = (str(directory / "pg" / "data")).encode()
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            if (marker in b"\0" + (entry / "environ").read_bytes()
+                    or data in (entry / "cmdline").read_bytes().split(b"\0")):
+                if alive(int(entry.name)):
+                    found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
+
+
+def processor_time(directory: Path) -> float:
+    """Seconds of processor time the running instance has used so far: its processes' own and that of their
+    children that ended (the tasks' processes, PostgreSQL's backends); PostgreSQL's running backends too."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    own = set(instance_processes(directory))
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        # fields: state ppid ... utime(11) stime(12) cutime(13) cstime(14), counted from the state
+        if int(entry.name) in own or int(fields[1]) in own:
+            total += sum(int(value) for value in fields[11:15]) / ticks
+    return total
+
+
+def stop(directory: Path) -> list:
+    """Stop the instance; returns the processes of it that had to be ended after the rest had stopped
+    (none when all went as it should)."""
+    if read_pids(directory):
+        print("hubctl: the Hub used %.1f s of processor time" % processor_time(directory), file=sys.stderr)
     pids = read_pids(directory)
     # the worker first (it may be running a task), then the servers
     for name in ("worker", "content", "api"):
@@ -449,10 +726,17 @@ def stop(directory: Path):
     except FileNotFoundError:
         pass
     pg_stop(directory)
+    left = instance_processes(directory)
+    for pid in left:
+        terminate(pid, timeout=5)
+    return left
 
 
 def cmd_stop(args):
-    stop(Path(args.dir).resolve())
+    left = stop(Path(args.dir).resolve())
+    if left:
+        die("processes of the Hub were still running after it stopped, ended now: %s"
+            % ", ".join(str(pid) for pid in left))
 
 
 def cmd_start(args):
@@ -462,19 +746,64 @@ def cmd_start(args):
     stop(directory)
     venv = venv_path()
     if args.fresh:
-        for name in ("media", "tmp", "keys"):
-            shutil.rmtree(directory / name, ignore_errors=True)
-    socket_dir = pg_start(directory, args.fresh)
+        for name in ("media", "tmp", "keys", "pg", "db.key"):
+            path = directory / name
+            if path.is_dir():
+                shutil.rmtree(path)
+            elif path.exists():
+                path.unlink()
+    key = database_key(venv)
     try:
-        start_hub(directory, venv, socket_dir, trust_gateway=args.trust_gateway)
+        if (directory / "pg" / "data" / "PG_VERSION").exists():
+            # the database of an earlier start: migrate brings it up to date unless it has the key's already
+            socket_dir = pg_start(directory)
+            made_with = (directory / "db.key").read_text().strip() if (directory / "db.key").exists() else None
+            start_hub(directory, venv, socket_dir, migrate_to=None if made_with == key else key,
+                      trust_gateway=args.trust_gateway)
+        else:
+            start_hub(directory, venv, new_database(directory, venv, key), trust_gateway=args.trust_gateway)
     except BaseException:
         stop(directory)
         raise
 
 
-def start_hub(directory: Path, venv: Path, socket_dir: Path, trust_gateway=False):
+def migrate(directory: Path, venv: Path, socket_dir: Path, keys: Path):
+    """pulpcore-manager migrate, then the administrator made when it is not there (a superuser; its
+    password is set at every start: set_admin_password). The settings' addresses are placeholders here:
+    start_hub writes them anew."""
+    settings = write_settings(directory, "https://127.0.0.1", "https://127.0.0.1", 443, socket_dir, keys)
+    env = hub_env(directory, venv, settings)
+    manage(venv, env, "migrate", "--no-input", "-v0")
+    manage(venv, env, "shell", "-c",
+           "from django.contrib.auth import get_user_model\n"
+           "user, made = get_user_model().objects.get_or_create(username=%r)\n"
+           "user.is_superuser = True; user.is_staff = True\n"
+           "made and user.set_unusable_password()\n"
+           "user.save()\n" % ADMIN_USERNAME)
+
+
+def set_admin_password(socket_dir: Path, password: str):
+    """The administrator's password, hashed as the first of the settings' PASSWORD_HASHERS does (Django's
+    MD5PasswordHasher: md5$SALT$md5(SALT + password)), written into the database: a Django command would
+    cost a start of Django (about 3 s of processor time) at every start of the Hub."""
+    import hashlib
+
+    salt = "".join(secrets.choice("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") for _ in range(22))
+    encoded = "md5$%s$%s" % (salt, hashlib.md5((salt + password).encode()).hexdigest())
+    answer = psql(socket_dir, "UPDATE galaxy_user SET password = '%s', is_active = true "
+                              "WHERE username = '%s' AND is_superuser RETURNING id" % (encoded, ADMIN_USERNAME))
+    if not answer:
+        die("the database has no administrator %s to set the password of" % ADMIN_USERNAME)
+
+
+def start_hub(directory: Path, venv: Path, socket_dir: Path, migrate_to=None, trust_gateway=False):
+    """Start the Hub's processes on its database; migrate it first when migrate_to (the key it is
+    migrated to) is given."""
     keys = ensure_keys(directory)
     ca_path, cert_path, key_path = ensure_certificates(directory)
+    if migrate_to:
+        migrate(directory, venv, socket_dir, keys)
+        (directory / "db.key").write_text(migrate_to + "\n")
     api_port, content_port = free_port(), free_port()
     api_url = "https://127.0.0.1:%d" % api_port
     content_url = "https://127.0.0.1:%d" % content_port
@@ -488,22 +817,18 @@ def start_hub(directory: Path, venv: Path, socket_dir: Path, trust_gateway=False
             pass
     settings = write_settings(directory, api_url, content_url, content_port, socket_dir, keys, extra)
     env = hub_env(directory, venv, settings)
-    manage(venv, env, "migrate", "--no-input", "-v0")
+    # The administrator's password: made once per DIR, set at every start (the file is the truth).
     password = admin_password(directory)
-    # The administrator: made once, its password set at every start (the file is the truth).
-    manage(venv, env, "shell", "-c",
-           "from django.contrib.auth import get_user_model; import os, sys\n"
-           "User = get_user_model()\n"
-           "user, _ = User.objects.get_or_create(username=%r)\n"
-           "user.is_superuser = True; user.is_staff = True\n"
-           "user.set_password(open(os.path.join(os.environ['HUB_INSTANCE_DIR'], 'admin_password')).read().strip())\n"
-           "user.save()\n" % ADMIN_USERNAME)
+    set_admin_password(socket_dir, password)
     tls = ["--certfile", str(cert_path), "--keyfile", str(key_path)]
     python = str(venv / "bin" / "python")
     pids = {}
     pids["api"] = spawn(directory, "api", [
         python, "-m", "gunicorn", "pulpcore.app.wsgi:application",
         "--bind", "127.0.0.1:%d" % api_port, "--workers", "2", "--timeout", "300",
+        # the application loaded once, before the workers fork: each would load it again (about 3.5 s of
+        # processor time)
+        "--preload",
         "--access-logfile", "-", "--pid", str(directory / "api.pid")] + tls, env)
     write_pids(directory, pids)
     pids["content"] = spawn(directory, "content", [

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Generate the redirect collections awx.awx, ansible.controller, ansible.platform and ansible.eda (make compat).
+"""Generate the redirect collections awx.awx, ansible.controller, ansible.platform, ansible.eda and ansible.hub (make compat).
 
 Each is a galaxy.yml, a README.md and a meta/runtime.yml whose plugin_routing sends every module, lookup and
 inventory plugin of the collection it stands for to automation.service's plugin of the same
@@ -7,8 +7,9 @@ name, where this collection has one: a plugin file of its own or a name its meta
 names clash with the controller's (credential, project, user...), so an entry of compat_names.json may give a
 ``prefix`` its names take here (ansible.eda's ``credential`` is ``automation.service.eda_credential``) and the
 names it ``renamed`` itself (its ``activation`` is its ``rulebook_activation``: the redirect goes straight to ours and
-keeps ansible.eda's deprecation). The names each collection has are recorded in compat_names.json beside this file
-(awx.awx 24.6.1; ansible.platform 2.6.20250924; ansible.eda 2.13.0); a name this collection lacks gets no redirect,
+keeps ansible.eda's deprecation). ansible.hub's names clash with none here and take no prefix. The names each
+collection has, and its action groups, are recorded in compat_names.json beside this file (awx.awx 24.6.1;
+ansible.platform 2.6.20250924; ansible.eda 2.13.0; ansible.hub 1.0.0); a name this collection lacks gets no redirect,
 so a task naming it fails as it would with neither installed.
 The collections are never published: they are made so that roles which name those collections (as
 infra.aap_configuration's do) run against automation.service unchanged.

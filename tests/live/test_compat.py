@@ -37,7 +37,7 @@ def compat_tree(tmp_path_factory):
 
 def test_every_name_is_redirected_to_automation_service_or_said_not_to_be(compat_tree):
     names = compat.load_names()
-    for collection in ('awx.awx', 'ansible.controller', 'ansible.platform', 'ansible.eda'):
+    for collection in ('awx.awx', 'ansible.controller', 'ansible.platform', 'ansible.eda', 'ansible.hub'):
         routing = runtime(compat_tree, collection)['plugin_routing']
         with open(os.path.join(compat_tree, 'ansible_collections', *collection.split('.'), 'README.md')) as handle:
             readme = handle.read()
@@ -107,6 +107,42 @@ def test_ansible_eda_s_names_go_to_the_eda_modules_and_its_group_holds_them():
     text = compat.readme('ansible.eda', eda, skipped)
     assert 'modules `rulebook_activation`: automation.service has no module plugin eda_rulebook_activation' in text
     assert 'extensions/eda/plugins' in text and 'with the prefix `eda_`' in text
+
+
+# ansible.hub 1.0.0's modules: the issue that brought the Hub into this collection keeps every one under its own name.
+HUB_MODULES = (
+    'ah_approval', 'ah_build', 'ah_collection', 'ah_collection_upload', 'ah_ee_image', 'ah_ee_registry',
+    'ah_ee_registry_index', 'ah_ee_registry_sync', 'ah_ee_repository', 'ah_ee_repository_sync', 'ah_group',
+    'ah_namespace', 'ah_role', 'ah_token', 'ah_user', 'collection_remote', 'collection_repository',
+    'collection_repository_sync', 'group_roles',
+)
+
+
+def test_ansible_hub_s_names_go_to_the_same_names_and_its_group_holds_them():
+    names = compat.load_names()
+    hub = names['ansible.hub']
+    assert sorted(hub['modules']) == sorted(HUB_MODULES) and hub['lookup'] == [] and hub['inventory'] == []
+    assert 'prefix' not in hub and 'renamed' not in hub
+    # Its group hub holds every module but ah_build (a local build: ansible.hub's runtime.yml leaves it out).
+    assert sorted(hub['action_groups']) == ['hub']
+    assert sorted(hub['action_groups']['hub']) == sorted(set(HUB_MODULES) - {'ah_build'})
+    have = compat.ours()
+    with_hub = dict(have, modules=have['modules'] | set(HUB_MODULES))
+    runtime_, skipped = compat.plan(names, with_hub)['ansible.hub']
+    assert skipped == {}
+    assert set(runtime_['plugin_routing']) == {'modules'}
+    assert runtime_['plugin_routing']['modules'] == dict(
+        (name, {'redirect': 'automation.service.' + name}) for name in HUB_MODULES)
+    # module_defaults: group/ansible.hub.hub reaches each redirected name, as ansible-core 2.19+ looks it up.
+    assert runtime_['action_groups'] == {'hub': hub['action_groups']['hub']}
+    # A module this collection lacks is named in the README and left out of the group.
+    without = dict(have, modules=with_hub['modules'] - {'ah_token'})
+    runtime_, skipped = compat.plan(names, without)['ansible.hub']
+    assert sorted(skipped) == [('modules', 'ah_token')] and 'ah_token' not in runtime_['action_groups']['hub']
+    assert 'ah_user' in runtime_['action_groups']['hub']
+    text = compat.readme('ansible.hub', hub, skipped)
+    assert 'modules `ah_token`: automation.service has no module plugin ah_token' in text
+    assert 'prefix' not in text and 'ah_build' in text
 
 
 def test_a_role_written_as_infra_s_calls_only_automation_service(gateway_service_factory, compat_tree, tmp_path):

@@ -18,8 +18,10 @@ def targets(*args):
 
 
 def every_target():
+    """Every target of the reference service: all but the setup_ ones and the Hub's."""
     return sorted(p.name for p in (ROOT / "tests" / "integration" / "targets").iterdir()
-                  if p.is_dir() and not p.name.startswith("setup_"))
+                  if p.is_dir() and not p.name.startswith("setup_")
+                  and "hub" not in (p / "aliases").read_text().split())
 
 
 def test_every_target_meets_the_reference_service_once_in_the_awx_layout():
@@ -58,3 +60,20 @@ def test_a_name_that_is_no_target_fails():
     with pytest.raises(subprocess.CalledProcessError) as failed:
         targets("checked", "no_such_target")
     assert "no such integration target: no_such_target" in failed.value.stderr
+
+
+def test_the_hub_targets_run_only_against_the_hub():
+    """A target whose aliases say hub runs in make test's hub step, against the real Automation Hub
+    (tests/hub/run.sh), and in no set of the reference service, which has no Hub."""
+    hub, _ = targets("hub")
+    assert "hub_ping" in hub
+    for name in hub:
+        assert "hub" in (ROOT / "tests" / "integration" / "targets" / name / "aliases").read_text().split()
+    for which in ("checked", "unchecked", "gateway", "gateway-checked", "gateway-unchecked"):
+        assert not set(hub) & set(targets(which)[0]), which
+    chosen, why = targets("unchecked", "--why", "x: ", "hub_ping", "job_launch")
+    assert chosen == ["job_launch"]
+    assert "x: hub_ping left out: it runs against the real Automation Hub" in why
+    chosen, why = targets("hub", "--why", "hub: ", "hub_ping", "organization")
+    assert chosen == ["hub_ping"]
+    assert "hub: organization left out: it runs against the reference service, not the Hub" in why

@@ -1,75 +1,15 @@
 """The real Automation Hub of the test bed (tests/hub/hubctl.py: galaxy-ng 4.9.2 from PyPI) answers.
 
-Not collected by make test yet (tests/hub is in neither pytest.ini's testpaths nor the directories
-make test names). Run it by hand:
+make test's hub step runs it against the Hub it starts (tests/hub/run.sh); by hand, the ``hub`` fixture
+(conftest.py) starts one:
 
     .venv/bin/python -m pytest -q -p no:cacheprovider tests/hub/tests/test_hub_smoke.py
-
-It starts a Hub of its own in .run/hub-smoke and stops it at the end (about 20 s once the
-Hub's virtualenv is in the machine's cache, a few minutes the first time), or, when HUB_URL is set
-(with HUB_USERNAME, HUB_PASSWORD, HUB_CA_PATH, as `make hub-start` prints them), uses that one and
-leaves it running.
 """
-import os
-import shlex
-import subprocess
-import sys
 from pathlib import Path
 
-import pytest
 import requests
 
-HUBCTL = Path(__file__).resolve().parents[1] / "hubctl.py"
-GALAXY = "/api/galaxy/"
-
-
-def exports(text: str) -> dict:
-    """The NAME=VALUE of the `export` lines hubctl prints."""
-    values = {}
-    for line in text.splitlines():
-        words = shlex.split(line)
-        if len(words) == 2 and words[0] == "export" and "=" in words[1]:
-            name, value = words[1].split("=", 1)
-            values[name] = value
-    return values
-
-
-class Hub(dict):
-    """The Hub's export values; shown without its password (pytest prints a failed test's arguments)."""
-
-    def __repr__(self):
-        return repr({name: ("<hidden>" if name == "HUB_PASSWORD" else value) for name, value in self.items()})
-
-
-@pytest.fixture(scope="module")
-def hub():
-    if os.environ.get("HUB_URL"):
-        yield Hub((name, os.environ[name]) for name in ("HUB_URL", "HUB_USERNAME", "HUB_PASSWORD", "HUB_CA_PATH"))
-        return
-    # Under the repository's .run, not pytest's temporary directory: run as root, PostgreSQL runs as its
-    # own user, which cannot enter pytest's private folders. Its database is kept for the next run.
-    directory = HUBCTL.parents[2] / ".run" / "hub-smoke"
-    started = subprocess.run([sys.executable, str(HUBCTL), "start", "--dir", str(directory)],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        # hubctl's own messages (stderr) never carry the password: only its export lines do.
-        assert started.returncode == 0, started.stderr[-4000:]
-        values = Hub(exports(started.stdout))
-        assert values["HUB_PASSWORD"] not in started.stderr
-        values["dir"] = directory
-        yield values
-    finally:
-        subprocess.run([sys.executable, str(HUBCTL), "stop", "--dir", str(directory)], check=True)
-        # nothing of the instance runs any more: no process names its directory, PostgreSQL is down
-        assert not (directory / "pg" / "data" / "postmaster.pid").exists()
-        left = subprocess.run(["pgrep", "-f", str(directory) + "/"], stdout=subprocess.PIPE, text=True).stdout
-        assert left.strip() == "", "processes left running: %s" % left
-
-
-def get(hub, path, auth=True, password=None, **kwargs):
-    credentials = (hub["HUB_USERNAME"], password or hub["HUB_PASSWORD"]) if auth else None
-    # verify per request: REQUESTS_CA_BUNDLE would otherwise take the place of the Hub's CA
-    return requests.get(hub["HUB_URL"] + path, auth=credentials, verify=hub["HUB_CA_PATH"], timeout=60, **kwargs)
+from hub_helpers import GALAXY, get
 
 
 def test_exports_name_a_loopback_hub_over_tls(hub):
@@ -125,3 +65,6 @@ def test_worker_and_content_app_are_online(hub):
     assert body["database_connection"]["connected"] is True
     assert len(body["online_workers"]) >= 1
     assert len(body["online_content_apps"]) >= 1
+    # the content app answers where the Hub sends downloads (HUB_CONTENT_URL, its CONTENT_ORIGIN)
+    content = requests.get(hub["HUB_CONTENT_URL"] + "/pulp/content/", verify=hub["HUB_CA_PATH"], timeout=60)
+    assert content.status_code == 200
