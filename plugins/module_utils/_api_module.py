@@ -21,7 +21,7 @@ import contextlib
 import json
 import os
 from types import MappingProxyType
-from urllib.parse import quote, urlencode
+from urllib.parse import quote, urlencode, urlsplit
 
 from ansible.module_utils.common.text.converters import to_text
 
@@ -496,6 +496,9 @@ class ApiTask:
         (``/api/eda/v1/projects/``: EDA's objects have no url of their own, and a project's or an event stream's
         ``url`` is something else), else its url, else its id in ``resource``."""
         resource = resource or self.resource
+        if obj.get('id') is None and obj.get('pulp_href'):
+            # Pulp's objects (the Hub's roles, repositories, remotes) have no id: their pulp_href is where they are
+            return urlsplit(obj['pulp_href']).path
         if str(resource).endswith('/'):
             return '%s%s/' % (resource, obj['id'])
         return obj.get('url') or '%s/%s' % (resource, obj['id'])

@@ -25,15 +25,13 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import copy
-
 from ansible.module_utils.common.text.converters import to_text
 
 from ansible_collections.automation.service.plugins.module_utils._api_module import ModuleSpec, is_id
 from ansible_collections.automation.service.plugins.module_utils._errors import (
-    ApiError, ConfigError, MultipleFound, NotFound, ServiceError,
+    ApiError, ConfigError, MultipleFound, NotFound,
 )
-from ansible_collections.automation.service.plugins.module_utils._loop_reads import PROBE_AT, HeldList, pages
+from ansible_collections.automation.service.plugins.module_utils._loop_reads import Lister
 from ansible_collections.automation.service.plugins.module_utils._plan import Write
 from ansible_collections.automation.service.plugins.module_utils._resource import Resource, eda_endpoint
 
@@ -87,78 +85,13 @@ def find(api, endpoint, value, name_field='name', label=None, required=False, fi
     held = api.held
     if held is None:
         return _find(api, endpoint, value, name_field, label, required, filter_param, **filters)
-    # The items of a loop share their look-ups (see _loop_reads): the same name looked up again is answered without a
-    # request, and once enough items looked names up in the same list, the list is read whole and answers the next
-    # ones. What is held is dropped by a write to the object; a name not held is read once more from the service.
+    # The items of a loop share their look-ups (see _loop_reads): EDA's lists read by its pages, an object held at
+    # <endpoint><id>/ (where its writes go).
     key = ('eda', endpoint, name_field, tuple(sorted((k, to_text(v)) for k, v in filters.items())))
-    text = to_text(value)
-    held_one = _held(held, key, text)
-    if held_one is not None:
-        return held_one
-    if api.reads is not None and api.reads.counting:
-        held.counts[key] = held.counts.get(key, 0) + 1
-        try:
-            _read_list(api, held, key, endpoint, name_field, filters)
-        except ServiceError:
-            # not tried again in this task: the look-ups go on one by one and say what fails
-            refused = HeldList(None)
-            refused.refused = True
-            held.lists[key] = refused
-        held_one = _held(held, key, text)
-        if held_one is not None:
-            return held_one
-    obj = _find(api, endpoint, value, name_field, label, required, filter_param, **filters)
-    if obj is not None:
-        _keep(api, held, key, name_field, endpoint, obj, held.lists.get(key))
-        held.found[(key, text)] = _url(api, endpoint, obj)
-    return obj
-
-
-def _url(api, endpoint, obj):
-    return api.client.url('%s%d/' % (endpoint, obj['id']))
-
-
-def _keep(api, held, key, name_field, endpoint, obj, listed=None):
-    url = _url(api, endpoint, obj)
-    held.objects[url] = copy.deepcopy(obj)
-    if listed is not None and obj.get(name_field) is not None:
-        listed.add(to_text(obj[name_field]), url)
-
-
-def _held(held, key, text):
-    """The one object named ``text`` that the loop holds for the list ``key`` (None: none held, or more than one)."""
-    url = held.found.get((key, text))
-    if url in held.objects:
-        return copy.deepcopy(held.objects[url])
-    listed = held.lists.get(key)
-    if listed is None or not listed.complete:
-        return None
-    named = [held.objects[url] for url in listed.names.get(text, ()) if url in held.objects]
-    return copy.deepcopy(named[0]) if len(named) == 1 else None
-
-
-def _read_list(api, held, key, endpoint, name_field, filters):
-    """Read the list ``key`` whole when the look-ups counted say it pays, as _loop_reads reads the controller's: the
-    PROBE_AT-th look-up reads its first page, which tells its length; it is read whole once it takes no more pages
-    than the look-ups counted so far."""
-    count = held.counts.get(key, 0)
-    listed = held.lists.get(key)
-    params = dict(filters, page_size=PAGE_SIZE)
-    if listed is None:
-        if count < PROBE_AT:
-            return
-        page = api.client.get(endpoint, params=params)
-        listed = held.lists[key] = HeldList(page.get('count', len(page.get('results') or [])))
-        for obj in page.get('results') or []:
-            _keep(api, held, key, name_field, endpoint, obj, listed)
-        listed.complete = not page.get('next')
-    if listed.complete or listed.refused or pages(listed.total) > count:
-        return
-    fresh = HeldList(listed.total)
-    for obj in api.client.iterate(endpoint, params=params):
-        _keep(api, held, key, name_field, endpoint, obj, fresh)
-    fresh.complete = True
-    held.lists[key] = fresh
+    lister = Lister(api.client, endpoint, dict(filters, page_size=PAGE_SIZE), lambda obj: '%s%d/' % (endpoint, obj['id']),
+                    page_size=PAGE_SIZE)
+    return held.shared(api, key, name_field, to_text(value), lister,
+                       lambda: _find(api, endpoint, value, name_field, label, required, filter_param, **filters))
 
 
 def _find(api, endpoint, value, name_field='name', label=None, required=False, filter_param=None, **filters):

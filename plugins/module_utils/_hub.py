@@ -49,6 +49,7 @@ from ansible_collections.automation.service.plugins.module_utils._client import 
 from ansible_collections.automation.service.plugins.module_utils._errors import (
     ApiError, ConfigError, MultipleFound, NotFound, ServiceError,
 )
+from ansible_collections.automation.service.plugins.module_utils._loop_reads import Lister
 from ansible_collections.automation.service.plugins.module_utils._options import hub_argument_spec
 from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
 from ansible_collections.automation.service.plugins.module_utils._resource import Resource
@@ -152,9 +153,43 @@ def matching(api, path, value, name_field='name', filter_param=None, **filters):
     return [obj for obj in objects(api, path, params) if to_text(obj.get(name_field)) == text]
 
 
-def find(api, path, value, name_field='name', label=None, required=False, filter_param=None, **filters):
+def list_page(answer):
+    """What one page of a Hub list holds, whichever family's: ``(objects, count, next)``."""
+    items = page_items(answer)
+    meta = answer.get('meta') if isinstance(answer.get('meta'), dict) else answer
+    return items, meta.get('count', len(items)), next_page(answer)
+
+
+def held_at(path, obj):
+    """Where an object of the list at ``path`` is, when its module does not say (``HubResource.detail_path()``):
+    ``<path><id>/`` (galaxy's and the UI API's), else its ``pulp_href`` (Pulp's objects without an id)."""
+    if obj.get('id') is not None:
+        return '%s%s/' % (path, obj['id'])
+    return href_path(obj['pulp_href']) if obj.get('pulp_href') else None
+
+
+def find(api, path, value, name_field='name', label=None, required=False, filter_param=None, detail=None, **filters):
     """The one object of the list at ``path`` named ``value`` exactly (None when there is none; NotFound when
-    ``required``; MultipleFound when two have the name)."""
+    ``required``; MultipleFound when two have the name). ``detail(obj)``: where the object is, its writes' path
+    (``held_at()`` by default).
+
+    The items of a loop share these look-ups (see _loop_reads): the same name looked up again is answered without
+    a request, and once enough items looked names up in the same list, the list is read whole (by pages of
+    PAGE_SIZE) and answers the next ones; a write of the task to the Hub drops all that is held of it."""
+    held = api.held
+    if held is None or value is None or to_text(value) == '':
+        return _find(api, path, value, name_field, label, required, filter_param, **filters)
+    scope = dict((k, v) for k, v in filters.items() if v is not None)
+    key = ('hub', path, name_field, tuple(sorted((k, to_text(v)) for k, v in scope.items())))
+    # An object of the Hub may be written elsewhere than where it is held (a container repository by its name, its
+    # distribution at its Pulp href): any write the task sends to the Hub drops all it holds of the Hub.
+    lister = Lister(api.client, path, dict(scope, limit=PAGE_SIZE), detail or (lambda obj: held_at(path, obj)),
+                    page=list_page, page_size=PAGE_SIZE, writes_under=api.client.settled_layout().hub)
+    return held.shared(api, key, name_field, to_text(value), lister,
+                       lambda: _find(api, path, value, name_field, label, required, filter_param, **filters))
+
+
+def _find(api, path, value, name_field='name', label=None, required=False, filter_param=None, **filters):
     if value is None or to_text(value) == '':
         found = []
     else:
@@ -269,8 +304,11 @@ class HubResource(Resource):
         if value is None or to_text(value) == '':
             return None
         if self.lookup == 'url':
+            # One request a name, in a loop too: galaxy-ng's list of namespaces answers a summary of each (its
+            # NamespaceSummarySerializer, without ``links`` and ``resources``), which cannot stand for the detail.
             return get_or_none(api, '%s%s/' % (self.endpoint, to_text(value)), self.module)
-        return find(api, self.endpoint, value, self.name, self.label, filter_param=self.filter_param)
+        return find(api, self.endpoint, value, self.name, self.label, filter_param=self.filter_param,
+                    detail=self.detail_path)
 
     def find(self, api):
         params = api.params

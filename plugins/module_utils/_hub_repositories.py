@@ -166,7 +166,9 @@ def hub_result(obj, kind, name):
 
 def sync(api, module, repository, name, wait, interval, timeout):
     """Start the sync of ``repository`` (a Pulp object) from its remote and, with ``wait``, wait for it: what
-    ansible.hub returns of it (``name``, ``sync_status``, ``task``). In check mode, nothing is started."""
+    ansible.hub returns of it (``name``, ``sync_status``, ``task``). A sync waited for is a change when its task made
+    a new version of the repository (its ``created_resources``: none when the remote had nothing new, seen on
+    galaxy-ng 4.9.2); one not waited for, or one in check mode, where nothing is started, is a change."""
     if not repository.get('remote'):
         raise ConfigError('Collection repository %s has no remote to sync from.' % name)
     path = href_path(repository['pulp_href']) + 'sync/'
@@ -175,19 +177,25 @@ def sync(api, module, repository, name, wait, interval, timeout):
     def started(answer):
         task = (answer or {}).get('task')
         result.update(sync_status='Started', task=task)
-        if wait and task:
-            try:
-                wait_for_task(api, task, module, float('inf') if timeout is None else timeout, interval,
-                              label='sync')
-            except TaskFailed as exc:
-                message = exc.message
-                if 'had not ended' in message:
-                    message = 'Timed out awaiting sync: %s' % message
-                raise SyncFailed(message, task)
-            result['sync_status'] = 'Complete'
-        return answer
+        if not (wait and task):
+            return answer
+        try:
+            ended = wait_for_task(api, task, module, float('inf') if timeout is None else timeout, interval,
+                                  label='sync')
+        except TaskFailed as exc:
+            message = exc.message
+            if 'had not ended' in message:
+                message = 'Timed out awaiting sync: %s' % message
+            raise SyncFailed(message, task)
+        result['sync_status'] = 'Complete'
+        return {'task': task, 'created_resources': ended.get('created_resources') or []}
 
-    api.apply(Plan(repository, [Write('POST', path, {}, expect=(202,), answer={}, settle=started)]))
+    def changed(answer):
+        if api.check_mode or answer is None or 'created_resources' not in answer:
+            return True
+        return bool(answer['created_resources'])
+
+    api.apply(Plan(repository, [Write('POST', path, {}, expect=(202,), answer={}, settle=started, changes=changed)]))
     if api.check_mode:
         api.says('Would have synced collection repository: %s' % name)
     return result

@@ -28,6 +28,11 @@ list whose look-up missed it. Nothing is held by more than one worker, nor past 
 play runs in a worker of its own, so a change made elsewhere is seen by the next task or play. The state is
 keyed by the task and host it serves and by the service and credentials each item uses: an item that
 names another service, or other credentials, shares nothing with the others.
+
+The same logic serves every service: what differs, how a list is read (the controller's and EDA's ``page_size``
+and ``count``/``next``/``results``, the Hub's ``limit`` and galaxy's ``meta``/``links``/``data``) and where an object
+is held (its ``url``, ``<endpoint><id>/``, its ``pulp_href``), a ``Lister`` says; ``Held.shared()`` answers a look-up
+with it (_eda.find(), _hub.find(), and the controller's Held.find()).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -40,7 +45,7 @@ import json
 
 from ansible.module_utils.common.text.converters import to_text
 
-from ansible_collections.automation.service.plugins.module_utils._errors import ServiceError
+from ansible_collections.automation.service.plugins.module_utils._errors import ApiError, ServiceError
 
 # The service's largest page size (AWX's max_page_size).
 PAGE_SIZE = 200
@@ -68,8 +73,9 @@ def identity(options):
     return hashlib.sha256(text.encode('utf-8')).hexdigest()
 
 
-def pages(total):
-    return max(1, -(-int(total or 0) // PAGE_SIZE))
+def pages(total, page_size=PAGE_SIZE):
+    """How many pages of ``page_size`` a list of ``total`` objects takes."""
+    return max(1, -(-int(total or 0) // page_size))
 
 
 class LoopReads:
@@ -103,6 +109,56 @@ class HeldList:
             urls.append(url)
 
 
+class Lister:
+    """How the items of a loop read one list of one service, what differs between the services: the list's first
+    page is ``client.get(path, params=params)`` (``params`` ask for the service's largest page), the next ones
+    ``client.get(<next>)``; ``page(answer)`` says what a page holds, ``(objects, count, next)`` (ApiError for an
+    answer that is no list); ``url(obj)`` is the path or URL an object is held at, the one its writes go to (None:
+    it is not held); ``page_size`` is the page that ``params`` ask for. ``writes_under``: for a service whose
+    objects may be written at other paths than the one they are held at (the Hub's: by name, by id, by Pulp's
+    href, their distribution's), the path under which any write of the task drops every object held there."""
+
+    def __init__(self, client, path, params, url, page=None, page_size=PAGE_SIZE, writes_under=None):
+        self.client = client
+        self.path = path
+        self.params = params
+        self.url = url
+        self.page = page or results_page
+        self.page_size = page_size
+        self.writes_under = client.url(writes_under) if writes_under else None
+        self.sent = 0   # the pages asked for
+
+    def held_at(self, obj):
+        where = self.url(obj) if isinstance(obj, dict) else None
+        return self.client.url(where) if where else None
+
+    def first(self):
+        self.sent += 1
+        return self.page(self.client.get(self.path, params=self.params))
+
+    def every(self):
+        """Every object of the list, every page read."""
+        objects, count, following = self.first()
+        while True:
+            yield from objects
+            if not following:
+                return
+            self.sent += 1
+            objects, count, following = self.page(self.client.get(following))
+
+
+def results_page(answer):
+    """What one page of the controller's, EDA's or Pulp's lists holds: ``{"count", "next", "results"}``."""
+    if not isinstance(answer, dict) or not isinstance(answer.get('results'), list):
+        raise ApiError('The service answered a list with something else: %s' % (to_text(answer)[:200],))
+    return answer['results'], answer.get('count', len(answer['results'])), answer.get('next')
+
+
+def only_one(found):
+    """The object of a name when one is held with it; None (ask the service, which says how many) otherwise."""
+    return found[0] if len(found) == 1 else None
+
+
 class Held:
     """What the items of one task hold for one service and set of credentials."""
 
@@ -113,6 +169,7 @@ class Held:
         self.lists = {}     # list key -> HeldList
         self.missed = {}    # endpoint's full URL -> (list key, name field, name) of the last look-up that found nothing
         self.requests = 0   # the list reads sent (probes and pages)
+        self.volatile = set()   # full URLs under which any write drops every object held (Lister.writes_under)
         self.bulk = None    # what the loop's bulk creation decided and made (_loop_bulk), once it started
 
     def bulk_state(self, make):
@@ -130,8 +187,12 @@ class Held:
         return client.url(url) if url else None
 
     def keep(self, client, key, name_field, obj, listed=None):
-        """Hold ``obj`` (found in the scope ``key``); its URL, or None for an object without one."""
-        url = self._url(client, obj)
+        """Hold ``obj`` (a controller's object, found in the scope ``key``); its URL, or None for one without."""
+        return self.hold(self._url(client, obj), key, name_field, obj, listed)
+
+    def hold(self, url, key, name_field, obj, listed=None):
+        """Hold ``obj`` at ``url`` (its full URL; None: not held), found in the list ``key`` (and listed in
+        ``listed``, a list read); its URL."""
         if url is None or obj.get(name_field) is None:
             return None
         self.objects[url] = copy.deepcopy(obj)    # the caller may change its own
@@ -139,6 +200,8 @@ class Held:
         self.found[(key, name)] = url
         if listed is not None:
             listed.add(name, url)
+            if len(listed.names[name]) > 1:     # a name that two objects have answers nothing by itself
+                del self.found[(key, name)]
         return url
 
     def matches(self, key, name_field, name):
@@ -149,33 +212,59 @@ class Held:
         held = [self.objects.get(url) for url in listed.names.get(name, ())]
         return [obj for obj in held if obj is not None and to_text(obj.get(name_field)) == name]
 
+    def named(self, key, name_field, name):
+        """The held objects named ``name`` in the list ``key``: every one when the list is held whole, else the one a
+        look-up (or a page read) found; None when nothing is held that says."""
+        found = self.matches(key, name_field, name)
+        if found is None:
+            url = self.found.get((key, name))
+            if url in self.objects:
+                return [self.objects[url]]
+        return found
+
+    def shared(self, api, key, name_field, name, lister, read_one, one=only_one):
+        """The object named ``name`` in the list ``key`` (read as ``lister`` says), whatever the service: from what
+        is held when it can (``one(found)`` makes the answer of the objects held with that name, None to ask the
+        service), else ``read_one()``'s, from the service, then held. Counts the look-up and reads the list when it
+        pays (see above)."""
+        if lister.writes_under:
+            self.volatile.add(lister.writes_under)
+        found = self.named(key, name_field, name)
+        if found is None and api.reads is not None and api.reads.counting:
+            self.counts[key] = self.counts.get(key, 0) + 1
+            self.read_list(key, name_field, lister)
+            found = self.named(key, name_field, name)
+        answer = one(found) if found else None
+        if answer is not None:
+            return copy.deepcopy(answer)
+        # Not held: read once more from the service, whatever a held list says.
+        obj = read_one()
+        if obj is not None:
+            self.hold(lister.held_at(obj), key, name_field, obj, self.lists.get(key))
+        return obj
+
+    def lister(self, api, endpoint, scope):
+        """How the controller's list ``endpoint`` is read in ``scope``: at its largest page, its objects held at
+        their ``url``."""
+        return Lister(api.client, endpoint, dict(scope, page_size=PAGE_SIZE), lambda obj: obj.get('url'))
+
     def find(self, api, endpoint, name_field, params):
         """The one object of ``endpoint`` that ``params`` (the scope's filters and ``name_field``) names, as
         ApiTask.get_one() answers it: from what is held when it can, else from the service."""
         scope = dict(params)
         name = to_text(scope.pop(name_field))
         key = self.key(endpoint, name_field, scope)
-        found = self.matches(key, name_field, name)
-        if found is None:
-            url = self.found.get((key, name))
-            if url in self.objects:
-                return copy.deepcopy(self.objects[url])
-            if api.reads is not None and api.reads.counting:
-                self.counts[key] = self.counts.get(key, 0) + 1
-                self.read_list(api, endpoint, key, name_field, scope)
-                found = self.matches(key, name_field, name)
-                url = self.found.get((key, name))
-                if found is None and url in self.objects:   # on the first page the probe read
-                    return copy.deepcopy(self.objects[url])
-        if found:
-            return copy.deepcopy(api.only_one(endpoint, params, {'count': len(found), 'results': found[:2]}))
-        # Not held: read once more from the service, whatever a held list says.
-        obj = api.get_one(endpoint, **params)
-        if obj is not None:
-            self.keep(api.client, key, name_field, obj, self.lists.get(key))
-        else:
-            self.missed[api.client.url(endpoint)] = (key, name_field, name)
-        return obj
+
+        def read_one():
+            obj = api.get_one(endpoint, **params)
+            if obj is None:
+                self.missed[api.client.url(endpoint)] = (key, name_field, name)
+            return obj
+
+        def one(found):
+            return api.only_one(endpoint, params, {'count': len(found), 'results': found[:2]})
+
+        return self.shared(api, key, name_field, name, self.lister(api, endpoint, scope), read_one, one)
 
     def again(self, api, asked, read):
         """The object ``read()`` finds, held for the same look-up ``asked`` again (by id or named URL): only
@@ -197,52 +286,45 @@ class Held:
         scope = dict(params)
         name = to_text(scope.pop(name_field))
         key = self.key(endpoint, name_field, scope)
-        if self.matches(key, name_field, name) is not None or self.found.get((key, name)) in self.objects:
+        if self.named(key, name_field, name) is not None:
             return
         self.counts[key] = self.counts.get(key, 0) + 1
-        self.read_list(api, endpoint, key, name_field, scope)
+        self.read_list(key, name_field, self.lister(api, endpoint, scope))
 
-    def read_list(self, api, endpoint, key, name_field, scope):
-        """Read the list of ``endpoint`` in ``scope`` when the look-ups counted say it pays (see above). A list
-        read that fails (the service refuses it, or is away) is not tried again in this task: the look-ups go on
-        one by one, and say what fails."""
+    def read_list(self, key, name_field, lister):
+        """Read the list ``key`` (as ``lister`` says) when the look-ups counted say it pays (see above). A list
+        read that fails (the service refuses it, is away, or answers something else than a list) is not tried
+        again in this task: the look-ups go on one by one, and say what fails."""
         try:
-            self._read_list(api, endpoint, key, name_field, scope)
+            self._read_list(key, name_field, lister)
         except ServiceError:
             listed = self.lists[key] = HeldList(None)
             listed.refused = True
 
-    def _read_list(self, api, endpoint, key, name_field, scope):
+    def _read_list(self, key, name_field, lister):
         count = self.counts.get(key, 0)
         listed = self.lists.get(key)
+        sent = lister.sent
+        try:
+            self._read_pages(key, name_field, lister, count, listed)
+        finally:
+            self.requests += lister.sent - sent
+
+    def _read_pages(self, key, name_field, lister, count, listed):
         if listed is None:
             if count < PROBE_AT:
                 return
-            client = api.client
-            page = client.get(endpoint, params=dict(scope, page_size=PAGE_SIZE))
-            self.requests += 1
-            if not isinstance(page, dict) or not isinstance(page.get('results'), list):
-                return
-            listed = self.lists[key] = HeldList(page.get('count', len(page['results'])))
-            if not page.get('next'):
-                listed.complete = True
-            for obj in page['results']:
-                self.keep(client, key, name_field, obj, listed)
-        if listed.complete or listed.refused or pages(listed.total) > count:
+            objects, total, following = lister.first()
+            listed = self.lists[key] = HeldList(total)
+            listed.complete = not following
+            for obj in objects:
+                self.hold(lister.held_at(obj), key, name_field, obj, listed)
+        if listed.complete or listed.refused or pages(listed.total, lister.page_size) > count:
             return
-        client = api.client
-        fresh = HeldList(0)
-        page = client.get(endpoint, params=dict(scope, page_size=PAGE_SIZE))
-        while True:
-            self.requests += 1
-            if not isinstance(page, dict) or not isinstance(page.get('results'), list):
-                return
-            for obj in page['results']:
-                self.keep(client, key, name_field, obj, fresh)
-            if not page.get('next'):
-                break
-            page = client.get(page['next'])
-        fresh.total, fresh.complete = page.get('count', 0), True
+        fresh = HeldList(listed.total)
+        for obj in lister.every():
+            self.hold(lister.held_at(obj), key, name_field, obj, fresh)
+        fresh.complete = True
         self.lists[key] = fresh
 
     def wrote(self, client, method, url, response):
@@ -251,6 +333,9 @@ class Held:
         the object a POST made where a look-up missed it."""
         for held_url in [u for u in self.objects if url == u or url.startswith(u.rstrip('/') + '/')]:
             del self.objects[held_url]
+        for root in [r for r in self.volatile if url.startswith(r)]:
+            for held_url in [u for u in self.objects if u.startswith(root)]:
+                del self.objects[held_url]
         status = getattr(response, 'status', None)
         if status not in (200, 201) or method not in ('PATCH', 'PUT', 'POST'):
             return

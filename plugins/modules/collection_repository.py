@@ -53,6 +53,8 @@ options:
     description:
       - The distribution that serves the repository. Content of a repository that no distribution serves cannot be
         synced, downloaded nor searched by clients.
+      - Given, even as V({}), it names a distribution (the repository's name by default); ansible.hub reads V({}) as
+        no distribution.
     type: dict
     suboptions:
       name:
@@ -77,7 +79,8 @@ options:
     type: str
   update_repo:
     description:
-      - Whether to sync the repository from its remote once it is as the options say. A sync is a change.
+      - Whether to sync the repository from its remote once it is as the options say. With O(wait), the sync is a
+        change only when it brought something new, as with M(automation.service.collection_repository_sync).
     type: bool
     default: false
   wait:

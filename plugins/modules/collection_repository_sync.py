@@ -14,9 +14,12 @@ version_added: 0.5.0
 description:
   - Starts a sync of a collection repository of Automation Hub from the remote it has
     (M(automation.service.collection_remote)), and with O(wait) waits for the sync's task to end.
-  - A sync is a change, every time the task runs; in check mode the repository is looked up and nothing is started.
-  - Takes the options of ansible.hub's C(collection_repository_sync) module. Unlike it, a repository without a
-    remote fails before anything is started, and a failed sync fails with the Hub's whole error.
+  - With O(wait), the task reports a change only when the sync brought something new (its task made a new version
+    of the repository); a sync not waited for is a change. In check mode the repository is looked up, nothing is
+    started, and the task reports a change.
+  - Takes the options of ansible.hub's C(collection_repository_sync) module. Unlike it, a sync that brought nothing
+    new is no change, a repository without a remote fails before anything is started, and a failed sync fails with
+    the Hub's whole error.
 author:
   - automation.service maintainers (@automation-service)
 options:

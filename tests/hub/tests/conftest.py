@@ -18,7 +18,8 @@ from hub_helpers import HUBCTL, NAMES, Hub, exports
 @pytest.fixture(scope="session")
 def hub():
     if os.environ.get("HUB_URL"):
-        yield Hub((name, os.environ.get(name, "")) for name in NAMES)
+        # HUB_DIR: where that Hub runs (its logs), when the step says it
+        yield Hub((name, os.environ.get(name, "")) for name in NAMES + ("HUB_DIR",))
         return
     # Under the repository's .run, not pytest's temporary directory: run as root, PostgreSQL runs as its
     # own user, which cannot enter pytest's private folders. Its database is kept for the next run.
@@ -28,7 +29,7 @@ def hub():
     try:
         # hubctl's own messages (stderr) never carry the password: only its export lines do.
         assert started.returncode == 0, started.stderr[-4000:]
-        values = Hub(exports(started.stdout))
+        values = Hub(exports(started.stdout), HUB_DIR=str(directory))
         assert values["HUB_PASSWORD"] not in started.stderr
         yield values
     finally:

@@ -145,16 +145,16 @@ def cases(world):
         'eda_rulebook_info': {'name': 'no-such-rulebook-%s' % tag},
         'eda_user': {'username': 'no-such-user-%s' % tag, 'state': 'absent'},
         # the reference service has no Automation Hub: both ways fail alike, before any write
-        'ah_approval': {'namespace': 'no_such_namespace', 'name': 'none', 'version': '1.0.0'},
-        'ah_build': {'path': 'no-such-dir-%s' % tag},  # no API: ansible-galaxy refuses alike either way
-        'ah_collection': {'namespace': 'no_such_namespace', 'name': 'none', 'state': 'absent'},
-        'ah_collection_upload': {'path': 'no-such-dir-%s/no_such_namespace-none-1.0.0.tar.gz' % tag},
         'ah_ee_image': {'name': 'no-such/image:1.0', 'state': 'absent'},
         'ah_ee_registry': {'name': 'no-such-registry', 'state': 'absent'},
         'ah_ee_registry_index': {'name': 'no-such-registry'},
         'ah_ee_registry_sync': {'name': 'no-such-registry'},
         'ah_ee_repository': {'name': 'no-such/repository', 'state': 'absent'},
         'ah_ee_repository_sync': {'name': 'no-such/repository'},
+        'ah_approval': {'namespace': 'no_such_namespace', 'name': 'none', 'version': '1.0.0'},
+        'ah_build': {'path': 'no-such-dir-%s' % tag},  # no API: ansible-galaxy refuses alike either way
+        'ah_collection': {'namespace': 'no_such_namespace', 'name': 'none', 'state': 'absent'},
+        'ah_collection_upload': {'path': 'no-such-dir-%s/no_such_namespace-none-1.0.0.tar.gz' % tag},
         'ah_namespace': {'name': 'no_such_namespace', 'state': 'absent'},
         'ah_token': {'state': 'absent'},
         'ah_group': {'name': 'no-such-group', 'state': 'absent'},

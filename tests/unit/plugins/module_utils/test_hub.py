@@ -303,3 +303,17 @@ def test_a_resource_updated_with_put_sends_its_name_at_its_old_names_url():
         ('PUT', '/api/galaxy/v3/namespaces/old/', {'name': 'new', 'company': 'B'})]
     unchanged = task(client, {'name': 'old', 'company': 'A', 'state': 'present'})
     assert placed.plan(unchanged).writes == []
+
+
+def test_a_pulp_object_without_an_id_is_updated_and_deleted_at_its_pulp_href():
+    resource = _hub.HubResource(_hub.PULP + 'roles/', 'role', 'role', 'ah_role', detail='pulp_href',
+                                fields=('description',))
+    href = '/api/galaxy/pulp/api/v3/roles/0190a1b2-0000-7000-8000-000000000001/'
+    client = FakeClient(Layout.standalone_hub('/api/galaxy/'), {
+        '/api/galaxy/pulp/api/v3/roles/': {'count': 1, 'next': None, 'results': [
+            {'pulp_href': href, 'name': 'team.probe', 'description': 'old'}]}})
+    placed = resource.placed(task(client, {'name': 'team.probe', 'state': 'present'}))
+    api = task(client, {'name': 'team.probe', 'description': 'new', 'state': 'present'}, check_mode=True)
+    assert [(w.method, w.path, w.body) for w in placed.plan(api).writes] == [('PATCH', href, {'description': 'new'})]
+    gone = task(client, {'name': 'team.probe', 'state': 'absent'}, check_mode=True)
+    assert [(w.method, w.path) for w in placed.plan(gone).writes] == [('DELETE', href)]

@@ -160,7 +160,7 @@ def test_a_deleted_repository_takes_the_distributions_serving_it_along():
     assert result['changed'] is True and result['href'] == REPO_HREF
 
 
-def test_a_sync_needs_a_remote_and_a_failed_one_says_why_with_its_task():
+def test_a_sync_needs_a_remote_changes_what_it_brings_and_a_failed_one_says_why_with_its_task():
     client = hub({REPOSITORIES: listing(repository(remote=None))})
     failed = run(collection_repository_sync, client, name='repo-m')
     assert failed['msg'] == 'Collection repository repo-m has no remote to sync from.' and writes(client) == []
@@ -180,6 +180,11 @@ def test_a_sync_needs_a_remote_and_a_failed_one_says_why_with_its_task():
     client = hub({REPOSITORIES: listing(repository()), TASK: {'state': 'running'}})
     failed = run(collection_repository_sync, client, name='repo-m', timeout=0)
     assert failed['msg'].startswith('Timed out awaiting sync: ') and failed['task'] == TASK
+    client = hub({REPOSITORIES: listing(repository()), TASK: {'state': 'completed', 'created_resources': []}})
+    result = run(collection_repository_sync, client, name='repo-m')
+    assert result['changed'] is False and result['sync_status'] == 'Complete' and writes(client)
+    client.pages[TASK] = {'state': 'completed', 'created_resources': [REPO_HREF + 'versions/2/']}
+    assert run(collection_repository_sync, client, name='repo-m')['changed'] is True
     client = hub({REPOSITORIES: listing(repository()), TASK: {'state': 'running'}})
     result = run(collection_repository_sync, client, name='repo-m', wait=False)
     assert result['changed'] is True and result['sync_status'] == 'Started' and result['task'] == TASK

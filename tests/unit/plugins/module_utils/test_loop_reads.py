@@ -192,17 +192,73 @@ def test_a_lookup_by_id_again_costs_nothing_until_the_object_is_written():
     assert len(service.sent) == 2
 
 
-def test_a_list_read_refused_leaves_the_lookups_one_by_one():
+def refused(path):
+    raise ApiError('GET %s answered 403: no.' % path, status=403)
+
+
+@pytest.mark.parametrize('answer', [refused, lambda path: {'detail': 'not a list'}], ids=['refused', 'no list'])
+def test_a_list_read_refused_or_not_a_list_leaves_the_lookups_one_by_one(answer):
     service = FakeService(inventory(20))
     plain_get = service.get
 
     def get(path, params=None):
         if 'name' not in (params or {}):
             service.sent.append(dict(params or {}))
-            raise ApiError('GET %s answered 403: no.' % path, status=403)
+            return answer(path)
         return plain_get(path, params)
 
     service.get = get
-    found = loop(service, ['big-%04d' % i for i in range(10)])
+    reads = _loop_reads.for_task(('task', 'localhost'))
+    found = loop(service, ['big-%04d' % i for i in range(10)], reads=reads)
     assert [h['name'] for h in found] == ['big-%04d' % i for i in range(10)]
+    # tried once, never again; counted among the list reads
     assert len(service.singles()) == 10 and len(service.lists()) == 1
+    assert [held.requests for held in reads.held.values()] == [1]
+
+
+def test_two_of_one_name_on_the_first_page_of_a_long_list_are_more_than_one():
+    service = FakeService([('twin', 'big')] * 2 + inventory(1000))
+    reads = _loop_reads.for_task(('task', 'localhost'))
+    loop(service, ['big-0900', 'big-0901', 'big-0902'], reads=reads)
+    assert len(service.lists()) == 1    # the probe only: its page holds both twins
+    with pytest.raises(MultipleFound):
+        loop(service, ['twin'], reads=reads)
+
+
+class Galaxy:
+    """A list in another service's form, read by ``offset``: ``{"meta": {"count"}, "links": {"next"}, "data"}``."""
+
+    def __init__(self, size):
+        self.objects = [dict(id=i, title='t%d' % i) for i in range(size)]
+        self.sent = []
+
+    def url(self, path, params=None):
+        return ORIGIN + path
+
+    def get(self, path, params=None):
+        offset = int(path.split('offset=')[1]) if 'offset=' in path else 0
+        self.sent.append(offset)
+        more = offset + 10 < len(self.objects)
+        return {'meta': {'count': len(self.objects)}, 'links': {'next': '/o/?offset=%d' % (offset + 10) if more else None},
+                'data': self.objects[offset:offset + 10]}
+
+
+def galaxy_page(answer):
+    return answer['data'], answer['meta']['count'], answer['links']['next']
+
+
+def test_a_lister_reads_any_services_pages_and_holds_its_objects_where_it_says():
+    service = Galaxy(35)
+    lister = _loop_reads.Lister(service, '/o/', {'limit': 10}, lambda obj: '/o/%d/' % obj['id'], page=galaxy_page,
+                                page_size=10)
+    held = _loop_reads.Held()
+    key = ('other', '/o/', 'title', ())
+    held.counts[key] = 3
+    held.read_list(key, 'title', lister)
+    assert service.sent == [0] and not held.lists[key].complete     # 4 pages wanted, 3 look-ups counted: a probe
+    held.counts[key] = 4
+    held.read_list(key, 'title', lister)
+    assert service.sent == [0, 0, 10, 20, 30] and held.lists[key].complete and held.requests == 5
+    assert held.named(key, 'title', 't34') == [dict(id=34, title='t34')]
+    assert held.objects[ORIGIN + '/o/34/'] == dict(id=34, title='t34')
+    assert _loop_reads.pages(35, 10) == 4 and _loop_reads.pages(0) == 1
