@@ -407,6 +407,17 @@ def hub_answers(api, root):
     return True
 
 
+def hub_behind(api, root, required_by=None):
+    """Whether the Hub answers at ``root``: a standalone Hub does; a platform gateway may be deployed without one
+    (its ``/api/galaxy/`` is not found). Where it does not, a ConfigError naming ``required_by``, or False."""
+    if standalone_hub(api) or hub_answers(api, root):
+        return True
+    if required_by:
+        raise ConfigError('%s: the service at %s serves no Automation Hub API at %s (it answered 404).'
+                          % (', '.join(required_by), api.client.base_url, root))
+    return False
+
+
 class HubObjects:
     """Reads of the Hub's objects in one run: pages of its lists (galaxy's ``data`` and Pulp's ``results``), the
     natural keys of what they refer to."""
@@ -511,7 +522,7 @@ def export_hub(api, selection, optional=False):
     if not asked:
         return {}
     root = hub_root(api, required_by=None if optional else [found.key for found in asked])
-    if root is None or (optional and not standalone_hub(api) and not hub_answers(api, root)):
+    if root is None or not hub_behind(api, root, None if optional else [found.key for found in asked]):
         return {}
     hub = HubExporter(api, root)
     data = {}

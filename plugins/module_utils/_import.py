@@ -26,8 +26,8 @@ from ansible_collections.automation.service.plugins.module_utils._assets import 
 from ansible_collections.automation.service.plugins.module_utils._errors import ApiError, ConfigError, NotFound
 from ansible_collections.automation.service.plugins.module_utils._export import (
     APPROVAL_FIELDS, EDA_BY_KEY, EDA_ENDPOINTS, EDA_KINDS, HUB_BY_KEY, HUB_BY_TYPE, HUB_DISTRIBUTIONS, HUB_KINDS,
-    HUB_REPOSITORIES, HUB_SHOWN, MAPPING_ID, EdaObjects, HubObjects, data_field, eda_root, hub_hidden_set, hub_root,
-    parse_mappings, referred_id, standalone_hub, sublist, yaml,
+    HUB_REPOSITORIES, HUB_SHOWN, MAPPING_ID, EdaObjects, HubObjects, data_field, eda_root, hub_behind, hub_hidden_set,
+    hub_root, parse_mappings, referred_id, standalone_hub, sublist, yaml,
 )
 from ansible_collections.automation.service.plugins.module_utils._resource import as_data
 from ansible_collections.automation.service.plugins.module_utils._shared_resources import (
@@ -831,7 +831,10 @@ def import_hub(api, importer, data):
     asked = [found for found in HUB_KINDS if data.get(found.key)]
     if not asked:
         return
-    hub = HubImporter(api, hub_root(api, required_by=['assets.' + found.key for found in asked]), importer)
+    required_by = ['assets.' + found.key for found in asked]
+    root = hub_root(api, required_by=required_by)
+    hub_behind(api, root, required_by)
+    hub = HubImporter(api, root, importer)
     for found in asked:
         for asset in data[found.key]:
             hub.apply(found, asset)
