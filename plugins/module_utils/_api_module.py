@@ -102,10 +102,10 @@ def narrow_token_dict_no_log(params, no_log_values):
     """A token dict given as service_token is no_log, so Ansible would mask every
     value in it (ids, scope, dates) wherever it shows up, even inside a newly
     minted secret. Mask only its secrets and the other secret options."""
-    token = params.get('service_token')
-    if not isinstance(token, dict):
-        return
-    narrow_no_log(params, no_log_values, token, [token.get('token'), token.get('refresh_token')])
+    for option in ('service_token', 'ah_token'):    # ah_token: a Hub module's (ansible.hub's name)
+        token = params.get(option)
+        if isinstance(token, dict):
+            narrow_no_log(params, no_log_values, token, [token.get('token'), token.get('refresh_token')])
 
 
 def infinite_ints(spec, params):

@@ -61,6 +61,12 @@ class AuthMethod:
     def forbidden_hint(self, method, detail):
         return None
 
+    def refused_by_hub(self, client, detail):
+        """The error for Automation Hub's refusal of the credentials (galaxy-ng answers a 403 in its errors form:
+        ``detail`` is its title), in words that name no secret."""
+        return AuthError('The Automation Hub at %s refused the %s credentials: %s'
+                         % (client.base_url, self.name, detail), method=self.name)
+
     # helpers for subclasses
     def require(self, *names):
         missing = [name for name in names if not self.options.get(name)]

@@ -27,6 +27,10 @@ class BasicAuth(AuthMethod):
     def apply(self, client, method, headers):
         headers['Authorization'] = self.header()
 
+    def refused_by_hub(self, client, detail):
+        return AuthError('The Automation Hub at %s refused the username or password of user %s (Basic '
+                         'authentication): %s' % (client.base_url, self.username, detail), method=self.name)
+
     def unauthorized(self, client):
         # The service answers a bad password and Basic switched off with the same
         # 401; one session login with the same credentials tells them apart.

@@ -21,16 +21,19 @@ def plain_type_name(value):
     return type(value).__name__
 
 
-def token_value(token):
-    """The secret of a token given as a string or as a token dict."""
-    # awx.awx's messages for a dict without a token and for another type (playbooks compare them).
+def token_value(token, option=None):
+    """The secret of a token given as a string or as a token dict (``option``: the option it was given as, named in
+    the messages; awx.awx's controller_oauthtoken by default)."""
+    # awx.awx's messages for a dict without a token and for another type (playbooks compare them); ansible.hub's are
+    # the same with its option's name.
+    option = option or 'controller_oauthtoken'
     if isinstance(token, dict):
         if 'token' not in token:
-            raise ConfigError('The provided dict in controller_oauthtoken did not properly contain the token entry')
+            raise ConfigError('The provided dict in %s did not properly contain the token entry' % option)
         token = token.get('token')
     elif token is not None and not isinstance(token, str):
-        raise ConfigError('The provided controller_oauthtoken type was not valid (%s). Valid options are str or dict.'
-                          % plain_type_name(token))
+        raise ConfigError('The provided %s type was not valid (%s). Valid options are str or dict.'
+                          % (option, plain_type_name(token)))
     if token is None:
         return None
     if not isinstance(token, str):
@@ -62,7 +65,7 @@ class TokenAuth(AuthMethod):
     @property
     def token(self):
         if self._token is None:
-            self._token = token_value(self.options.get('service_token'))
+            self._token = token_value(self.options.get('service_token'), self.options.get('token_option'))
         return self._token
 
     @property
@@ -85,7 +88,16 @@ class TokenAuth(AuthMethod):
         self.refuse_plain_http()
 
     def apply(self, client, method, headers):
-        headers['Authorization'] = 'Bearer ' + self.token
+        # A standalone Automation Hub takes its own tokens (galaxy-ng's, Django REST framework's TokenAuthentication)
+        # in the ``Token`` scheme; behind a gateway the gateway's tokens are bearer tokens
+        scheme = 'Token ' if client.layout.is_standalone_hub else 'Bearer '
+        headers['Authorization'] = scheme + self.token
+
+    def refused_by_hub(self, client, detail):
+        why = str(detail).rstrip('.')
+        return AuthError('The Automation Hub at %s refused the token: %s. It is unknown to the Hub, or was replaced: '
+                         'the Hub keeps one token per user, and making a new one (ah_token) ends the one before. '
+                         'Create one and pass it as ah_token.' % (client.base_url, why), method=self.name)
 
     def unauthorized(self, client):
         expires = self.expires

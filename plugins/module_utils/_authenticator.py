@@ -102,6 +102,8 @@ def connect(options, cache=None, warn=None, environ=None, bounded=False, on_writ
         client.auth = build_auth(options, cache=cache)
         client.cache = cache
         client.find_layout(cache)
+        if client.hub_root is not None:
+            client.auth = hub_auth(client, options, cache) or client.auth
         client.auth.authenticate(client)
         return client
     except (ConfigError, ConnectionFailure) as exc:
@@ -114,6 +116,22 @@ def connect(options, cache=None, warn=None, environ=None, bounded=False, on_writ
     finally:
         for warning in (cache.warnings if cache is not None and warn else ()):
             warn(warning)
+
+
+def hub_auth(client, options, cache):
+    """For a Hub module on a standalone Automation Hub, which has no session login of the platform's kind: with
+    ``service_auth: auto``, Basic authentication in place of the session a username and password call for
+    (galaxy-ng takes Basic; its UI's own login, a JSON form with a CSRF token, is not used); a session or single
+    sign-on asked for by name is refused before anything is sent. None to keep the method chosen. The layout is
+    settled for it (asked for once, see Client.discover())."""
+    method = select_method(options)
+    if method not in ('session', 'sso') or not client.settled_layout().is_standalone_hub:
+        return None
+    if (options.get('service_auth') or 'auto') != 'auto' or options.get('service_session_id') or method == 'sso':
+        raise ConfigError('service_auth %s is not available on a standalone Automation Hub (%s): use a username '
+                          'and password (service_auth basic, or auto) or a token of the Hub (ah_token).'
+                          % (method, client.base_url))
+    return build_auth(dict(options, service_auth='basic'), cache=cache)
 
 
 def unresolvable(url, environ=None):

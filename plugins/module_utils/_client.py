@@ -57,6 +57,9 @@ GATEWAY_CONTROLLER_PREFIX = '/api/controller/v2/'
 GATEWAY_PREFIX = '/api/gateway/v1/'
 # Event-Driven Ansible's API behind the gateway (its published schemas' paths are relative to it).
 GATEWAY_EDA_PREFIX = '/api/eda/v1/'
+# Automation Hub's API behind the gateway (the published Hub schemas' paths start with it), and on a standalone Hub
+# under /api/<ah_path_prefix>/ (galaxy-ng's GALAXY_API_PATH_PREFIX, ``galaxy`` by default).
+GATEWAY_HUB_PREFIX = '/api/galaxy/'
 LAYOUTS = ('auto', 'awx', 'gateway')
 # How long the layout a service answered at /api/ is kept in the session cache.
 LAYOUT_CACHE_SECONDS = 86400
@@ -89,6 +92,15 @@ def normalize_url(url):
     return urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip('/'), '', ''))
 
 
+def hub_root(prefix):
+    """The root of a standalone Hub's API for ansible.hub's ``ah_path_prefix``: ``galaxy`` -> ``/api/galaxy/``; a
+    full path starting ``/api/`` is taken as it is (ansible.hub's client reads it so)."""
+    text = str(prefix).strip().strip('/')
+    if text.startswith('api/'):
+        return '/' + text + '/'
+    return '/api/' + text + '/'
+
+
 def api_path(endpoint, prefix=API_PREFIX):
     """``hosts`` -> ``/api/v2/hosts/``; ``hosts/5`` -> ``/api/v2/hosts/5/``; ``jobs/5/stdout?format=json`` ->
     ``/api/v2/jobs/5/stdout/?format=json``; absolute paths kept. ``prefix``: the API's root (the
@@ -105,21 +117,30 @@ class Layout:
     """Where a service serves what: AWX 24's API at ``/api/v2/`` (its login at ``/api/login/``), or an
     Automation Platform gateway with the controller's API at ``/api/controller/v2/``, its own
     (login, logout, ``me/``, personal tokens) at ``/api/gateway/v1/`` and Event-Driven Ansible's at
-    ``/api/eda/v1/`` (AWX has none: ``eda`` is None)."""
+    ``/api/eda/v1/`` (AWX has none: ``eda`` is None); or a standalone Automation Hub (``hub``: galaxy-ng without a
+    gateway, whose ``GET /api/`` is a 404). ``hub`` is the Hub's API root (``/api/galaxy/``: behind a gateway, where
+    it lists it; on a standalone Hub under its path prefix), None where there is none."""
 
-    def __init__(self, name, controller=API_PREFIX, gateway=None, eda=None):
+    def __init__(self, name, controller=API_PREFIX, gateway=None, eda=None, hub=None):
         self.name = name
         self.controller = controller
         self.gateway = gateway
         self.eda = eda
+        self.hub = hub
 
     @classmethod
     def awx(cls):
         return cls('awx')
 
     @classmethod
-    def platform_gateway(cls, controller=GATEWAY_CONTROLLER_PREFIX, gateway=GATEWAY_PREFIX, eda=GATEWAY_EDA_PREFIX):
-        return cls('gateway', controller, gateway, eda)
+    def platform_gateway(cls, controller=GATEWAY_CONTROLLER_PREFIX, gateway=GATEWAY_PREFIX, eda=GATEWAY_EDA_PREFIX,
+                         hub=GATEWAY_HUB_PREFIX):
+        return cls('gateway', controller, gateway, eda, hub)
+
+    @classmethod
+    def standalone_hub(cls, hub):
+        """A standalone Automation Hub whose API is at ``hub`` (``/api/galaxy/``)."""
+        return cls('hub', API_PREFIX, None, None, hub)
 
     @classmethod
     def named(cls, name):
@@ -142,7 +163,12 @@ class Layout:
             gateway = apis.get('gateway') if isinstance(apis.get('gateway'), str) else '/api/gateway/'
             # EDA's root where the gateway names it among its APIs, else where Automation Platform 2.5 to 2.7 serve it
             eda = apis['eda'].rstrip('/') + '/v1/' if isinstance(apis.get('eda'), str) else GATEWAY_EDA_PREFIX
-            return cls.platform_gateway(apis['controller'].rstrip('/') + '/v2/', gateway.rstrip('/') + '/v1/', eda)
+            # the Hub's root (its v3/, _ui/v1/ and pulp/api/v3/ under it) where the gateway names it, else where the
+            # published Hub schemas put it; the gateway's answer for a platform without a Hub is not known, so a Hub
+            # module finds out from the Hub's answer
+            hub = apis['galaxy'].rstrip('/') + '/' if isinstance(apis.get('galaxy'), str) else GATEWAY_HUB_PREFIX
+            return cls.platform_gateway(apis['controller'].rstrip('/') + '/v2/', gateway.rstrip('/') + '/v1/', eda,
+                                        hub)
         if isinstance(body.get('current_version'), str) or isinstance(body.get('available_versions'), dict):
             return cls.awx()
         return None
@@ -154,16 +180,19 @@ class Layout:
             return None
         if entry.get('layout') == 'awx':
             return cls.awx()
+        if entry.get('layout') == 'hub' and isinstance(entry.get('hub'), str):
+            return cls.standalone_hub(entry['hub'])
         if entry.get('layout') == 'gateway' and isinstance(entry.get('controller'), str) \
                 and isinstance(entry.get('gateway'), str):
             # an entry kept before EDA's root was kept with it: EDA where Automation Platform serves it
             eda = entry['eda'] if isinstance(entry.get('eda'), str) else GATEWAY_EDA_PREFIX
-            return cls.platform_gateway(entry['controller'], entry['gateway'], eda)
+            hub = entry['hub'] if isinstance(entry.get('hub'), str) else GATEWAY_HUB_PREFIX
+            return cls.platform_gateway(entry['controller'], entry['gateway'], eda, hub)
         return None
 
     def as_entry(self):
         return {'layout': self.name, 'controller': self.controller, 'gateway': self.gateway, 'eda': self.eda,
-                'expires_at': time.time() + LAYOUT_CACHE_SECONDS}
+                'hub': self.hub, 'expires_at': time.time() + LAYOUT_CACHE_SECONDS}
 
     @property
     def is_gateway(self):
@@ -198,7 +227,7 @@ class Layout:
 
     @property
     def key(self):
-        return (self.name, self.controller, self.gateway, self.eda)
+        return (self.name, self.controller, self.gateway, self.eda, self.hub)
 
     @staticmethod
     def tells(endpoint):
@@ -221,6 +250,17 @@ class Layout:
             return None
         return api_path(endpoint, self.eda)
 
+    @property
+    def is_standalone_hub(self):
+        return self.name == 'hub'
+
+    def hub_path(self, endpoint):
+        """An endpoint of Automation Hub's API (``v3/namespaces`` -> ``/api/galaxy/v3/namespaces/``); None where
+        there is no Hub (AWX)."""
+        if not self.hub:
+            return None
+        return api_path(endpoint, self.hub)
+
     # The session login's pages and the identity check, per layout.
     @property
     def login_path(self):
@@ -235,7 +275,7 @@ class Layout:
         return self.gateway + 'me/' if self.is_gateway else API_PREFIX + 'me/'
 
     def __repr__(self):
-        return 'Layout(%r, %r, %r, %r)' % (self.name, self.controller, self.gateway, self.eda)
+        return 'Layout(%r, %r, %r, %r, %r)' % (self.name, self.controller, self.gateway, self.eda, self.hub)
 
 
 # Layouts found in this process, per base URL: the items of a loop and the tasks of a worker ask once.
@@ -249,6 +289,9 @@ def error_detail(body):
     if isinstance(body, dict):
         if 'detail' in body:
             return str(body['detail'])
+        hub = hub_errors(body)
+        if hub is not None:
+            return hub
         parts = []
         for key, value in body.items():
             if isinstance(value, list):
@@ -258,6 +301,45 @@ def error_detail(body):
     if isinstance(body, list):
         return ' '.join(str(item) for item in body)
     return str(body)
+
+
+def hub_errors(body):
+    """galaxy-ng's errors (``{"errors": [{"status", "code", "title", "detail", "source"}]}``, its exception handler's
+    form) as one line: each error's detail (its title when it has none) after the field it is about; None for a
+    body of another form."""
+    errors = body.get('errors') if isinstance(body, dict) and len(body) == 1 else None
+    if not isinstance(errors, list) or not errors or not all(isinstance(error, dict) for error in errors):
+        return None
+    said = []
+    for error in errors:
+        # the detail says what is wrong; the title only its kind ("Invalid input.")
+        text = str(error.get('detail') or error.get('title') or error.get('code') or '')
+        pointer = (error.get('source') or {}).get('parameter') if isinstance(error.get('source'), dict) else None
+        if pointer and pointer != 'non_field_errors':
+            text = '%s: %s' % (pointer, text)
+        said.append(text)
+    return '; '.join(said)
+
+
+def hub_refusal(body):
+    """The code of galaxy-ng's refusal of the credentials (``not_authenticated``, ``authentication_failed``: a 403
+    there, not a 401), None for another answer."""
+    errors = body.get('errors') if isinstance(body, dict) else None
+    for error in errors if isinstance(errors, list) else ():
+        if isinstance(error, dict) and error.get('code') in ('not_authenticated', 'authentication_failed'):
+            return error['code']
+    return None
+
+
+def served_by_hub(response):
+    """Whether an answer is galaxy-ng's (its errors form): the Hub served the path, so a 404 there is an object it
+    does not have, not a sign that the service's layout changed."""
+    if 'json' not in (response.headers.get('Content-Type') or ''):
+        return False
+    try:
+        return hub_errors(response.json()) is not None
+    except ApiError:
+        return False
 
 
 def _retry_after(response):
@@ -384,6 +466,8 @@ class Client:
         # the service at that URL may have changed since (an upgrade to a platform gateway, a test bed
         # started again on the same port), so the first 404 asks once more.
         self.layout_remembered = False
+        # A Hub module's client (ah_path_prefix resolved): where a standalone Hub serves its API, found by discover()
+        self.hub_root = hub_root(options.get('ah_path_prefix')) if options.get('ah_path_prefix') else None
         self._sleep = sleep
         self.environ = os.environ if environ is None else environ
         if not self.validate_certs:
@@ -451,6 +535,10 @@ class Client:
         self.layout_remembered = False
         response, body = self.anonymous_json('/api/')
         found = Layout.from_root(body)
+        if self.hub_root is not None and (found is None or not found.is_gateway):
+            # a Hub module's: galaxy-ng 4.9.2 answers GET /api/ with a 404; a Hub whose /api/ answered otherwise (as
+            # AWX does) is still told by its own root
+            found = self.standalone_hub() or found
         if found is None:
             return self.layout
         _ASKED_LAYOUTS.add(self.base_url)
@@ -460,6 +548,24 @@ class Client:
         _FOUND_LAYOUTS[self.base_url] = found
         self.layout, self.layout_found = found, True
         return found
+
+    def standalone_hub(self):
+        """The layout of a standalone Automation Hub at this client's hub root, or None when the service does not
+        answer there as galaxy-ng does (one request, no credentials): its root's versions (anonymous access
+        allowed), or its refusal of a request without credentials (a 401 or 403 in its ``{"errors": [...]}``
+        form; galaxy-ng 4.9.2 answers 403 ``not_authenticated``)."""
+        response, body = self.anonymous_json(self.hub_root)
+        versions = body.get('available_versions') if isinstance(body, dict) else None
+        if response.status == 200 and isinstance(versions, dict) and 'v3' in versions:
+            return Layout.standalone_hub(self.hub_root)
+        if response.status in (401, 403):
+            try:
+                refused = response.json()
+            except ApiError:
+                refused = None
+            if hub_errors(refused) is not None:
+                return Layout.standalone_hub(self.hub_root)
+        return None
 
     def url(self, path, params=None):
         path = self.layout.path(path)
@@ -524,7 +630,7 @@ class Client:
                 if self.discover().is_gateway:
                     url = self.url(path, params)
                     continue
-            elif response.status == 404 and self.layout_remembered:
+            elif response.status == 404 and self.layout_remembered and not served_by_hub(response):
                 # The layout remembered may be one the service no longer has. Where the service answers with
                 # another, the 404 came from a path it does not serve (not processed): send it again there.
                 previous = self.layout
@@ -644,6 +750,9 @@ class Client:
             detail = error_detail(body) if body is not None else 'empty answer'
         if response.status == 401 and self.auth is not None:
             return self.auth.unauthorized(self)
+        if response.status in (401, 403) and self.auth is not None and hub_refusal(body):
+            # galaxy-ng refuses credentials with a 403 (its ``not_authenticated`` or ``authentication_failed``)
+            return self.auth.refused_by_hub(self, detail)
         message = '%s %s answered %s: %s' % (method, response.url, response.status, detail)
         if response.status == 403 and self.auth is not None:
             hint = self.auth.forbidden_hint(method, detail)

@@ -101,6 +101,28 @@ CONFIG_KEYS = {
     'loop_reads': ('loop_reads',),
 }
 
+# The Automation Hub modules' own connection options, ansible.hub's names (its doc fragment auth and its
+# module_utils/ah_module.py: AUTH_ARGSPEC): name -> (type, aliases, environment variables, the shared option it
+# means, extra argspec keys); doc_fragments/hub.py documents them. A Hub module takes them besides the shared ones;
+# what a task gives under either name, or the environment gives under ansible.hub's variables, is the shared
+# option's value (see resolve). No other module takes them, so AH_HOST and the rest never move a controller's task.
+HUB_OPTIONS = {
+    'ah_host': ('str', ['ah_hostname'], ['AH_HOST'], 'service_url', {}),
+    'ah_username': ('str', [], ['AH_USERNAME'], 'service_username', {}),
+    'ah_password': ('str', [], ['AH_PASSWORD'], 'service_password', {'no_log': True}),
+    'ah_token': ('raw', [], ['AH_API_TOKEN'], 'service_token', {'no_log': True}),
+    # the Hub's API under /api/<prefix>/ on a standalone Hub (a full path starting /api/ is taken as it is)
+    'ah_path_prefix': ('str', [], ['GALAXY_API_PATH_PREFIX'], None, {}),
+}
+# ansible.hub's environment variables for the shared options its modules take under their shared names (its
+# validate_certs, with the alias ah_verify_ssl, and request_timeout): read before the shared ones by a Hub module.
+HUB_ENVIRONMENT = {
+    'validate_certs': ['AH_VERIFY_SSL'],
+    'request_timeout': ['AH_REQUEST_TIMEOUT'],
+}
+HUB_ALIASES = {'validate_certs': ['ah_verify_ssl']}
+HUB_DEFAULTS = {'ah_path_prefix': 'galaxy'}
+
 _TRUE = ('1', 'true', 'yes', 'on', 'y', 't')
 _FALSE = ('0', 'false', 'no', 'off', 'n', 'f', '')
 
@@ -119,6 +141,26 @@ def module_argument_spec():
         entry.update(extra)
         spec[name] = entry
     return spec
+
+
+def hub_argument_spec():
+    """The options of a Hub module: the shared ones (module_argument_spec) and ansible.hub's (HUB_OPTIONS), with
+    ansible.hub's alias of validate_certs."""
+    spec = module_argument_spec()
+    for name, (kind, aliases, _envs, _shared, extra) in HUB_OPTIONS.items():
+        entry = {'type': kind}
+        if aliases:
+            entry['aliases'] = list(aliases)
+        entry.update(extra)
+        spec[name] = entry
+    for name, aliases in HUB_ALIASES.items():
+        spec[name]['aliases'] = list(spec[name].get('aliases') or []) + list(aliases)
+    return spec
+
+
+def is_hub(given):
+    """Whether ``given`` are a Hub module's options (they name ansible.hub's, set or not)."""
+    return 'ah_path_prefix' in given
 
 
 def options_from_getter(get_option):
@@ -216,12 +258,23 @@ def resolve(given, environ=None):
     """Apply env, config-file and default fallbacks; return a plain dict."""
     environ = os.environ if environ is None else environ
     values = {}
+    hub = is_hub(given)
+    # a Hub module's: the shared option -> ansible.hub's that means it
+    hub_names = dict((spec[3], name) for name, spec in HUB_OPTIONS.items() if spec[3]) if hub else {}
     for name in OPTIONS:
         value = given.get(name)
         source = 'the task'
+        hub_name = hub_names.get(name)
+        if hub_name and given.get(hub_name) not in (None, ''):
+            # ansible.hub's name given in the task wins over the shared one: a role written for ansible.hub sets
+            # it on the task, while the shared one may come from a module_defaults group meant for the controller
+            value, source = given[hub_name], 'the task (%s)' % hub_name
+        envs = list(OPTIONS[name][2])
+        if hub:
+            envs = [HUB_OPTIONS[hub_name][2][0]] + envs if hub_name else HUB_ENVIRONMENT.get(name, []) + envs
         if value is None or value == '':
             value, source = None, None
-            for var in OPTIONS[name][2]:
+            for var in envs:
                 if environ.get(var):
                     value, source = environ[var], 'environment variable %s' % var
                     break
@@ -241,6 +294,15 @@ def resolve(given, environ=None):
     for name, default in DEFAULTS.items():
         if values.get(name) is None:
             values[name] = default
+    if hub:
+        prefix = given.get('ah_path_prefix')
+        if prefix in (None, ''):
+            prefix = next((environ[var] for var in HUB_OPTIONS['ah_path_prefix'][2] if environ.get(var)),
+                          HUB_DEFAULTS['ah_path_prefix'])
+        values['ah_path_prefix'] = to_text(prefix)
+        # the Hub's own words for a token (ansible.hub's) when the task named it so
+        values['token_option'] = 'ah_token' if given.get('ah_token') not in (None, '') or (
+            given.get('service_token') in (None, '') and environ.get('AH_API_TOKEN')) else None
     if values['service_layout'] not in LAYOUTS:
         raise ConfigError('service_layout must be one of %s, not %s.'
                           % (', '.join(LAYOUTS), values['service_layout']))

@@ -6,6 +6,7 @@ message. Zero tracebacks. Runs against a reference service of its own."""
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from ansible_collections.automation.service.plugins.module_utils._options import HUB_OPTIONS
 from ansible_collections.automation.service.tests.unit.plugins.modules.module_runner import argument_spec, module_names, run_module
 from ansible_collections.automation.service.tests.unit.plugins.modules.test_bad_input import clean
 
@@ -18,7 +19,7 @@ CONNECTION = {'service_url', 'service_auth', 'service_username', 'service_passwo
               'service_client_id', 'service_client_secret', 'service_sso_backend', 'service_sso_idp',
               'service_sso_otp', 'service_session_id', 'session_cache', 'validate_certs', 'ca_path',
               'request_timeout', 'allow_insecure_http', 'service_config_file', 'request_retries',
-              'request_retry_max_seconds', 'loop_reads'}
+              'request_retry_max_seconds', 'loop_reads'} | set(HUB_OPTIONS)   # a Hub module's too (ah_host...)
 
 texts = st.one_of(
     st.text(max_size=40),

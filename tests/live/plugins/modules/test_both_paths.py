@@ -144,6 +144,9 @@ def cases(world):
         'eda_rulebook_activation_info': {'name': 'no-such-activation-%s' % tag},
         'eda_rulebook_info': {'name': 'no-such-rulebook-%s' % tag},
         'eda_user': {'username': 'no-such-user-%s' % tag, 'state': 'absent'},
+        # the reference service has no Automation Hub: both ways fail alike, before any write
+        'ah_namespace': {'name': 'no_such_namespace', 'state': 'absent'},
+        'ah_token': {'state': 'absent'},
         'instance': {'hostname': 'localhost', 'enabled': True},
         'workflow_job_template': {'name': 'no-such-workflow-%s' % tag, 'organization': 'Default', 'state': 'absent'},
         'bulk_host_create': {'inventory': inv, 'hosts': [{'name': 'web-%s' % tag}]},

@@ -1,9 +1,11 @@
 """meta/runtime.yml against the one list it is made from: the modules (plugins/modules/*.py) and awx.awx's old
 module names (recorded from awx.awx itself in tests/live/compat_names.json). Every module is in each action group
-and has its action routed to the one action plugin (controller_meta, whose plugin carries its name, excepted);
+(the group ``hub`` holds the Automation Hub modules alone, those whose documentation extends automation.service.hub:
+they take ansible.hub's connection options, which no other module takes) and has its action routed to the one action plugin (controller_meta, whose plugin carries its name, excepted);
 every old name redirects to the module awx.awx sends it to; nothing else is there. Adding a module means one line
 in each of the action group and plugin_routing.modules: this test names what is missing or stale."""
 
+import ast
 import json
 import os
 
@@ -15,6 +17,9 @@ ROOT = os.path.dirname(collection.__file__) if getattr(collection, '__file__', N
 COLLECTION = 'automation.service'
 ACTION_PLUGIN = COLLECTION + '.controller_meta'
 GROUPS = ('api', 'controller', 'gateway', 'eda')
+# ansible.hub's group: the modules that document its connection options
+HUB_GROUP = 'hub'
+HUB_FRAGMENT = COLLECTION + '.hub'
 # awx.awx's old names that do not name their module after ``tower_`` (awx.awx's own meta/runtime.yml).
 RENAMED = {'tower_meta': 'controller_meta', 'tower_notification': 'notification_template'}
 
@@ -32,6 +37,20 @@ def old_names():
             with open(path) as handle:
                 return sorted(name for name in json.load(handle)['awx.awx']['modules'] if name.startswith('tower_'))
     raise AssertionError('compat_names.json not found')
+
+
+def hub_modules():
+    """The modules whose documentation extends the Hub's doc fragment, in order."""
+    found = []
+    for name in plugins('modules'):
+        with open(os.path.join(ROOT, 'plugins', 'modules', name + '.py')) as handle:
+            tree = ast.parse(handle.read())
+        assigned = [node for node in tree.body if isinstance(node, ast.Assign)]
+        doc = next(yaml.safe_load(node.value.value) for node in assigned
+                   if getattr(node.targets[0], 'id', None) == 'DOCUMENTATION')
+        if HUB_FRAGMENT in (doc.get('extends_documentation_fragment') or []):
+            found.append(name)
+    return found
 
 
 def runtime():
@@ -61,11 +80,17 @@ NO_DRIFT = {'missing': [], 'stale': [], 'different': []}
 def test_every_action_group_is_every_module_once():
     groups = runtime()['action_groups']
     modules = plugins('modules')
-    assert sorted(groups) == sorted(GROUPS)
+    assert sorted(groups) == sorted(GROUPS + (HUB_GROUP,))
     for group in GROUPS:
         assert sorted(set(modules) - set(groups[group])) == [], 'missing in action_groups.%s' % group
         assert sorted(set(groups[group]) - set(modules)) == [], 'stale in action_groups.%s' % group
         assert groups[group] == modules, 'action_groups.%s: each module once, in order' % group
+
+
+def test_the_hub_group_is_every_hub_module_once():
+    hubs = hub_modules()
+    assert 'ah_namespace' in hubs and 'controller_meta' not in hubs
+    assert runtime()['action_groups'][HUB_GROUP] == hubs, 'action_groups.hub: the Hub modules, each once, in order'
 
 
 def test_every_module_and_old_name_is_routed_and_nothing_else():
