@@ -145,6 +145,10 @@ def cases(world):
         'eda_rulebook_info': {'name': 'no-such-rulebook-%s' % tag},
         'eda_user': {'username': 'no-such-user-%s' % tag, 'state': 'absent'},
         # the reference service has no Automation Hub: both ways fail alike, before any write
+        'ah_approval': {'namespace': 'no_such_namespace', 'name': 'none', 'version': '1.0.0'},
+        'ah_build': {'path': 'no-such-dir-%s' % tag},  # no API: ansible-galaxy refuses alike either way
+        'ah_collection': {'namespace': 'no_such_namespace', 'name': 'none', 'state': 'absent'},
+        'ah_collection_upload': {'path': 'no-such-dir-%s/no_such_namespace-none-1.0.0.tar.gz' % tag},
         'ah_namespace': {'name': 'no_such_namespace', 'state': 'absent'},
         'ah_token': {'state': 'absent'},
         'instance': {'hostname': 'localhost', 'enabled': True},
