@@ -34,6 +34,7 @@ dot      graphviz  the docs' sequence diagrams (sphinx.ext.graphviz)
 /usr/sbin/slapadd         slapd         seeds that directory's database before it starts
 /usr/include/ldap.h       libldap-dev   python-ldap (requirements-dev.txt) builds against it: PyPI has no wheel
 /usr/include/sasl/sasl.h  libsasl2-dev  python-ldap builds against it too
+skopeo   skopeo    pushes the Hub targets' test image through the Hub's registry (ah_ee)
 DEPS
 [ ${#missing[@]} -eq 0 ] && exit 0
 

@@ -149,6 +149,12 @@ def cases(world):
         'ah_build': {'path': 'no-such-dir-%s' % tag},  # no API: ansible-galaxy refuses alike either way
         'ah_collection': {'namespace': 'no_such_namespace', 'name': 'none', 'state': 'absent'},
         'ah_collection_upload': {'path': 'no-such-dir-%s/no_such_namespace-none-1.0.0.tar.gz' % tag},
+        'ah_ee_image': {'name': 'no-such/image:1.0', 'state': 'absent'},
+        'ah_ee_registry': {'name': 'no-such-registry', 'state': 'absent'},
+        'ah_ee_registry_index': {'name': 'no-such-registry'},
+        'ah_ee_registry_sync': {'name': 'no-such-registry'},
+        'ah_ee_repository': {'name': 'no-such/repository', 'state': 'absent'},
+        'ah_ee_repository_sync': {'name': 'no-such/repository'},
         'ah_namespace': {'name': 'no_such_namespace', 'state': 'absent'},
         'ah_token': {'state': 'absent'},
         'collection_remote': {'name': 'no-such-remote', 'state': 'absent'},
