@@ -28,7 +28,7 @@ values: {PARAMETER: VALUE}}`` gives the value of a template parameter that no li
 body, taken once the objects are made. An answer the schema describes as a string (``type: string``) may be
 text (a PEM key), not JSON. A difference that is deliberate, or not built yet, is listed with its reason in the
 known file (``path``: the schema's path template, ``kind``: one of the kinds above, ``field``
-optional, ``reason``); any other fails the check. The report (``report.md``, ``report.json``) goes to
+optional, ``reason``; path and kind are regular expressions); any other fails the check. The report (``report.md``, ``report.json``) goes to
 ``--out``. ``--prefix /api/v2/=/api/controller/v2/`` maps the schema's paths to where the service
 serves them (the controller behind a gateway; ``--prefix /=/api/eda/v1/`` EDA's, whose schema's paths are relative).
 
@@ -135,7 +135,7 @@ def seed_value(value, service, run):
     """A seed body's value with its ``{id_of: PATH}`` and ``{unique: TEXT}`` made real."""
     if isinstance(value, dict) and 'id_of' in value and set(value) <= {'id_of', 'field'}:
         page = service.first_page(value['id_of'])
-        results = page.get('results') if isinstance(page, dict) else None
+        results = page_items(page)
         if not results:
             raise LookupError('%s lists nothing' % value['id_of'])
         return results[0][value.get('field', 'id')]
@@ -209,19 +209,35 @@ def fill(template, service, fills=()):
             continue
         page = service.first_page(path + '/')
         name = match.group(1)
-        results = page.get('results') if isinstance(page, dict) else page if isinstance(page, list) else None
+        results = page_items(page)
         if results is None and name in KEYED and isinstance(page, dict):
             results = [{name: key} for key in page]
         if not results:
             return None
         item = results[0]
-        for key in (name, 'id', 'slug', 'name'):
-            if isinstance(item, dict) and item.get(key) not in (None, ''):
-                path += '/%s' % item[key]
-                break
-        else:
+        value = None
+        if isinstance(item, dict):
+            # Pulp's objects are named in their paths by their pulp_id, the last part of their pulp_href
+            href = item.get('pulp_href') if isinstance(item.get('pulp_href'), str) else ''
+            candidates = (item.get(name), item.get('id'), item.get('pulp_id'), href.rstrip('/').rsplit('/', 1)[-1],
+                          item.get('slug'), item.get('name'))
+            value = next((candidate for candidate in candidates if candidate not in (None, '')), None)
+        if value is None:
             return None
+        path += '/%s' % value
     return path + '/'
+
+
+def page_items(page):
+    """The items of a list's answer: a page's ``results`` (DRF's, Pulp's), ``data`` (galaxy-ng's v3 and _ui
+    pages: ``meta``, ``links``, ``data``), or the list itself; None when it is none of these."""
+    if isinstance(page, list):
+        return page
+    if isinstance(page, dict):
+        for key in ('results', 'data'):
+            if isinstance(page.get(key), list):
+                return page[key]
+    return None
 
 
 def describe(value):
@@ -259,12 +275,13 @@ def check_answer(schema, template, body, problems):
     if node is None:
         return
     props = schema.properties(node)
-    results = props.get('results')
-    if results is not None and isinstance(body, dict) and isinstance(body.get('results'), list):
-        items = schema.resolve(schema.resolve(results).get('items') or {})
-        for index, item in enumerate(body['results'][:3]):
-            check_object(schema, items, item, 'results[%d]' % index, problems)
-        return
+    for key in ('results', 'data'):
+        results = props.get(key)
+        if results is not None and isinstance(body, dict) and isinstance(body.get(key), list):
+            items = schema.resolve(schema.resolve(results).get('items') or {})
+            for index, item in enumerate(body[key][:3]):
+                check_object(schema, items, item, '%s[%d]' % (key, index), problems)
+            return
     check_object(schema, node, body, 'the answer', problems)
 
 
@@ -404,7 +421,7 @@ def pending_apps(found, owners):
 
 def explained(known, template, kind, field):
     for entry in known:
-        if entry['kind'] != kind or not re.fullmatch(entry['path'], template):
+        if not re.fullmatch(entry['kind'], kind) or not re.fullmatch(entry['path'], template):
             continue
         if entry.get('field') and entry['field'] != field:
             continue

@@ -243,3 +243,35 @@ def test_a_get_answered_with_the_success_status_the_schema_gives_is_answered():
     assert check.success_statuses({'responses': {'204': {}, '403': {}}}) == {204}
     assert check.success_statuses({'responses': {'200': {}, '201': {}}}) == {200, 201}
     assert check.success_statuses({}) == {200}
+
+
+def test_galaxy_ng_pages_fill_templates_and_pulp_objects_are_named_by_their_href():
+    """The Hub's lists: galaxy-ng's pages carry their items in ``data``; Pulp's objects have no ``id`` and are named
+    in their paths by the last part of their ``pulp_href``."""
+    class Listing:
+        pages = {'/api/galaxy/v3/namespaces/': {'meta': {'count': 1}, 'links': {}, 'data': [{'id': 3, 'name': 'ns'}]},
+                 '/pulp/api/v3/remotes/': {'count': 1, 'results': [
+                     {'pulp_href': '/pulp/api/v3/remotes/0190-aa/', 'name': 'community'}]},
+                 '/api/galaxy/_ui/v1/collection-versions/': {'data': [{'namespace': 'ns', 'version': '1.0.0'}]}}
+
+        def first_page(self, path):
+            return self.pages.get(path)
+
+    assert check.fill('/api/galaxy/v3/namespaces/{name}/', Listing()) == '/api/galaxy/v3/namespaces/ns/'
+    assert check.fill('/pulp/api/v3/remotes/{pulp_id}/', Listing()) == '/pulp/api/v3/remotes/0190-aa/'
+    assert check.seed_value({'id_of': '/api/galaxy/_ui/v1/collection-versions/', 'field': 'version'}, Listing(),
+                            'r1') == '1.0.0'
+    # a galaxy-ng page's items are held to the schema's items
+    schema = check.Schema({'paths': {'/p/': {'get': {'responses': {'200': {'content': {'application/json': {'schema': {
+        'type': 'object', 'properties': {'data': {'type': 'array', 'items': {
+            'type': 'object', 'properties': {'name': {'type': 'string'}}}}}}}}}}}}}})
+    found = []
+    check.check_answer(schema, '/p/', {'data': [{'name': 1}]}, found)
+    assert [(kind, field) for kind, field, _detail in found] == [('type', 'name')]
+
+
+def test_a_known_entrys_kind_is_a_pattern():
+    entries = [{'path': '/api/galaxy/_ui/v2/.*', 'kind': '(unanswered|options)', 'reason': 'newer'}]
+    assert check.explained(entries, '/api/galaxy/_ui/v2/users/', 'options', '') == 'newer'
+    assert check.explained(entries, '/api/galaxy/_ui/v2/users/', 'unanswered', '') == 'newer'
+    assert check.explained(entries, '/api/galaxy/_ui/v2/users/', 'type', 'name') is None

@@ -4,8 +4,9 @@ The gateway forwards the Hub's paths to a galaxy-ng started by ``tests/hub/hubct
 --trust-gateway`` (its ``HUB_DIR/gateway.json``: the API's and the content app's URLs, their CA, the
 name of the header the Hub takes a user from, and its administrator's username):
 
-- ``/api/galaxy/`` (galaxy-ng's API, Pulp's under it), ``/v2/`` and ``/token/`` (the container
-  registry and its token service, served by the Hub's API) go to the API;
+- ``/api/galaxy/`` (galaxy-ng's API, Pulp's under it), ``/pulp_ansible/galaxy/`` and
+  ``/ansible/collections/`` (pulp_ansible's own Galaxy API and upload), ``/v2/`` and ``/token/`` (the
+  container registry and its token service) go to the API;
 - ``/pulp/content/`` (pulpcore's ``CONTENT_PATH_PREFIX``, where the API sends downloads) goes to the
   content app.
 
@@ -38,8 +39,10 @@ from rest_framework.views import APIView
 
 logger = logging.getLogger("refsvc.gateway.hub")
 
-# The paths the gateway sends to the Hub, and which of its servers answers them.
-API_PATHS = ("/api/galaxy/", "/v2/", "/token/")
+# The paths the gateway sends to the Hub, and which of its servers answers them: the path prefixes of the
+# platform's published Hub schema (hub-2.7.json: /api/galaxy/, pulp_ansible's /pulp_ansible/galaxy/ and
+# /ansible/collections/, the registry's /token/), the registry itself (/v2/), and the content app's prefix.
+API_PATHS = ("/api/galaxy/", "/pulp_ansible/galaxy/", "/ansible/collections/", "/v2/", "/token/")
 CONTENT_PATHS = ("/pulp/content/",)
 # The prefix of the trusted header's name (hubctl.py adds a secret to it).
 TRUST_PREFIX = "x-gateway-user"
