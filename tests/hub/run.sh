@@ -25,6 +25,15 @@ venv=${VENV:-$root/.venv}
 export PATH="$venv/bin:$PATH"
 hubctl=$root/tests/hub/hubctl.py
 
+# The targets, before anything starts (a name that is no target fails here).
+names=$(python "$root/tests/ci/targets.py" hub --why "hub: " "$@")
+mapfile -t targets <<<"$names"
+[ -n "$names" ] || targets=()
+if [ $# -gt 0 ] && [ ${#targets[@]} -eq 0 ]; then
+    echo "hub: none of the targets named runs against the Hub" >&2
+    exit 1
+fi
+
 if [ -n "${HUB_TEST_DIR:-}" ]; then
     dir=$HUB_TEST_DIR temporary=
     mkdir -p "$dir"
@@ -65,11 +74,6 @@ export HUB_URL HUB_CONTENT_URL HUB_CA_PATH HUB_USERNAME HUB_PASSWORD HUB_DIR=$di
 echo "hub: galaxy-ng at $HUB_URL (content app $HUB_CONTENT_URL), started in $((SECONDS - t0)) s ($cpu s of processor time)" >&2
 
 status=0
-if [ $# -gt 0 ]; then
-    mapfile -t targets < <(python "$root/tests/ci/targets.py" hub --why "hub: " "$@")
-else
-    mapfile -t targets < <(python "$root/tests/ci/targets.py" hub)
-fi
 if [ ${#targets[@]} -gt 0 ]; then
     children_cpu
     t0=$SECONDS c0=$cpu
