@@ -38,9 +38,10 @@ if [ -n "${HUB_TEST_DIR:-}" ]; then
     dir=$HUB_TEST_DIR temporary=
     mkdir -p "$dir"
 else
-    # Not under the clone: as root, PostgreSQL runs as its own user, which must be able to reach the
-    # directory (a clone under a private home could not be). Each run has its own, and its own ports.
-    dir=$(mktemp -d "${TMPDIR:-/tmp}/automation-service-hub.XXXXXX") temporary=1
+    # Not under the clone, nor under TMPDIR: as root, PostgreSQL runs as its own user, which must be able
+    # to reach the directory (a clone or a TMPDIR under a private home could not be). Each run has its
+    # own, and its own ports.
+    dir=$(mktemp -d /tmp/automation-service-hub.XXXXXX) temporary=1
     chmod 0755 "$dir"
 fi
 dir=$(cd "$dir" && pwd)
