@@ -196,9 +196,12 @@ hub-stop:  ## stop what make hub-start started in HUB_DIR
 build: venv  ## build the collection artifact (automation-service-<version>.tar.gz)
 	ansible-galaxy collection build --force .
 
-clean:  ## stop services started under .run, remove .run, test output, caches, built artifacts (keeps .venv)
+clean:  ## stop services (and Hubs) started under .run, remove .run, test output, caches, built artifacts (keeps .venv)
 	@for d in $(RUN)/demo $(RUN)/integration-service $(RUN)/integration-service-second $(RUN)/replay/service $(RUN)/replay-gateway/service $(RUN)/diff/service $(RUN)/diff-gateway/service $(RUN)/service $(RUN)/matrix/service-*; do \
 	    if [ -d "$$d" ] && [ -e tests/service/svcctl ]; then tests/ci/svcctl.sh stop --dir "$$d" || true; fi; \
+	done
+	@for d in $(RUN)/hub $(RUN)/hub-tests $(RUN)/hub-gateway; do \
+	    if [ -d "$$d" ]; then python tests/hub/hubctl.py stop --dir "$$d" || true; fi; \
 	done
 	rm -rf $(RUN) tests/output .pytest_cache changelogs/.plugin-cache.yaml automation-service-*.tar.gz docs/_build
 	find . -path ./.venv -prune -o -name __pycache__ -type d -exec rm -rf {} +

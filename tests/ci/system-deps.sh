@@ -35,6 +35,7 @@ dot      graphviz  the docs' sequence diagrams (sphinx.ext.graphviz)
 /usr/include/ldap.h       libldap-dev   python-ldap (requirements-dev.txt) builds against it: PyPI has no wheel
 /usr/include/sasl/sasl.h  libsasl2-dev  python-ldap builds against it too
 skopeo   skopeo    pushes the Hub targets' test image through the Hub's registry (ah_ee)
+/usr/lib/postgresql/15/bin/initdb  postgresql-15  the real Automation Hub's database server (tests/hub/hubctl.py)
 DEPS
 [ ${#missing[@]} -eq 0 ] && exit 0
 

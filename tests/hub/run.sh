@@ -25,13 +25,23 @@ venv=${VENV:-$root/.venv}
 export PATH="$venv/bin:$PATH"
 hubctl=$root/tests/hub/hubctl.py
 
+# The targets, before anything starts (a name that is no target fails here).
+names=$(python "$root/tests/ci/targets.py" hub --why "hub: " "$@")
+mapfile -t targets <<<"$names"
+[ -n "$names" ] || targets=()
+if [ $# -gt 0 ] && [ ${#targets[@]} -eq 0 ]; then
+    echo "hub: none of the targets named runs against the Hub" >&2
+    exit 1
+fi
+
 if [ -n "${HUB_TEST_DIR:-}" ]; then
     dir=$HUB_TEST_DIR temporary=
     mkdir -p "$dir"
 else
-    # Not under the clone: as root, PostgreSQL runs as its own user, which must be able to reach the
-    # directory (a clone under a private home could not be). Each run has its own, and its own ports.
-    dir=$(mktemp -d "${TMPDIR:-/tmp}/automation-service-hub.XXXXXX") temporary=1
+    # Not under the clone, nor under TMPDIR: as root, PostgreSQL runs as its own user, which must be able
+    # to reach the directory (a clone or a TMPDIR under a private home could not be). Each run has its
+    # own, and its own ports.
+    dir=$(mktemp -d /tmp/automation-service-hub.XXXXXX) temporary=1
     chmod 0755 "$dir"
 fi
 dir=$(cd "$dir" && pwd)
@@ -48,33 +58,41 @@ finish() {
 }
 trap finish EXIT
 
+# The processor time of what this script ran and waited for so far (user + system, in seconds; the Hub's
+# servers are not among them: hubctl stop says theirs).
+children_cpu() {  # sets cpu; bash's times runs in this shell (in a subshell it would know no children)
+    times > "$dir.times"
+    cpu=$(awk 'NR == 2 { total = 0; for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); total += t[1] * 60 + t[2] } printf "%.0f", total }' "$dir.times")
+    rm -f "$dir.times"
+}
+
 t0=$SECONDS
 # --trust-gateway: the reference gateway of tests/hub/tests/test_hub_gateway.py may stand in front of it
 exports=$(python "$hubctl" start --trust-gateway --dir "$dir")
 eval "$exports"
+children_cpu
 export HUB_URL HUB_CONTENT_URL HUB_CA_PATH HUB_USERNAME HUB_PASSWORD HUB_DIR=$dir
-echo "hub: galaxy-ng at $HUB_URL (content app $HUB_CONTENT_URL), started in $((SECONDS - t0)) s" >&2
+echo "hub: galaxy-ng at $HUB_URL (content app $HUB_CONTENT_URL), started in $((SECONDS - t0)) s ($cpu s of processor time)" >&2
 
 status=0
-if [ $# -gt 0 ]; then
-    mapfile -t targets < <(python "$root/tests/ci/targets.py" hub --why "hub: " "$@")
-else
-    mapfile -t targets < <(python "$root/tests/ci/targets.py" hub)
-fi
 if [ ${#targets[@]} -gt 0 ]; then
-    t0=$SECONDS
+    children_cpu
+    t0=$SECONDS c0=$cpu
     INTEGRATION_LAYOUT=hub VENV=$venv \
         ANSIBLE_TEST_WORK=$root/.run/ansible-test/hub TEST_OUTPUT=$root/tests/output/hub \
         "$root/tests/ci/integration.sh" --continue-on-error "${targets[@]}" || status=$?
-    echo "hub: ${#targets[@]} integration targets in $((SECONDS - t0)) s" >&2
+    children_cpu
+    echo "hub: ${#targets[@]} integration targets in $((SECONDS - t0)) s ($((cpu - c0)) s of processor time)" >&2
 else
     echo "hub: no integration target of the Hub" >&2
 fi
 
 if [ $# -eq 0 ]; then
-    t0=$SECONDS
+    children_cpu
+    t0=$SECONDS c0=$cpu
     # shellcheck disable=SC2086  # HUB_PYTEST_ARGS is a list of arguments
     (cd "$root" && python -m pytest -q -p no:cacheprovider "$root/tests/hub/tests" ${HUB_PYTEST_ARGS:-}) || status=1
-    echo "hub: pytest in $((SECONDS - t0)) s" >&2
+    children_cpu
+    echo "hub: pytest in $((SECONDS - t0)) s ($((cpu - c0)) s of processor time)" >&2
 fi
 exit "$status"

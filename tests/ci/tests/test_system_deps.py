@@ -22,17 +22,19 @@ SCRIPT = ROOT / "tests" / "ci" / "system-deps.sh"
 # The programs outside the virtualenv that the suite and the demo run, and the Debian
 # package of each: pysaml2 in the SAML test identity provider signs with xmlsec1; the
 # OIDC test identity provider is a Node.js program whose packages npm installs; the
-# docs draw their diagrams with graphviz's dot.
-NEEDED = {"xmlsec1": "xmlsec1", "node": "nodejs", "npm": "npm", "dot": "graphviz"}
+# docs draw their diagrams with graphviz's dot; the Hub's ah_ee target pushes an image with skopeo.
+NEEDED = {"xmlsec1": "xmlsec1", "node": "nodejs", "npm": "npm", "dot": "graphviz", "skopeo": "skopeo"}
 # And the files: the LDAP test directory's server (slapd, in /usr/sbin, which a user's PATH may
 # not have), and the headers python-ldap (requirements-dev.txt, built from its source) needs.
+# The real Automation Hub of the hub step runs Debian's PostgreSQL 15 (tests/hub/hubctl.py).
 NEEDED_FILES = {"/usr/sbin/slapd": "slapd", "/usr/sbin/slapadd": "slapd",
-                "/usr/include/ldap.h": "libldap-dev", "/usr/include/sasl/sasl.h": "libsasl2-dev"}
+                "/usr/include/ldap.h": "libldap-dev", "/usr/include/sasl/sasl.h": "libsasl2-dev",
+                "/usr/lib/postgresql/15/bin/initdb": "postgresql-15"}
 
 # Targets that start the test identity providers (svcctl start --with-idp), and those
 # that need a program of NEEDED otherwise.
 WITH_IDP = ["demo", "test", "pytest", "units", "integration", "matrix", "matrix-ci", "bench"]
-SYSTEM_ONLY = ["docs"]
+SYSTEM_ONLY = ["docs", "hub"]
 
 
 def commands(path: Path) -> str:
@@ -172,7 +174,7 @@ def test_nothing_is_done_when_every_program_is_there(machine):
 
 
 def test_when_sudo_asks_for_a_password_it_stops_with_the_line_to_run(machine):
-    result = machine(present=["node", "npm"], uid=1000, sudo="password")
+    result = machine(present=["node", "npm", "skopeo"], uid=1000, sudo="password")
     assert result.returncode == 2
     assert "    sudo apt-get update && sudo apt-get install -y -q --no-install-recommends xmlsec1 graphviz\n" \
         in result.stderr
@@ -181,7 +183,7 @@ def test_when_sudo_asks_for_a_password_it_stops_with_the_line_to_run(machine):
 
 
 def test_without_root_or_sudo_it_stops_with_the_line_to_run_as_root(machine):
-    result = machine(present=["xmlsec1", "dot"], uid=1000)
+    result = machine(present=["xmlsec1", "dot", "skopeo"], uid=1000)
     assert result.returncode == 2
     assert "not root, and no sudo" in result.stderr
     assert "\n    apt-get update && apt-get install -y -q --no-install-recommends nodejs npm\n" in result.stderr
@@ -189,14 +191,14 @@ def test_without_root_or_sudo_it_stops_with_the_line_to_run_as_root(machine):
 
 
 def test_make_system_deps_runs_it(machine):
-    result = machine(present=["node", "npm", "dot"], uid=1000, sudo="password", via_make=True)
+    result = machine(present=["node", "npm", "dot", "skopeo"], uid=1000, sudo="password", via_make=True)
     assert result.returncode != 0
     assert "sudo apt-get install -y -q --no-install-recommends xmlsec1\n" in result.stderr
     assert result.apt == []
 
 
 def test_as_root_it_installs_the_missing_packages(machine):
-    result = machine(present=["npm"], uid=0)
+    result = machine(present=["npm", "skopeo"], uid=0)
     assert result.returncode == 0, result.stderr
     assert result.apt == [
         "update -q DEBIAN_FRONTEND=None",
@@ -206,7 +208,7 @@ def test_as_root_it_installs_the_missing_packages(machine):
 
 
 def test_with_password_less_sudo_it_installs_through_sudo(machine):
-    result = machine(present=["xmlsec1", "dot"], uid=1000, sudo="nopasswd")
+    result = machine(present=["xmlsec1", "dot", "skopeo"], uid=1000, sudo="nopasswd")
     assert result.returncode == 0, result.stderr
     assert result.apt == [
         "sudo update -q DEBIAN_FRONTEND=None",
@@ -215,12 +217,12 @@ def test_with_password_less_sudo_it_installs_through_sudo(machine):
 
 
 def test_an_install_that_leaves_a_program_missing_fails(machine):
-    result = machine(present=["xmlsec1", "node", "npm"], uid=0, apt="broken")
+    result = machine(present=["xmlsec1", "node", "npm", "skopeo"], uid=0, apt="broken")
     assert result.returncode == 1
     assert "still not found after the install: dot" in result.stderr
 
 
 def test_without_apt_get_it_names_what_is_missing(machine):
-    result = machine(present=["xmlsec1", "node", "npm"], uid=0, apt=None)
+    result = machine(present=["xmlsec1", "node", "npm", "skopeo"], uid=0, apt=None)
     assert result.returncode == 2
     assert "no apt-get here; install the packages that provide dot" in result.stderr

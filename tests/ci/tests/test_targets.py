@@ -66,14 +66,14 @@ def test_the_hub_targets_run_only_against_the_hub():
     """A target whose aliases say hub runs in make test's hub step, against the real Automation Hub
     (tests/hub/run.sh), and in no set of the reference service, which has no Hub."""
     hub, _ = targets("hub")
-    assert "hub_ping" in hub
+    assert "ah_namespace" in hub
     for name in hub:
         assert "hub" in (ROOT / "tests" / "integration" / "targets" / name / "aliases").read_text().split()
     for which in ("checked", "unchecked", "gateway", "gateway-checked", "gateway-unchecked"):
         assert not set(hub) & set(targets(which)[0]), which
-    chosen, why = targets("unchecked", "--why", "x: ", "hub_ping", "job_launch")
+    chosen, why = targets("unchecked", "--why", "x: ", "ah_namespace", "job_launch")
     assert chosen == ["job_launch"]
-    assert "x: hub_ping left out: it runs against the real Automation Hub" in why
-    chosen, why = targets("hub", "--why", "hub: ", "hub_ping", "organization")
-    assert chosen == ["hub_ping"]
+    assert "x: ah_namespace left out: it runs against the real Automation Hub" in why
+    chosen, why = targets("hub", "--why", "hub: ", "ah_namespace", "organization")
+    assert chosen == ["ah_namespace"]
     assert "hub: organization left out: it runs against the reference service, not the Hub" in why
