@@ -535,10 +535,11 @@ class Client:
         self.layout_remembered = False
         response, body = self.anonymous_json('/api/')
         found = Layout.from_root(body)
-        if self.hub_root is not None and (found is None or not found.is_gateway):
-            # a Hub module's: galaxy-ng 4.9.2 answers GET /api/ with a 404; a Hub whose /api/ answered otherwise (as
-            # AWX does) is still told by its own root
-            found = self.standalone_hub() or found
+        if self.hub_root is not None and found is None:
+            # a module that may reach a Hub: galaxy-ng 4.9.2 answers GET /api/ with a 404, so its own root tells it. Where
+            # /api/ answered as AWX's or a gateway's, the Hub's root is not asked (export and import on AWX send no
+            # request more than before; a Hub module there fails before anything is sent)
+            found = self.standalone_hub()
         if found is None:
             return self.layout
         _ASKED_LAYOUTS.add(self.base_url)

@@ -182,7 +182,8 @@ def test_a_hub_modules_client_tells_a_standalone_hub_awx_and_a_gateway_apart(roo
     layout = client.discover()
     assert layout.name == found
     assert (layout.hub == '/api/galaxy/') == (found != 'awx')
-    assert asked == (['/api/'] if found == 'gateway' else ['/api/', '/api/galaxy/'])
+    # the Hub's root is asked only when /api/ is neither AWX's nor a gateway's
+    assert asked == (['/api/'] if root else ['/api/', '/api/galaxy/'])
 
 
 # -- _hub's helpers ----------------------------------------------------------------------------------------------------
