@@ -51,7 +51,9 @@ import uuid
 from ansible.module_utils.common.text.converters import to_bytes, to_native, to_text
 
 from ansible_collections.automation.service.plugins.module_utils import _hub
-from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, ConnectionFailure, NotFound
+from ansible_collections.automation.service.plugins.module_utils._errors import (
+    ConfigError, ConnectionFailure, NotFound, ServiceError,
+)
 from ansible_collections.automation.service.plugins.module_utils._options import resolve
 from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
 
@@ -60,8 +62,8 @@ PUBLISHED = 'published'
 REJECTED = 'rejected'
 SEARCH = 'v3/plugin/ansible/search/collection-versions/'
 IMPORTS = '_ui/v1/imports/collections/'
-# Import states of a Pulp task that are not over yet
-UNDER_WAY = ('waiting', 'running')
+# The states of a Pulp task (an import's) that are not final
+UNDER_WAY = ('waiting', 'running', 'canceling')
 # ``timeout`` not set: no limit
 FOREVER = float('inf')
 
@@ -195,7 +197,7 @@ def import_failed(task):
     return 'Upload of collection failed: %s' % to_text(description or task.get('state'))
 
 
-def reject_missing(namespace, name, version):
+def approval_missing(namespace, name, version):
     """ansible.hub's words when a version to approve is nowhere to be approved."""
     return ('Unable to approve at collections/%s/%s/versions/%s: Awaiting approval not found'
             % (namespace, name, version))
@@ -238,6 +240,15 @@ def fetched(api, path, missing=None):
         yield local
     finally:
         shutil.rmtree(directory, ignore_errors=True)
+
+
+class ImportFailed(ServiceError):
+    """An import that failed, said as ansible.hub says it: its error's description, and as its result the import's
+    href and state (not the import itself, which holds the server's traceback; its messages are at its href)."""
+
+    def __init__(self, task, href):
+        super(ImportFailed, self).__init__(import_failed(task))
+        self.result = {'task': href, 'state': task.get('state')}
 
 
 class Hub:
@@ -294,8 +305,7 @@ class Hub:
             except _hub.TaskFailed as exc:
                 if (exc.task or {}).get('state') in UNDER_WAY:
                     raise   # not ended in time
-                exc.reword(import_failed(exc.task or {}))
-                raise
+                raise ImportFailed(exc.task or {}, answer['task'])
             self.children_done(answer['task'].rstrip('/').rsplit('/', 1)[-1], 'import')
             answer = dict(answer, state=task.get('state'))
         return answer
@@ -317,8 +327,9 @@ class Hub:
             self.same_artifact(artifact, found)
             api.returns(path=shown_path or artifact.path, collection_version=self.described(artifact, found))
             return found
+        api.returns(path=shown_path or artifact.path)
         answer = self.upload(artifact, repository, wait)
-        api.returns(path=shown_path or artifact.path, **dict((k, answer[k]) for k in ('task', 'state') if k in answer))
+        api.returns(**dict((k, answer[k]) for k in ('task', 'state') if k in answer))
         now = [repository] if api.check_mode or not wait else (
             self.where(artifact.namespace, artifact.name, artifact.version).get(artifact.version) or [])
         api.returns(collection_version=self.described(artifact, now))

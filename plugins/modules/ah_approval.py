@@ -16,8 +16,7 @@ description:
     C(rejected)) to C(published); or with O(state=rejected), rejects it, moving it from C(staging) (or from
     C(published)) to C(rejected). A version that is there already is left alone, and the task changes nothing.
   - An import of the version still under way (an upload that did not wait) is waited for first.
-  - Takes the options of ansible.hub's module of the same name; O(state), O(timeout) and O(interval) are this
-    collection's.
+  - Takes the options of ansible.hub's module of the same name.
 author:
   - automation.service maintainers (@automation-service)
 options:
@@ -52,6 +51,11 @@ options:
       - Seconds between two reads of the state of what the task waits for.
     type: float
     default: 1.0
+notes:
+  - Unlike ansible.hub's, it also rejects (O(state=rejected)), takes O(timeout) and O(interval), returns
+    RV(collection_version), and waits for an import of the version under way instead of retrying the approval without
+    end. It moves the version with galaxy's C(v3/collections/.../move/) behind a gateway too, where ansible.hub uses
+    Pulp's C(move_collection_version).
 extends_documentation_fragment:
   - automation.service.hub
   - automation.service.auth
@@ -122,7 +126,7 @@ def run(api):
         source = next((repository for repository in sources if repository in found), None)
         if source is None:
             if params['state'] == 'approved' or not found:
-                raise ConfigError(hc.reject_missing(namespace, name, version))
+                raise ConfigError(hc.approval_missing(namespace, name, version))
             raise ConfigError('Unable to reject %s.%s %s: it is in %s, not in %s.'
                               % (namespace, name, version, ', '.join(found), ' nor '.join(sources)))
         hub.move(namespace, name, version, source, destination, params['interval'])

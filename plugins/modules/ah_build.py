@@ -20,8 +20,7 @@ description:
     the same content is left as it is, and the task changes nothing; artifacts that differ only in their build time
     count as the same.
   - An artifact of other content is replaced with O(force); without it the task fails, in C(ansible-galaxy)'s words.
-  - Takes the options of ansible.hub's module of the same name. Unlike it, building again what is built already
-    does not fail without O(force).
+  - Takes the options of ansible.hub's module of the same name.
   - Runs the C(ansible-galaxy) found on E(PATH) (else the one beside the Python interpreter running the task), on
     the host the task runs on.
 author:
@@ -42,6 +41,9 @@ options:
       - The directory to put the artifact in; made when missing.
     type: str
     default: "."
+notes:
+  - Unlike ansible.hub's, building again what is built already (the same content) does not fail without O(force); it
+    changes nothing.
 extends_documentation_fragment:
   - automation.service.hub
   - automation.service.auth

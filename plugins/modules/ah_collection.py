@@ -19,10 +19,7 @@ description:
     the Hub has none.
   - With O(state=absent), deletes the version O(version), or without it the collection with all its versions, from
     every repository of the Hub; with O(wait), once the task returns the Hub no longer holds it.
-  - Takes the options of ansible.hub's module of the same name. Unlike it, the artifact's namespace, name and
-    version are read from its C(MANIFEST.json) (not from its file's name), a version is found in any repository
-    (C(staging) too, not only C(published)), and O(overwrite_existing) replaces a version only when its artifact
-    differs.
+  - Takes the options of ansible.hub's module of the same name.
 author:
   - automation.service maintainers (@automation-service)
 options:
@@ -85,6 +82,10 @@ options:
     choices: [present, absent]
     default: present
 notes:
+  - Unlike ansible.hub's, it reads the artifact's namespace, name and version from its C(MANIFEST.json) (not from its
+    file's name), finds a version in any repository (C(staging) too, not only C(published)), uploads nothing when
+    the Hub holds the version with the same artifact, replaces a version with O(overwrite_existing) only when its
+    artifact differs, takes a URL as O(path), and returns RV(collection_version).
   - Deleting a collection or version that another collection depends on is refused by the Hub; the task fails with
     its answer.
 extends_documentation_fragment:
@@ -241,6 +242,7 @@ def upload(api, hub, local):
             else:
                 api.warn('The Hub holds %s with another artifact than %s; it is left as it is '
                          '(overwrite_existing replaces it).' % (key, params['path']))
+    api.returns(path=params['path'])
     if not found:
         answer = hub.upload(artifact, params['repository'], params['wait'] or params['auto_approve'])
         api.returns(**dict((k, answer[k]) for k in ('task', 'state') if k in answer))

@@ -48,6 +48,10 @@ options:
       - With O(wait), seconds between two reads of the import's state.
     type: float
     default: 1.0
+notes:
+  - Unlike ansible.hub's, it uploads nothing when the Hub holds the version with the same artifact (ansible.hub
+    uploads again and says changed), sends the file under the name the Hub expects whatever it is called, and
+    returns RV(collection_version).
 extends_documentation_fragment:
   - automation.service.hub
   - automation.service.auth
@@ -69,7 +73,8 @@ EXAMPLES = r'''
 
 RETURN = r'''
 path:
-  description: The artifact uploaded, or found on the Hub already (for a URL, the name of the file downloaded).
+  description: The artifact uploaded, or found on the Hub already, as O(path) gives it (for a URL, ansible.hub returns
+    the name of the file it downloaded instead).
   returned: always
   type: str
   sample: /var/tmp/collections/acme-tools-1.2.0.tar.gz
