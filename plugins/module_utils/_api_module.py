@@ -27,7 +27,7 @@ from ansible.module_utils.common.text.converters import to_text
 
 from ansible_collections.automation.service.plugins.module_utils._client import api_path
 from ansible_collections.automation.service.plugins.module_utils._errors import (
-    ApiError, MultipleFound, NotFound, OutcomeUnknown, ServiceError,
+    ApiError, ConfigError, MultipleFound, NotFound, OutcomeUnknown, ServiceError,
 )
 from ansible_collections.automation.service.plugins.module_utils._options import (
     OPTIONS, module_argument_spec, resolve,
@@ -224,13 +224,22 @@ class ModuleSpec:
             module.fail_json(msg=nested_type_error(self.argument_spec, module.params) or 'an option has a wrong type.')
         narrow_token_dict_no_log(module.params, module.no_log_values)
         api = ApiTask(self, module.params, check_mode=module.check_mode, diff=module._diff,
-                      no_log_values=module.no_log_values)
+                      no_log_values=module.no_log_values, runner=module_runner(module))
         result = api.execute(run)
         for warning in result.pop('warnings', ()):
             module.warn(warning)
         if result.pop('failed', False):
             module.fail_json(**result)
         module.exit_json(**result)
+
+
+def module_runner(module):
+    """The runner of a task on the module's host: AnsibleModule.run_command (the module's environment is the
+    task's already)."""
+    def run(args, environ):
+        return module.run_command(args, check_rc=False)
+
+    return run
 
 
 # The keys that name a created object in awx.awx's and ansible.platform's results, in their order.
@@ -241,7 +250,7 @@ class ApiTask:
     """One task: parameters, modes, a lazily connected client, and the verbs."""
 
     def __init__(self, spec, params, check_mode=False, diff=False, environ=None, no_log_values=None, bounded=False,
-                 reads=None, client=None):
+                 reads=None, client=None, runner=None):
         self.spec = spec
         self.given = params
         self.params = MappingProxyType(params)
@@ -250,6 +259,9 @@ class ApiTask:
         self.environ = os.environ if environ is None else environ
         self.no_log_values = set() if no_log_values is None else no_log_values
         self.bounded = bounded  # on the controller: at most max_requests_in_flight requests at once
+        # runs a command for the task (args, environ) -> (rc, stdout, stderr): AnsibleModule.run_command's on the
+        # module's host, the action's own on the controller (plugin_utils); None where the task runs none
+        self.runner = runner
         self.resource = spec.resource
         self.result_key = spec.result_key
         # What the task has said (an Outcome), then what each part() under way has said, innermost last.
@@ -278,7 +290,13 @@ class ApiTask:
         """A task within this one: ``spec``'s, with ``params``, in the same modes and through the same client (this
         task's, connected now), with an outcome and warnings of its own."""
         return ApiTask(spec, params, check_mode=self.check_mode, diff=self.diff, environ=self.environ,
-                       no_log_values=self.no_log_values, client=self.client)
+                       no_log_values=self.no_log_values, client=self.client, runner=self.runner)
+
+    def run_command(self, args):
+        """Run ``args`` (a list, no shell) in the task's environment: (rc, stdout, stderr) as text."""
+        if self.runner is None:
+            raise ConfigError('This task cannot run %s here.' % args[0])
+        return self.runner(args, dict(self.environ))
 
     @contextlib.contextmanager
     def reading(self, **changed):

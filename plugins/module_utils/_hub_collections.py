@@ -42,7 +42,6 @@ import hashlib
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tarfile
 import tempfile
@@ -409,15 +408,14 @@ def fingerprint(content):
 
 
 def galaxy_build(api, command, source, output, force=False):
-    """Run ``ansible-galaxy collection build``; ConfigError with what it said when it fails."""
+    """Run ``ansible-galaxy collection build`` (through the task's ``run_command``); ConfigError with what it said
+    when it fails."""
     args = [command, 'collection', 'build', source, '--output-path', output] + (['--force'] if force else [])
-    process = subprocess.run(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             env=dict(api.environ),
-                             check=False)
-    if process.returncode != 0:
-        said = to_text(process.stderr).strip() or to_text(process.stdout).strip()
-        raise ConfigError(said or 'ansible-galaxy collection build %s ended with %d' % (source, process.returncode))
-    return process
+    rc, out, err = api.run_command(args)
+    if rc != 0:
+        said = to_text(err).strip() or to_text(out).strip()
+        raise ConfigError(said or 'ansible-galaxy collection build %s ended with %d' % (source, rc))
+    return rc
 
 
 def build(api, source, output, force):

@@ -20,6 +20,7 @@ __metaclass__ = type
 import copy
 import importlib
 import os
+import subprocess
 
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 from ansible.module_utils.common.parameters import remove_values
@@ -107,7 +108,15 @@ class Prepared:
         set of values it hides (a secret it makes), so each ApiTask has copies of its own."""
         return ApiTask(self.code.SPEC, copy.deepcopy(self.params), check_mode=self.check_mode, diff=self.diff,
                        environ=dict(self.environ), no_log_values=set(self.no_log_values), bounded=True,
-                       reads=for_task(self.reads_key))
+                       reads=for_task(self.reads_key), runner=run_command)
+
+
+def run_command(args, environ):
+    """A command a task runs on the controller (ansible-galaxy for ah_build): no shell, no input, its output kept;
+    (rc, stdout, stderr) as text, as AnsibleModule.run_command gives them on the module's host."""
+    process = subprocess.run(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environ,
+                             check=False, universal_newlines=True, errors='surrogateescape')
+    return process.returncode, process.stdout, process.stderr
 
 
 class ServiceAction(ActionBase):
