@@ -262,6 +262,9 @@ class ApiTask:
         # runs a command for the task (args, environ) -> (rc, stdout, stderr): AnsibleModule.run_command's on the
         # module's host, the action's own on the controller (plugin_utils); None where the task runs none
         self.runner = runner
+        # a task of a module that may reach a Hub (export, import) but does not this time: its client neither looks
+        # for a standalone Hub nor picks its authentication for one (see reaches_no_hub())
+        self.hub_unneeded = False
         self.resource = spec.resource
         self.result_key = spec.result_key
         # What the task has said (an Outcome), then what each part() under way has said, innermost last.
@@ -291,6 +294,11 @@ class ApiTask:
         task's, connected now), with an outcome and warnings of its own."""
         return ApiTask(spec, params, check_mode=self.check_mode, diff=self.diff, environ=self.environ,
                        no_log_values=self.no_log_values, client=self.client, runner=self.runner)
+
+    def reaches_no_hub(self):
+        """Say, before the task connects, that it asks nothing of an Automation Hub although its module takes
+        ansible.hub's options: its client sends no request to find one (on AWX, none more than a controller module)."""
+        self.hub_unneeded = True
 
     def run_command(self, args):
         """Run ``args`` (a list, no shell) in the task's environment: (rc, stdout, stderr) as text."""
@@ -396,6 +404,8 @@ class ApiTask:
         if self._client is None:
             from ansible_collections.automation.service.plugins.module_utils._authenticator import connect
             options = resolve(self.params, self.environ)
+            if self.hub_unneeded:
+                options['ah_path_prefix'] = None
             for name in SECRET_OPTIONS:
                 value = options.get(name)
                 if isinstance(value, dict):

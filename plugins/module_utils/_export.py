@@ -390,7 +390,10 @@ def hub_root(api, required_by=None):
 
 
 def standalone_hub(api):
-    """Whether this task's service is a Hub on its own (no gateway, no controller)."""
+    """Whether this task's service is a Hub on its own (no gateway, no controller). A client that looks for no Hub
+    (the task asks nothing of one) is not asked: it could not find one."""
+    if getattr(api.client, 'hub_root', None) is None:
+        return False
     return bool(getattr(hub_layout(api), 'is_standalone_hub', False))
 
 

@@ -239,6 +239,8 @@ def run(api):
     if every:
         asked = dict((key, []) for key in KEYS)
     selection = dict((key, [] if 'all' in names else names) for key, names in asked.items())
+    if not any(key.startswith('hub_') for key in selection):
+        api.reaches_no_hub()
     api.returns(assets=export_assets(api, selection, eda_optional=every))
 
 

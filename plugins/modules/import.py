@@ -150,6 +150,8 @@ ARGUMENT_SPEC = dict(assets=dict(type='dict', required=True))
 
 
 def run(api):
+    if not any(key.startswith('hub_') and value for key, value in api.params['assets'].items()):
+        api.reaches_no_hub()
     import_assets(api, api.params['assets'])
 
 

@@ -318,3 +318,15 @@ def test_a_pulp_object_without_an_id_is_updated_and_deleted_at_its_pulp_href():
     assert [(w.method, w.path, w.body) for w in placed.plan(api).writes] == [('PATCH', href, {'description': 'new'})]
     gone = task(client, {'name': 'team.probe', 'state': 'absent'}, check_mode=True)
     assert [(w.method, w.path) for w in placed.plan(gone).writes] == [('DELETE', href)]
+
+
+def test_a_task_that_reaches_no_hub_has_a_client_that_looks_for_none(tmp_path):
+    # export and import take ansible.hub's options; asked nothing of a Hub, their client is a controller module's
+    given = dict(HUB_GIVEN, service_url='https://awx.example.com', service_username='admin', service_password='pw',
+                 service_auth='basic', session_cache=False)
+    environ = {'SERVICE_CACHE_DIR': str(tmp_path)}
+    hub_task = ApiTask(_hub.hub_spec({}), dict(given), environ=environ)
+    assert hub_task.client.hub_root == '/api/galaxy/'
+    no_hub = ApiTask(_hub.hub_spec({}), dict(given), environ=environ)
+    no_hub.reaches_no_hub()
+    assert no_hub.client.hub_root is None
