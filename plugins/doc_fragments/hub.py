@@ -14,9 +14,7 @@ class ModuleDocFragment(object):
     # each the Hub's name of a shared connection option of the fragment auth, and where the Hub's API is.
     # A Hub module lists this fragment before automation.service.auth and automation.service.attributes: its
     # validate_certs (with ansible.hub's alias) and its action_group (with the group hub) are the ones documented.
-    # ansible.hub's connection options alone, for the modules that reach a Hub among other services (export,
-    # import): automation.service.hub.connection.
-    CONNECTION = r'''
+    DOCUMENTATION = r'''
 options:
   ah_host:
     description:
@@ -57,14 +55,11 @@ options:
   validate_certs:
     description:
       - Verify the service's TLS certificate. Defaults to V(true); turn it off only for testing.
-      - Environment variables E(AH_VERIFY_SSL) (for the modules that take ansible.hub's options only), E(SERVICE_VERIFY_SSL),
+      - Environment variables E(AH_VERIFY_SSL) (for the Hub modules only), E(SERVICE_VERIFY_SSL),
         E(CONTROLLER_VERIFY_SSL), E(TOWER_VERIFY_SSL), E(GATEWAY_VERIFY_SSL), E(AAP_VALIDATE_CERTS).
       - The alias C(ah_verify_ssl) is ansible.hub's name.
     type: bool
     aliases: [aap_validate_certs, gateway_validate_certs, ah_verify_ssl]
-'''
-
-    DOCUMENTATION = CONNECTION + r'''
 attributes:
   action_group:
     description: >-

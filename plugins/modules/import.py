@@ -37,8 +37,51 @@ options:
         C(hub_ee_registries)).
     type: dict
     required: true
+  ah_host:
+    description:
+      - ansible.hub's name of O(service_url), for a standalone Automation Hub (or the platform gateway in front of
+        one). Given in the task, it is taken over O(service_url); else the environment variable E(AH_HOST), then
+        those of O(service_url).
+    type: str
+    aliases: [ah_hostname]
+    version_added: 0.5.0
+  ah_username:
+    description:
+      - ansible.hub's name of O(service_username). Given in the task, it is taken over O(service_username); else the
+        environment variable E(AH_USERNAME), then those of O(service_username).
+    type: str
+    version_added: 0.5.0
+  ah_password:
+    description:
+      - ansible.hub's name of O(service_password). Given in the task, it is taken over O(service_password); else the
+        environment variable E(AH_PASSWORD), then those of O(service_password).
+    type: str
+    version_added: 0.5.0
+  ah_token:
+    description:
+      - ansible.hub's name of O(service_token), as a string or as the dict M(automation.service.ah_token) returns.
+        On a standalone Hub it is sent as galaxy-ng's C(Token); behind a gateway it is the gateway's token.
+      - Given in the task, it is taken over O(service_token); else the environment variable E(AH_API_TOKEN), then
+        those of O(service_token).
+    type: raw
+    version_added: 0.5.0
+  ah_path_prefix:
+    description:
+      - Where a standalone Hub serves its API, C(/api/<ah_path_prefix>/) (galaxy-ng's C(GALAXY_API_PATH_PREFIX));
+        a value starting with C(/api/) is the whole path. Behind a platform gateway the Hub's API is where the
+        gateway says. If not set, the environment variable E(GALAXY_API_PATH_PREFIX), else V(galaxy).
+      - The service is found to be a standalone Hub only when C(GET /api/) is neither AWX's nor a gateway's answer.
+    type: str
+    version_added: 0.5.0
+  validate_certs:
+    description:
+      - Verify the service's TLS certificate. Defaults to V(true); turn it off only for testing.
+      - Environment variables E(AH_VERIFY_SSL), E(SERVICE_VERIFY_SSL), E(CONTROLLER_VERIFY_SSL), E(TOWER_VERIFY_SSL),
+        E(GATEWAY_VERIFY_SSL), E(AAP_VALIDATE_CERTS).
+      - The alias C(ah_verify_ssl) is ansible.hub's name.
+    type: bool
+    aliases: [aap_validate_certs, gateway_validate_certs, ah_verify_ssl]
 extends_documentation_fragment:
-  - automation.service.hub.connection
   - automation.service.auth
   - automation.service.attributes
 notes:
