@@ -297,7 +297,15 @@ class ApiTask:
 
     def reaches_no_hub(self):
         """Say, before the task connects, that it asks nothing of an Automation Hub although its module takes
-        ansible.hub's options: its client sends no request to find one (on AWX, none more than a controller module)."""
+        ansible.hub's options: unless the task names its service with those options (``ah_host``... given, or
+        ``AH_HOST``... in the environment: a Hub is meant, and a standalone one is told as such), its client sends no
+        request to find one (on AWX, none more than a controller module)."""
+        from ansible_collections.automation.service.plugins.module_utils._options import HUB_OPTIONS
+        named = [name for name, spec in HUB_OPTIONS.items() if spec[3]]
+        if any(self.params.get(name) not in (None, '') for name in named):
+            return
+        if any(self.environ.get(var) for name in named for var in HUB_OPTIONS[name][2]):
+            return
         self.hub_unneeded = True
 
     def run_command(self, args):

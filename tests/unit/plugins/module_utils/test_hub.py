@@ -330,3 +330,7 @@ def test_a_task_that_reaches_no_hub_has_a_client_that_looks_for_none(tmp_path):
     no_hub = ApiTask(_hub.hub_spec({}), dict(given), environ=environ)
     no_hub.reaches_no_hub()
     assert no_hub.client.hub_root is None
+    # a service named with ansible.hub's options is meant to be a Hub: it is looked for
+    named = ApiTask(_hub.hub_spec({}), dict(given, ah_host='https://hub.example.com'), environ=environ)
+    named.reaches_no_hub()
+    assert named.client.hub_root == '/api/galaxy/'
