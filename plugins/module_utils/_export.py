@@ -26,6 +26,7 @@ from ansible_collections.automation.service.plugins.module_utils._assets import 
     BY_KEY, EDGES, KINDS, LABEL, NODE, NOTIFY, Objects, blank_secrets,
 )
 from ansible_collections.automation.service.plugins.module_utils._errors import ApiError, ConfigError, NotFound
+from ansible_collections.automation.service.plugins.module_utils._hub import secrets_set
 
 try:
     import yaml
@@ -365,13 +366,6 @@ HUB_REPOSITORIES = HUB_BY_KEY['hub_collection_repositories']
 HUB_DISTRIBUTIONS = 'pulp/api/v3/distributions/ansible/ansible/'
 
 
-def hub_hidden_set(obj):
-    """The names of the fields the Hub keeps but never shows that ``obj`` has a value for (Pulp's ``hidden_fields``,
-    galaxy-ng's ``write_only_fields``: ``[{"name", "is_set"}]``)."""
-    listed = obj.get('hidden_fields') or obj.get('write_only_fields') or []
-    return set(item.get('name') for item in listed if isinstance(item, dict) and item.get('is_set'))
-
-
 def hub_layout(api):
     """The layout of this task's service, settled (behind a gateway, on a standalone Hub or AWX)."""
     client = api.client
@@ -502,7 +496,7 @@ class HubExporter(HubObjects):
         data = dict((field, obj[field]) for field in found.fields if field in obj)
         # A secret the Hub keeps is written as "" (an export never holds one); one it lacks is left out. A user name
         # the Hub shows (the 2.6 and 2.7 schemas' remotes do; galaxy-ng 4.9's Pulp hides it) is kept as shown.
-        hidden = hub_hidden_set(obj)
+        hidden = secrets_set(obj)
         for field in found.hidden:
             if field in HUB_SHOWN and obj.get(field) not in (None, ''):
                 data[field] = obj[field]

@@ -104,6 +104,13 @@ def place(api, path, module):
     return root(api, module) + (text + '/' if text else '') + mark + query
 
 
+def secrets_set(obj):
+    """The names of the fields the Hub keeps of ``obj`` but never shows, that hold a value: Pulp's ``hidden_fields``
+    (a remote's), galaxy-ng's ``write_only_fields`` (a registry's), both ``[{"name", "is_set"}]``."""
+    listed = (obj or {}).get('hidden_fields') or (obj or {}).get('write_only_fields') or []
+    return set(item.get('name') for item in listed if isinstance(item, dict) and item.get('is_set'))
+
+
 def href_path(href):
     """The path of a Pulp object's ``pulp_href`` (a path already, or a full URL whose path is kept)."""
     text = to_text(href)

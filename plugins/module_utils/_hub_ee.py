@@ -30,7 +30,7 @@ from ansible.module_utils.common.text.converters import to_bytes, to_text
 
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError, NotFound
 from ansible_collections.automation.service.plugins.module_utils._hub import (
-    UI, find, href_path, objects, place, wait_for_task,
+    UI, find, href_path, objects, place, secrets_set, wait_for_task,
 )
 from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
 
@@ -148,10 +148,7 @@ def find_registry(api, name, module, required=False):
 
 def is_set(registry, field):
     """Whether the registry holds a value for the write-only ``field``."""
-    for item in (registry or {}).get('write_only_fields') or []:
-        if item.get('name') == field and item.get('is_set'):
-            return True
-    return False
+    return field in secrets_set(registry)
 
 
 def whole_number(option, value):

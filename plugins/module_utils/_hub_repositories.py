@@ -89,11 +89,6 @@ def read_file(path, option):
         raise ConfigError('Unable to read the file %s given as %s: %s' % (path, option, to_text(exc)))
 
 
-def hidden_set(obj):
-    """Which of the remote's hidden fields are set (name -> bool)."""
-    return dict((item.get('name'), bool(item.get('is_set'))) for item in (obj or {}).get('hidden_fields') or ())
-
-
 def settled_object(api, module, answer, href):
     """The object at ``href`` once the task ``answer`` started (a 202's ``{"task"}``) has ended."""
     if isinstance(answer, dict) and answer.get('task'):

@@ -24,9 +24,10 @@ from ansible_collections.automation.service.plugins.module_utils._assets import 
     freeze, natural_path,
 )
 from ansible_collections.automation.service.plugins.module_utils._errors import ApiError, ConfigError, NotFound
+from ansible_collections.automation.service.plugins.module_utils._hub import secrets_set
 from ansible_collections.automation.service.plugins.module_utils._export import (
     APPROVAL_FIELDS, EDA_BY_KEY, EDA_ENDPOINTS, EDA_KINDS, HUB_BY_KEY, HUB_BY_TYPE, HUB_DISTRIBUTIONS, HUB_KINDS,
-    HUB_REPOSITORIES, HUB_SHOWN, MAPPING_ID, EdaObjects, HubObjects, data_field, eda_root, hub_behind, hub_hidden_set,
+    HUB_REPOSITORIES, HUB_SHOWN, MAPPING_ID, EdaObjects, HubObjects, data_field, eda_root, hub_behind,
     hub_root, parse_mappings, referred_id, standalone_hub, sublist, yaml,
 )
 from ansible_collections.automation.service.plugins.module_utils._resource import as_data
@@ -713,7 +714,7 @@ class HubImporter(HubObjects):
         """The hidden fields given in clear to send (set when the object is made, or where it has none yet; a user
         name the Hub shows, where it differs), secrets kept out of every output; the ones left out that the object
         lacks are named in ``secrets_needed``."""
-        have = set() if existing is None else hub_hidden_set(existing)
+        have = set() if existing is None else secrets_set(existing)
         send, needed = {}, []
         for field in found.hidden:
             value = asset.get(field)

@@ -227,7 +227,7 @@ hidden_fields:
 
 from ansible_collections.automation.service.plugins.module_utils import _hub_repositories as repos
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
-from ansible_collections.automation.service.plugins.module_utils._hub import hub_spec, place
+from ansible_collections.automation.service.plugins.module_utils._hub import hub_spec, place, secrets_set
 from ansible_collections.automation.service.plugins.module_utils._plan import Plan, Write
 from ansible_collections.automation.service.plugins.module_utils._resource import STATE
 
@@ -316,12 +316,12 @@ def plan(api, existing):
         answer = dict(shown, hidden_fields=[{'name': key, 'is_set': key in body} for key in repos.HIDDEN])
         return Plan(None, [Write('POST', place(api, repos.REMOTES, MODULE), body, expect=(201,), before={},
                                  after=body, secret=repos.HIDDEN, makes=True, answer=answer)])
-    held = repos.hidden_set(existing)
+    held = secrets_set(existing)
     hidden = {}
     for key, value in sorted(given.items()):
         want = value != ''
-        if want != held.get(key, False):
-            hidden[key] = ('<set>' if held.get(key) else None, value if want else None, value if want else None)
+        if want != (key in held):
+            hidden[key] = ('<set>' if key in held else None, value if want else None, value if want else None)
     # the secrets given go with any change, so that a new value is taken then
     extra = dict((key, value) for key, value in given.items() if value != '' and key not in hidden)
     return repos.plan_update(api, MODULE, existing, fields, NORMALIZE, secret=repos.HIDDEN, hidden=hidden,

@@ -13,8 +13,9 @@ import pytest
 
 from ansible_collections.automation.service.plugins.module_utils._errors import ConfigError
 from ansible_collections.automation.service.plugins.module_utils._export import (
-    HUB_BY_KEY, HUB_BY_TYPE, HUB_KINDS, HubExporter, hub_hidden_set,
+    HUB_BY_KEY, HUB_BY_TYPE, HUB_KINDS, HubExporter,
 )
+from ansible_collections.automation.service.plugins.module_utils._hub import secrets_set as hub_hidden_set
 from ansible_collections.automation.service.plugins.module_utils._import import HubImporter, hub_text, validate
 
 
