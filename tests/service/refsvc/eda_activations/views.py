@@ -189,7 +189,9 @@ class ActivationList(EdaList):
                                          log_tracking_id=str(ser.uuid.uuid4()))
             if activation.is_enabled:
                 runs.start(activation)
-        return Response(ser.activation_read(activation, base_url(request)), status=status.HTTP_201_CREATED)
+            # read before the commit starts the run: the answer is the pending activation, as EDA's is
+            data = ser.activation_read(activation, base_url(request))
+        return Response(data, status=status.HTTP_201_CREATED)
 
 
 class ActivationDetail(EdaDetail):
@@ -216,7 +218,8 @@ class ActivationDetail(EdaDetail):
                 activation.is_enabled = True
                 activation.save(update_fields=["is_enabled", "modified_at"])
                 runs.start(activation)
-        return Response(ser.activation_read(activation, base_url(request)))
+            data = ser.activation_read(activation, base_url(request))   # before the run starts, as on create
+        return Response(data)
 
     def destroy(self, request, *args, **kwargs):
         activation = self.get_object()
