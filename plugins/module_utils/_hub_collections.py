@@ -423,6 +423,9 @@ def build(api, source, output, force):
     there already (see the module ah_build)."""
     if os.path.isfile(output):
         raise ConfigError('the output collection directory %s is a file - aborting' % output)
+    galaxy_yml = os.path.join(source, 'galaxy.yml')
+    if not os.path.isfile(galaxy_yml):   # ansible-galaxy's words, said without starting it
+        raise ConfigError("The collection galaxy.yml path '%s' does not exist." % galaxy_yml)
     command = galaxy_command(api.environ)
     scratch = tempfile.mkdtemp(prefix='ah-build-')
     try:

@@ -90,3 +90,22 @@ def test_where_a_version_is_read_from():
     assert hc.version_path('published', 'acme', 'tools') == 'v3/plugin/ansible/content/published/collections/index/acme/tools/'
     assert hc.move_path('acme', 'tools', '1.2.0', 'staging', 'published') == \
         'v3/collections/acme/tools/versions/1.2.0/move/staging/published/'
+
+
+class _NoCommand:
+    """A task that must not start a command."""
+    environ = {}
+    check_mode = False
+
+    def run_command(self, args):
+        raise AssertionError('ran %s' % args)
+
+
+def test_a_directory_without_galaxy_yml_fails_in_ansible_galaxys_words_without_starting_it(tmp_path):
+    with pytest.raises(ConfigError) as failed:
+        hc.build(_NoCommand(), str(tmp_path / 'no-such-dir'), str(tmp_path / 'out'), False)
+    assert str(failed.value) == "The collection galaxy.yml path '%s' does not exist." % (tmp_path / 'no-such-dir' / 'galaxy.yml')
+    (tmp_path / 'empty').mkdir()
+    with pytest.raises(ConfigError, match='empty/galaxy.yml'):
+        hc.build(_NoCommand(), str(tmp_path / 'empty'), str(tmp_path / 'out'), False)
+    assert not (tmp_path / 'out').exists()
