@@ -29,6 +29,8 @@ export VENV := $(abspath $(VENV))
 unexport PYTHONDONTWRITEBYTECODE
 
 UNITS_ARGS ?=
+# make live: what pytest is given (default: every live test).
+LIVE_ARGS ?= tests/live
 # The ansible-core versions of the matrix that CI runs: the oldest and the newest
 # supported (make matrix runs them all).
 MATRIX_CI ?= 2.16 2.21
@@ -46,8 +48,8 @@ MATRIX ?=
 # (integration-unchecked, integration-gateway-unchecked): so every target meets the reference
 # service in both layouts once (tests/ci/targets.py says which run where; make integration runs them
 # all).
-TEST_STEPS := replay replay-gateway integration-unchecked units integration-gateway-unchecked matrix-ci pytest \
-    hub docs sanity importer lint schema-check changelog-lint ee
+TEST_STEPS := live replay-gateway replay integration-gateway-unchecked pytest matrix-ci hub integration-unchecked \
+    sanity docs lint importer units schema-check changelog-lint ee
 TEST_JOBS ?= 3
 
 .DEFAULT_GOAL := help
@@ -92,7 +94,7 @@ demo: venv system-deps idp-packages collection-path  ## start the reference serv
 	tests/ci/demo.sh
 
 test: venv system-deps idp-packages collection-path  ## the whole suite (what CI runs), with a summary table at the end
-	@# tests/unit and tests/live run once, under ansible-test (the units step), not in the pytest step too.
+	@# tests/unit (under ansible-test: units) and tests/live (plain pytest: live) run once, not in the pytest step too.
 	@# (--ignore does not apply to testpaths, which pytest takes as given paths: name the others instead)
 	@PYTEST_ARGS="$(PYTEST_ARGS) tests/service/tests tests/ci/tests tests/idp/tests tests/diffcheck/tests tests/schema/tests" python tests/ci/run_steps.py --make "$(MAKE)" \
 	    --jobs $(TEST_JOBS) $(TEST_STEPS)
@@ -103,8 +105,11 @@ pytest: venv system-deps idp-packages collection-path  ## every Python suite wit
 sanity: venv  ## ansible-test sanity, on a copy under .run/ansible-test
 	tests/ci/sanity.sh $(SANITY_ARGS)
 
-units: venv system-deps idp-packages  ## ansible-test units on a copy under .run/ansible-test: tests/unit (no service) and tests/live (against the reference service; tests/unit/live in the copy)
+units: venv  ## ansible-test units on a copy under .run/ansible-test: the tests without a service (tests/unit); results in tests/output/units/
 	tests/ci/units.sh $(UNITS_ARGS)
+
+live: venv system-deps idp-packages collection-path  ## the live tests (tests/live) with plain pytest, one at a time: against the reference service, which their fixtures start, with real ansible-playbook; LIVE_ARGS for some (make live LIVE_ARGS=tests/live/test_compat.py); junit in tests/output/live/
+	python -m pytest -p no:cacheprovider --junit-xml tests/output/live/junit.xml $(LIVE_ARGS)
 
 integration: venv system-deps idp-packages  ## ansible-test integration, against a reference service started for the run (every target but the Hub's: make hub runs those)
 	tests/ci/integration.sh --continue-on-error --exclude hub/ $(INTEGRATION_ARGS)

@@ -1,8 +1,7 @@
 """Write the reliability guide from the outcomes the test run recorded.
 
 The fault-injection and bad-input tests (tests/live) append one JSON line per
-case to tests/output/reliability.json (tests/output/units/ when they ran under
-ansible-test units). This turns the latest line of each case into a table.
+case to tests/output/reliability.json. This turns the latest line of each case into a table.
 
 Usage: reliability_page.py [--out docs/docsite/rst/guide_reliability.rst] [REPORT ...]
 Without a report it leaves the page as it is and says so.
@@ -15,8 +14,7 @@ import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-REPORTS = [os.path.join(ROOT, 'tests', 'output', 'units', 'reliability.json'),
-           os.path.join(ROOT, 'tests', 'output', 'reliability.json')]
+REPORTS = [os.path.join(ROOT, 'tests', 'output', 'reliability.json')]
 COLUMNS = [('case', 'Fault or input'), ('runs', 'Runs'), ('retried', 'Retried'), ('outcome', 'What happened'),
            ('lost', 'Lost')]
 

@@ -24,7 +24,7 @@ venv=$(tests/ci/tools-venv.sh docs requirements-docs.txt)
 export PATH="$venv/bin:$PATH"
 
 # The reliability guide is written from the outcomes the last test run recorded
-# (tests/output/units/reliability.json); without a report the committed page stays.
+# (tests/output/reliability.json, from make live); without a report the committed page stays.
 python docs/tools/reliability_page.py
 
 # The collection as ansible-doc finds it: a copy of what would ship (see mktree.py).

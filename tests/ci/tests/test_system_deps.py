@@ -33,7 +33,7 @@ NEEDED_FILES = {"/usr/sbin/slapd": "slapd", "/usr/sbin/slapadd": "slapd",
 
 # Targets that start the test identity providers (svcctl start --with-idp), and those
 # that need a program of NEEDED otherwise.
-WITH_IDP = ["demo", "test", "pytest", "units", "integration", "matrix", "matrix-ci", "bench"]
+WITH_IDP = ["demo", "test", "pytest", "live", "integration", "matrix", "matrix-ci", "bench"]
 SYSTEM_ONLY = ["docs", "hub"]
 
 

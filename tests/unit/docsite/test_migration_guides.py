@@ -3,8 +3,8 @@ every module and lookup of the ansible.platform release it compares with, and ea
 plugin this collection has.
 
 ansible.platform's names are those recorded in tests/live/compat_names.json (ansible.platform 2.6.20250924),
-the list the redirect collections of `make compat` are made from; under ansible-test units that file is at
-tests/unit/live/compat_names.json."""
+the list the redirect collections of `make compat` are made from (tests/ci/units.sh copies that file for
+ansible-test units)."""
 
 import json
 import os
@@ -20,9 +20,7 @@ while not os.path.isfile(os.path.join(ROOT, 'galaxy.yml')):
     ROOT = os.path.dirname(ROOT)
 GUIDES = os.path.join(ROOT, 'docs', 'docsite', 'rst')
 PLATFORM_GUIDE = os.path.join(GUIDES, 'guide_migrate_from_platform.rst')
-NAMES = next(path for path in (os.path.join(ROOT, 'tests', 'live', 'compat_names.json'),
-                               os.path.join(ROOT, 'tests', 'unit', 'live', 'compat_names.json'))
-             if os.path.isfile(path))
+NAMES = os.path.join(ROOT, 'tests', 'live', 'compat_names.json')
 RELEASE = '2.6.20250924'
 COMMIT = '7ea604569395a5b8e89097ffd5dcc94c4f16ecaa'
 
